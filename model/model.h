@@ -1,0 +1,63 @@
+/* The cycle model's public API (used by the CLI, verify/ and the tests).
+ * A schedule is data (model/schedules/*.sched); the model turns a schedule
+ * plus phase-duration distributions into waits, tile period, wall clock. */
+#ifndef PG_MODEL_H
+#define PG_MODEL_H
+
+#include <stdint.h>
+
+#include "phases.h"
+#include "runfile.h"
+
+typedef struct pg_schedule pg_schedule; /* opaque: roles, phases, buffers, distributions */
+
+/* Load a built-in schedule by name ("b200-seed", "h100-pingpong") or a
+ * schedule file by path.  -1 with a message (file, line, problem). */
+int pg_schedule_load(const char *name_or_path, pg_schedule **out);
+void pg_schedule_free(pg_schedule *s);
+const char *pg_schedule_name(const pg_schedule *s);
+/* Apply "PARAM=VALUE" (absolute, --set) or relative (--delta) overrides:
+ * phase statistics ("phase1.mean", "kloop.p95") or structural options
+ * ("release_after=phase1", "epilogue_warps=4", "stages=4", "accumulators=2",
+ * "epi_delay=200" ...).  -1 with a message for unknown names/values. */
+int pg_schedule_set(pg_schedule *s, const char *assignment, int relative);
+
+/* Fit an h100-pingpong (or the run's kernel's) schedule's phase
+ * distributions from a run's trace (per-tile samples kept together). */
+int pg_schedule_fit(const pg_run *run, pg_schedule **out);
+
+typedef struct {
+    char name[32]; /* phase or wait name (phases.h names) */
+    double mean, p50, p95, ci95; /* ci95: half-width of the mean's 95% CI */
+} pg_stat;
+
+#define PG_MODEL_MAX_STATS 24
+
+typedef struct {
+    int64_t tiles;        /* Monte Carlo tiles per SM simulated */
+    uint64_t seed;
+    int deterministic;    /* 1: phases at their means, max-plus cycle time only */
+} pg_model_opts;
+
+typedef struct {
+    double tile_period, tile_period_ci95;  /* cycles per tile per SM (per CTA pair for b200) */
+    double cycle_time_deterministic;      /* max cycle mean of the max-plus recurrence */
+    char critical_cycle[128];             /* e.g. "epilogue.phase1 -> mma.epi_wait (acc buffers)" */
+    char bottleneck[64];                  /* role or resource that bounds the period */
+    double clark_tile_period;             /* closed form (Clark), NAN where none applies */
+    double wall_ms, tflops;
+    int nwaits, nphases;
+    pg_stat waits[PG_MODEL_MAX_STATS];
+    pg_stat phases[PG_MODEL_MAX_STATS];
+} pg_prediction;
+
+int pg_model_predict(const pg_schedule *s, const pg_model_opts *o, pg_prediction *out);
+/* A simulated trace in the run-file format (one SM or `n_sm`), so verify/
+ * can draw and compare model and measurement with the same code. */
+int pg_model_simulate_trace(const pg_schedule *s, const pg_model_opts *o, int n_sm, pg_trace *out);
+
+/* Statistics of a measured trace, in the prediction's form (waits, phases,
+ * tile period from consumer/mma tile starts), for trace-vs-model checks. */
+int pg_trace_summarize(const pg_trace *t, double sm_clock_hz, pg_prediction *out);
+
+#endif

@@ -1,0 +1,73 @@
+/* The one definition of pegemm's numeric formats: FP8 E4M3 (OCP E4M3FN),
+ * BF16, and the fused epilogue.  The kernel, the reference, verify and the
+ * tests all use these functions; nothing else decodes or rounds. */
+#ifndef PG_FORMATS_H
+#define PG_FORMATS_H
+
+#include <stdint.h>
+
+/* ---- FP8 E4M3FN: 1 sign, 4 exponent (bias 7), 3 mantissa; subnormals
+ * (min 2^-9); max +-448; no infinities; NaN is 0x7F and 0xFF only. */
+#define PG_FP8_MAX 448.0f
+#define PG_FP8_NAN ((uint8_t)0x7F)
+/* Every finite E4M3 value is an integer multiple of 2^-9. */
+#define PG_FP8_FIXED_SHIFT 9
+
+float pg_fp8_to_f32(uint8_t code);
+int pg_fp8_is_nan(uint8_t code);
+/* value * 2^9 as an exact integer (|.| <= 229376); 0 for NaN codes (callers
+ * test pg_fp8_is_nan first). */
+int32_t pg_fp8_to_fixed(uint8_t code);
+/* float -> E4M3 with round-to-nearest-even.  Saturation rule: a finite value
+ * whose rounded magnitude exceeds 448 (including +-inf) becomes +-448 (the
+ * "satfinite" behaviour of cvt.rn.satfinite.e4m3x2.f32); NaN becomes 0x7F
+ * (0xFF if its sign bit is set).  -0.0 encodes as 0x80. */
+uint8_t pg_fp8_from_f32(float x);
+
+/* ---- BF16 (bits in a uint16_t). */
+/* The one NaN pegemm produces in BF16: the canonical NaN that the sm_90
+ * cvt.rn.bf16x2.f32 and add.bf16x2 instructions return. */
+#define PG_BF16_QNAN ((uint16_t)0x7FFF)
+/* The one NaN pegemm produces in fp32 accumulators (bits). */
+#define PG_F32_QNAN_BITS 0x7FFFFFFFu
+
+float pg_bf16_to_f32(uint16_t h);
+/* fp32 -> bf16, round-to-nearest-even; +-0 and subnormals kept, overflow
+ * to +-inf, any NaN -> PG_BF16_QNAN. */
+uint16_t pg_bf16_from_f32(float x);
+/* a + b as one RNE rounding of the exact sum (add.bf16 on sm_90).
+ * Exact zero sum: +0 unless both are -0.  NaN or inf-inf -> PG_BF16_QNAN. */
+uint16_t pg_bf16_add(uint16_t a, uint16_t b);
+/* bf16_rn(acc + c) with one rounding of the exact sum. */
+uint16_t pg_bf16_add_f32(float acc, uint16_t c);
+
+/* ---- The epilogue: D = epilogue(acc, combined[m mod P, n]). */
+typedef enum {
+    PG_EPI_DOUBLE = 0, /* bf16_rn(bf16_rn(acc) + c): the kernel's choice */
+    PG_EPI_SINGLE = 1, /* bf16_rn(acc + c): one rounding, for comparison */
+    PG_EPI_COUNT
+} pg_epilogue;
+
+const char *pg_epilogue_name(pg_epilogue e);
+/* 0 on success; -1 with a pg_fail() message listing valid names. */
+int pg_epilogue_parse(const char *s, pg_epilogue *out);
+uint16_t pg_epilogue_apply(pg_epilogue e, float acc, uint16_t c);
+
+/* Bits of a float, and back, without aliasing trouble. */
+static inline uint32_t pg_f32_bits(float x)
+{
+    union { float f; uint32_t u; } v = {.f = x};
+    return v.u;
+}
+static inline float pg_f32_from_bits(uint32_t u)
+{
+    union { uint32_t u; float f; } v = {.u = u};
+    return v.f;
+}
+
+/* Distance in units in the last place between two BF16 values on the
+ * ordered integer line (+0 and -0 are 0 apart); INT32_MAX if exactly one is
+ * NaN, 0 if both are NaN. */
+int32_t pg_bf16_ulp_distance(uint16_t a, uint16_t b);
+
+#endif

@@ -1,0 +1,95 @@
+/* The HDF5 run file, schema v1 (docs/format.md).  One file per run:
+ * problem, kernel config and device, timing samples, outputs, trace.
+ * Written atomically (temp file in the same directory + rename); validated
+ * on read with messages that name the dataset and what is wrong. */
+#ifndef PG_RUNFILE_H
+#define PG_RUNFILE_H
+
+#include <stdint.h>
+
+#include "accum.h"
+#include "formats.h"
+#include "phases.h"
+#include "problem.h"
+
+#define PG_RUN_SCHEMA_VERSION 1
+
+/* One row per phase interval. Times are SM clock64 cycles. */
+typedef struct {
+    int64_t n;
+    int32_t *sm;
+    uint8_t *role;  /* pg_role */
+    int32_t *warp;  /* warp or warpgroup index within the role */
+    int32_t *tile;  /* linear tile index */
+    uint8_t *phase; /* pg_phase */
+    int64_t *begin;
+    int64_t *end;
+    /* per-SM anchor: clock64 and %globaltimer (ns) read together at kernel start */
+    int64_t n_sm;
+    int64_t *anchor_clock;
+    int64_t *anchor_globaltimer_ns;
+} pg_trace;
+
+/* A named set of timing samples (e.g. "fused", "cublaslt_gemm", "copy"). */
+typedef struct {
+    char name[48];
+    int64_t n;
+    double *ms;   /* samples in milliseconds */
+    double flops; /* work per sample, for TFLOPS (0 if not meaningful) */
+    double bytes; /* compulsory bytes per sample, for GB/s */
+} pg_timing;
+
+#define PG_MAX_TIMINGS 16
+
+typedef struct {
+    int present;
+    char name[64];        /* kernel name/version, e.g. "h100-pingpong" */
+    char device[128];     /* GPU name */
+    int sm_count;
+    double sm_clock_hz;   /* measured SM clock (clock64 vs globaltimer) */
+    int tile_m, tile_n, tile_k, stages, consumers;
+    int trace_build;      /* 1 if the clock64 trace build */
+    int64_t epi_delay;    /* model probes, cycles (0 = off) */
+    int64_t mainloop_delay;
+} pg_kernel_info;
+
+typedef struct {
+    pg_problem problem;   /* inputs: read from /problem or regenerated from family+seed */
+    int problem_stored;   /* 1 if /problem/A,B,combined are in the file */
+
+    /* outputs (nrows == 0: none) */
+    pg_accum_mode mode;   /* accumulation mode the outputs were made in */
+    pg_epilogue epilogue;
+    int64_t nrows;
+    int64_t *rows;        /* NULL when all M rows are stored in order */
+    uint16_t *D;          /* [nrows, N] */
+    float *acc;           /* [nrows, N] or NULL */
+
+    pg_kernel_info kernel;
+    int ntimings;
+    pg_timing timings[PG_MAX_TIMINGS];
+    pg_trace trace;       /* trace.n == 0: no trace */
+} pg_run;
+
+/* What pg_run_read loads beyond the metadata. */
+enum {
+    PG_READ_PROBLEM = 1, /* A, B, combined (regenerated if the file only has family+seed) */
+    PG_READ_OUTPUT = 2,
+    PG_READ_TRACE = 4,
+    PG_READ_ALL = 7,
+};
+
+/* Write `run` to `path` atomically: nothing at `path` changes unless the
+ * whole file was written and closed.  `store_problem` chooses whether the
+ * inputs go in the file (required when family is "file"). */
+int pg_run_write(const char *path, const pg_run *run, int store_problem);
+/* Read and validate.  On failure the run is left empty and the message
+ * names the file, the dataset and the problem. */
+int pg_run_read(const char *path, pg_run *run, unsigned what);
+void pg_run_free(pg_run *run);
+
+/* Helpers for building runs. */
+int pg_run_add_timing(pg_run *run, const char *name, const double *ms, int64_t n, double flops, double bytes);
+int pg_trace_alloc(pg_trace *t, int64_t n, int64_t n_sm);
+
+#endif
