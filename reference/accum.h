@@ -22,4 +22,18 @@ int pg_accum_parse(const char *s, pg_accum_mode *out);
  * in either row gives the NaN with bits PG_F32_QNAN_BITS. */
 float pg_dot(pg_accum_mode m, const uint8_t *a, const uint8_t *b, int64_t K);
 
+/* Tensor-core block parameters (accum.c states the rule and its sources). */
+#define PG_TC_BLOCK_K 32          /* k per wgmma / tcgen05.mma instruction */
+#define PG_SM90_FRAC_BITS 13      /* term alignment, Hopper e4m3 */
+#define PG_SM90_OUT_FRAC_BITS 13  /* result: 14 significant bits, truncated */
+#define PG_SM90_PROMOTE_K 128     /* sm90-promote: k per fp32 promotion */
+#define PG_SM100_FRAC_BITS 25
+#define PG_SM100_OUT_FRAC_BITS 23
+
+/* One tensor-core block: the n (<= 32 on hardware) products a[i]*b[i] plus
+ * the incoming accumulator c, terms truncated to frac_bits fraction bits
+ * relative to the largest exponent, the exact sum normalised and truncated
+ * to out_frac_bits.  The literal scalar definition (for tests and pg_dot). */
+float pg_tc_block(const uint8_t *a, const uint8_t *b, int64_t n, float c, int frac_bits, int out_frac_bits);
+
 #endif

@@ -1,0 +1,266 @@
+/* The reference GEMM driver: decodes B once into column panels with n
+ * innermost, then splits the selected rows into tiles of PG_KR rows over
+ * OpenMP threads.  Every output is computed by the same kernel code with the
+ * same operation order whatever thread runs it, so the bits do not depend on
+ * the thread count or the schedule. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemm.h"
+#include "gemm_kernels.h"
+#include "pg_error.h"
+#include "pg_progress.h"
+
+typedef struct {
+    int64_t Kp;     /* K rounded up to a multiple of 32 (zero padding) */
+    int64_t ntiles; /* column tiles of PG_KW */
+    float *bv;      /* [ntiles][Kp][PG_KW] values */
+    float *bp;      /* [ntiles][Kp][PG_KW] exponent proxies (tensor-core modes) */
+    double *bvd;    /* [ntiles][Kp][PG_KW] values as double (exact mode) */
+    uint8_t *b_nan; /* [N] 1 if row n of B holds a NaN code */
+} b_panels;
+
+/* Per-code tables: value (NaN -> 0) and exponent proxy 2^e (accum.c rule;
+ * zero and NaN -> PG_ZERO_PROXY). */
+typedef struct {
+    float val[256];
+    float proxy[256];
+} code_tables;
+
+static void make_tables(code_tables *t)
+{
+    for (int c = 0; c < 256; c++) {
+        uint8_t code = (uint8_t)c;
+        int e = (c >> 3) & 0xF, m = c & 7;
+        if (pg_fp8_is_nan(code)) {
+            t->val[c] = 0.0f;
+            t->proxy[c] = PG_ZERO_PROXY;
+            continue;
+        }
+        t->val[c] = pg_fp8_to_f32(code);
+        if (e == 0 && m == 0)
+            t->proxy[c] = PG_ZERO_PROXY;
+        else if (e == 0)
+            t->proxy[c] = 0x1p-6f;
+        else
+            t->proxy[c] = pg_f32_from_bits((uint32_t)(e - 7 + 127) << 23);
+    }
+}
+
+static void panels_free(b_panels *bp)
+{
+    free(bp->bv);
+    free(bp->bp);
+    free(bp->bvd);
+    free(bp->b_nan);
+    memset(bp, 0, sizeof *bp);
+}
+
+static int panels_make(b_panels *out, const pg_problem *p, pg_accum_mode mode, const code_tables *t)
+{
+    b_panels b = {0};
+    int64_t N = p->shape.N, K = p->shape.K;
+    int tc = mode == PG_ACC_SM90 || mode == PG_ACC_SM90_PROMOTE || mode == PG_ACC_SM100;
+    b.Kp = (K + 31) / 32 * 32;
+    b.ntiles = (N + PG_KW - 1) / PG_KW;
+    size_t elems = (size_t)(b.ntiles * b.Kp * PG_KW);
+    b.b_nan = calloc((size_t)N, 1);
+    if (mode == PG_ACC_EXACT)
+        b.bvd = malloc(elems * sizeof *b.bvd);
+    else
+        b.bv = malloc(elems * sizeof *b.bv);
+    if (tc)
+        b.bp = malloc(elems * sizeof *b.bp);
+    if (b.b_nan == NULL || (mode == PG_ACC_EXACT ? b.bvd == NULL : b.bv == NULL) || (tc && b.bp == NULL)) {
+        panels_free(&b);
+        return pg_fail("out of memory for the decoded B (%zu elements)", elems);
+    }
+#pragma omp parallel for schedule(static)
+    for (int64_t jt = 0; jt < b.ntiles; jt++) {
+        for (int64_t k = 0; k < b.Kp; k++) {
+            for (int j = 0; j < PG_KW; j++) {
+                int64_t n = jt * PG_KW + j;
+                uint8_t code = (n < N && k < K) ? p->B[n * K + k] : 0x00; /* zero padding */
+                size_t at = (size_t)((jt * b.Kp + k) * PG_KW + j);
+                if (b.bv)
+                    b.bv[at] = t->val[code];
+                if (b.bvd)
+                    b.bvd[at] = (double)t->val[code];
+                if (b.bp)
+                    b.bp[at] = t->proxy[code];
+            }
+        }
+    }
+    for (int64_t n = 0; n < N; n++)
+        for (int64_t k = 0; k < K; k++)
+            if (pg_fp8_is_nan(p->B[n * K + k])) {
+                b.b_nan[n] = 1;
+                break;
+            }
+    *out = b;
+    return 0;
+}
+
+static int check_args(const pg_problem *p, pg_accum_mode mode, pg_epilogue epi, const int64_t *rows, int64_t nrows,
+                      const uint16_t *D)
+{
+    if (p == NULL || p->A == NULL || p->B == NULL || p->combined == NULL)
+        return pg_fail("reference GEMM: the problem has no inputs");
+    if (pg_shape_check(&p->shape) != 0)
+        return -1;
+    if (mode < 0 || mode >= PG_ACC_COUNT)
+        return pg_fail("reference GEMM: unknown accumulation mode %d", (int)mode);
+    if (epi < 0 || epi >= PG_EPI_COUNT)
+        return pg_fail("reference GEMM: unknown epilogue %d", (int)epi);
+    if (D == NULL)
+        return pg_fail("reference GEMM: no output buffer");
+    if (rows == NULL && nrows != p->shape.M)
+        return pg_fail("reference GEMM: all rows requested but nrows = %lld != M = %lld", (long long)nrows,
+                       (long long)p->shape.M);
+    if (nrows < 0)
+        return pg_fail("reference GEMM: nrows = %lld", (long long)nrows);
+    if (rows != NULL)
+        for (int64_t i = 0; i < nrows; i++)
+            if (rows[i] < 0 || rows[i] >= p->shape.M)
+                return pg_fail("reference GEMM: row %lld is outside [0, M = %lld)", (long long)rows[i],
+                               (long long)p->shape.M);
+    return 0;
+}
+
+/* Per-thread scratch for one row tile. */
+typedef struct {
+    float *av, *ap; /* [PG_KR][Kp] */
+    float out[PG_KR * PG_KW];
+} tile_scratch;
+
+/* Decode the tile's A rows; rows past the end of the selection are zero. */
+static void decode_rows(const pg_problem *p, const code_tables *t, const int64_t *rows, int64_t i0, int64_t nrows,
+                        int64_t Kp, tile_scratch *s, int a_nan[PG_KR], int64_t m_of[PG_KR])
+{
+    int64_t K = p->shape.K;
+    for (int r = 0; r < PG_KR; r++) {
+        int64_t i = i0 + r;
+        a_nan[r] = 0;
+        m_of[r] = -1;
+        float *av = s->av + r * Kp, *ap = s->ap + r * Kp;
+        if (i >= nrows) {
+            for (int64_t k = 0; k < Kp; k++) {
+                av[k] = 0.0f;
+                ap[k] = PG_ZERO_PROXY;
+            }
+            continue;
+        }
+        int64_t m = rows ? rows[i] : i;
+        m_of[r] = m;
+        const uint8_t *a = p->A + m * K;
+        for (int64_t k = 0; k < K; k++) {
+            av[k] = t->val[a[k]];
+            ap[k] = t->proxy[a[k]];
+            a_nan[r] |= pg_fp8_is_nan(a[k]);
+        }
+        for (int64_t k = K; k < Kp; k++) {
+            av[k] = 0.0f;
+            ap[k] = PG_ZERO_PROXY;
+        }
+    }
+}
+
+static void run_kernel(pg_accum_mode mode, const b_panels *b, int64_t jt, tile_scratch *s)
+{
+    size_t off = (size_t)(jt * b->Kp * PG_KW);
+    switch (mode) {
+    case PG_ACC_EXACT:
+        pg_kern_exact(s->av, b->bvd + off, b->Kp, s->out);
+        break;
+    case PG_ACC_FP32:
+        pg_kern_fp32(s->av, b->bv + off, b->Kp, s->out);
+        break;
+    case PG_ACC_SM90:
+        pg_kern_sm90(s->av, s->ap, b->bv + off, b->bp + off, b->Kp, 0, s->out);
+        break;
+    case PG_ACC_SM90_PROMOTE:
+        pg_kern_sm90(s->av, s->ap, b->bv + off, b->bp + off, b->Kp, PG_SM90_PROMOTE_K / PG_TC_BLOCK_K, s->out);
+        break;
+    case PG_ACC_SM100:
+        pg_kern_sm100(s->av, s->ap, b->bv + off, b->bp + off, b->Kp, s->out);
+        break;
+    default:
+        break;
+    }
+}
+
+int pg_gemm_ref(const pg_problem *p, pg_accum_mode mode, pg_epilogue epi, const int64_t *rows, int64_t nrows,
+                uint16_t *D, float *acc, const char *progress_label)
+{
+    if (check_args(p, mode, epi, rows, nrows, D) != 0)
+        return -1;
+    code_tables t;
+    make_tables(&t);
+    b_panels b;
+    if (panels_make(&b, p, mode, &t) != 0)
+        return -1;
+
+    int64_t N = p->shape.N, P = p->shape.P;
+    int64_t nrow_tiles = (nrows + PG_KR - 1) / PG_KR;
+    int64_t tiles_done = 0;
+    int failed = 0;
+    pg_progress prog;
+    if (progress_label)
+        pg_progress_begin(&prog, progress_label, nrows);
+
+#pragma omp parallel
+    {
+        tile_scratch s;
+        s.av = malloc((size_t)(PG_KR * b.Kp) * sizeof(float));
+        s.ap = malloc((size_t)(PG_KR * b.Kp) * sizeof(float));
+        int ok = s.av != NULL && s.ap != NULL;
+        if (!ok) {
+#pragma omp atomic write
+            failed = 1;
+        }
+#pragma omp for schedule(dynamic, 4)
+        for (int64_t it = 0; it < nrow_tiles; it++) {
+            if (!ok)
+                continue;
+            int a_nan[PG_KR];
+            int64_t m_of[PG_KR];
+            decode_rows(p, &t, rows, it * PG_KR, nrows, b.Kp, &s, a_nan, m_of);
+            for (int64_t jt = 0; jt < b.ntiles; jt++) {
+                run_kernel(mode, &b, jt, &s);
+                for (int r = 0; r < PG_KR; r++) {
+                    if (m_of[r] < 0)
+                        continue;
+                    int64_t i = it * PG_KR + r;
+                    const uint16_t *crow = p->combined + (m_of[r] % P) * N;
+                    for (int j = 0; j < PG_KW; j++) {
+                        int64_t n = jt * PG_KW + j;
+                        if (n >= N)
+                            break;
+                        float v = s.out[r * PG_KW + j];
+                        if (a_nan[r] || b.b_nan[n])
+                            v = pg_f32_from_bits(PG_F32_QNAN_BITS);
+                        if (acc)
+                            acc[i * N + n] = v;
+                        D[i * N + n] = pg_epilogue_apply(epi, v, crow[n]);
+                    }
+                }
+            }
+            if (progress_label) {
+                int64_t done;
+#pragma omp atomic capture
+                done = ++tiles_done;
+                if (omp_get_thread_num() == 0)
+                    pg_progress_update(&prog, done * PG_KR < nrows ? done * PG_KR : nrows);
+            }
+        }
+        free(s.av);
+        free(s.ap);
+    }
+    if (progress_label)
+        pg_progress_end(&prog);
+    panels_free(&b);
+    if (failed)
+        return pg_fail("reference GEMM: out of memory for per-thread scratch");
+    return 0;
+}

@@ -1,0 +1,177 @@
+/* Problem shapes and row selections. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_error.h"
+#include "problem.h"
+#include "rng.h"
+
+/* Limits: each dimension fits the int32 indices of the GPU runner and each
+ * matrix stays below 2^40 elements (a terabyte) so sizes never overflow. */
+#define PG_DIM_MAX ((int64_t)INT32_MAX)
+#define PG_ELEMS_MAX ((int64_t)1 << 40)
+
+int pg_shape_check(const pg_shape *s)
+{
+    const char *names[4] = {"M", "N", "K", "P"};
+    int64_t v[4] = {s->M, s->N, s->K, s->P};
+    for (int i = 0; i < 4; i++) {
+        if (v[i] < 1)
+            return pg_fail("bad shape: %s = %lld (must be >= 1)", names[i], (long long)v[i]);
+        if (v[i] > PG_DIM_MAX)
+            return pg_fail("bad shape: %s = %lld (must be <= %lld)", names[i], (long long)v[i],
+                           (long long)PG_DIM_MAX);
+    }
+    if (s->M * s->K > PG_ELEMS_MAX || s->N * s->K > PG_ELEMS_MAX || s->M * s->N > PG_ELEMS_MAX ||
+        s->P * s->N > PG_ELEMS_MAX)
+        return pg_fail("bad shape: %lld x %lld x %lld is too large (a matrix over 2^40 elements)",
+                       (long long)s->M, (long long)s->N, (long long)s->K);
+    return 0;
+}
+
+/* A decimal integer filling the whole of [s, end); -1 on anything else. */
+static int parse_i64(const char *s, const char *end, int64_t *out)
+{
+    if (s == end)
+        return -1;
+    char buf[32];
+    size_t len = (size_t)(end - s);
+    if (len >= sizeof buf)
+        return -1;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    for (size_t i = 0; i < len; i++)
+        if (!(buf[i] >= '0' && buf[i] <= '9') && !(i == 0 && buf[i] == '-'))
+            return -1;
+    errno = 0;
+    char *e = NULL;
+    long long v = strtoll(buf, &e, 10);
+    if (errno != 0 || e == buf || *e != '\0')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int pg_shape_parse(const char *s, pg_shape *out)
+{
+    if (s == NULL)
+        return pg_fail("missing shape (expected M,N,K[,P])");
+    int64_t v[4] = {0, 0, 0, PG_DEFAULT_P};
+    int n = 0;
+    const char *p = s;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        const char *end = comma ? comma : p + strlen(p);
+        if (n >= 4)
+            return pg_fail("bad shape '%s': expected M,N,K[,P] (at most 4 numbers)", s);
+        if (parse_i64(p, end, &v[n]) != 0)
+            return pg_fail("bad shape '%s': '%.*s' is not an integer", s, (int)(end - p), p);
+        n++;
+        if (!comma)
+            break;
+        p = comma + 1;
+    }
+    if (n < 3)
+        return pg_fail("bad shape '%s': expected M,N,K[,P] (got %d numbers)", s, n);
+    pg_shape sh = {.M = v[0], .N = v[1], .K = v[2], .P = v[3]};
+    if (pg_shape_check(&sh) != 0)
+        return pg_fail_context("shape '%s'", s);
+    *out = sh;
+    return 0;
+}
+
+void pg_problem_free(pg_problem *p)
+{
+    if (p == NULL)
+        return;
+    free(p->A);
+    free(p->B);
+    free(p->combined);
+    memset(p, 0, sizeof *p);
+}
+
+/* sample:N -- one row from each of N equal strata of [0, M), drawn from the
+ * seed, with the first stratum pinned to row 0 and the last to row M-1:
+ * distinct, sorted, deterministic. */
+static int rows_sample(int64_t want, int64_t M, uint64_t seed, int64_t **rows, int64_t *n)
+{
+    if (want < 1)
+        return pg_fail("bad rows 'sample:%lld': the count must be >= 1", (long long)want);
+    if (want > M)
+        want = M;
+    if (M > 1 && want < 2)
+        want = 2; /* rows 0 and M-1 are always in */
+    int64_t *r = malloc((size_t)want * sizeof *r);
+    if (r == NULL)
+        return pg_fail("out of memory for %lld sampled rows", (long long)want);
+    for (int64_t i = 0; i < want; i++) {
+        /* stratum [lo, hi): non-empty since want <= M; 128-bit to avoid overflow */
+        int64_t lo = (int64_t)(((__int128)i * M) / want);
+        int64_t hi = (int64_t)(((__int128)(i + 1) * M) / want);
+        r[i] = lo + (int64_t)(pg_rng_u64(seed, PG_RNG_TENSOR_ROWS, (uint64_t)i) % (uint64_t)(hi - lo));
+    }
+    r[0] = 0;
+    r[want - 1] = M - 1;
+    *rows = r;
+    *n = want;
+    return 0;
+}
+
+int pg_rows_parse(const char *spec, int64_t M, uint64_t seed, int64_t **rows, int64_t *n)
+{
+    *rows = NULL;
+    *n = 0;
+    if (spec == NULL || strcmp(spec, "all") == 0) {
+        *n = M;
+        return 0;
+    }
+    if (strncmp(spec, "sample:", 7) == 0) {
+        int64_t want;
+        if (parse_i64(spec + 7, spec + strlen(spec), &want) != 0)
+            return pg_fail("bad rows '%s': expected sample:N with N an integer", spec);
+        return rows_sample(want, M, seed, rows, n);
+    }
+    const char *colon = strchr(spec, ':');
+    if (colon != NULL) {
+        int64_t a, b;
+        if (parse_i64(spec, colon, &a) != 0 || parse_i64(colon + 1, spec + strlen(spec), &b) != 0)
+            return pg_fail("bad rows '%s': expected A:B with integers A < B", spec);
+        if (a < 0 || b > M || a >= b)
+            return pg_fail("bad rows '%s': need 0 <= A < B <= M = %lld", spec, (long long)M);
+        int64_t *r = malloc((size_t)(b - a) * sizeof *r);
+        if (r == NULL)
+            return pg_fail("out of memory for %lld rows", (long long)(b - a));
+        for (int64_t i = 0; i < b - a; i++)
+            r[i] = a + i;
+        *rows = r;
+        *n = b - a;
+        return 0;
+    }
+    /* explicit list i,j,k */
+    int64_t count = 1;
+    for (const char *p = spec; *p; p++)
+        count += *p == ',';
+    int64_t *r = malloc((size_t)count * sizeof *r);
+    if (r == NULL)
+        return pg_fail("out of memory for %lld rows", (long long)count);
+    const char *p = spec;
+    for (int64_t i = 0; i < count; i++) {
+        const char *comma = strchr(p, ',');
+        const char *end = comma ? comma : p + strlen(p);
+        if (parse_i64(p, end, &r[i]) != 0) {
+            free(r);
+            return pg_fail("bad rows '%s': '%.*s' is not a row index (valid: all, A:B, sample:N, i,j,k)",
+                           spec, (int)(end - p), p);
+        }
+        if (r[i] < 0 || r[i] >= M) {
+            long long bad = (long long)r[i];
+            free(r);
+            return pg_fail("bad rows '%s': row %lld is outside [0, M = %lld)", spec, bad, (long long)M);
+        }
+        p = comma ? comma + 1 : end;
+    }
+    *rows = r;
+    *n = count;
+    return 0;
+}
