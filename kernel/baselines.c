@@ -1,0 +1,270 @@
+#include "baselines.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include <cublasLt.h>
+
+#include "pg_error.h"
+
+#define WORKSPACE_BYTES ((size_t)64 << 20)
+
+/* One cuBLASLt matmul, ready to run. */
+typedef struct {
+    cublasLtMatmulDesc_t op;
+    cublasLtMatrixLayout_t la, lb, lc, ld;
+    cublasLtMatmulHeuristicResult_t heur;
+    const void *a, *b, *c;
+    void *d;
+    float alpha, beta;
+} lt_plan;
+
+static void plan_free(lt_plan *p)
+{
+    if (p->op)
+        cublasLtMatmulDescDestroy(p->op);
+    if (p->la)
+        cublasLtMatrixLayoutDestroy(p->la);
+    if (p->lb)
+        cublasLtMatrixLayoutDestroy(p->lb);
+    if (p->lc)
+        cublasLtMatrixLayoutDestroy(p->lc);
+    if (p->ld)
+        cublasLtMatrixLayoutDestroy(p->ld);
+    memset(p, 0, sizeof *p);
+}
+
+typedef enum { PLAN_PLAIN, PLAN_BIAS, PLAN_BATCHED_C } plan_kind;
+
+/* 0: ready; 1: cuBLASLt refused this configuration (reason in why). */
+static int plan_make(cublasLtHandle_t h, cublasLtMatmulPreference_t pref, const pg_gpu *g, plan_kind kind, lt_plan *p,
+                     char *why, size_t why_len)
+{
+    const pg_shape s = g->shape;
+    const int32_t opT = CUBLAS_OP_T, opN = CUBLAS_OP_N;
+    const int8_t fast = 1; /* chained accumulation: the kernel's own `sm90` mode */
+    int64_t images = 1, cols = s.M;
+    cublasStatus_t st;
+    memset(p, 0, sizeof *p);
+    if (kind == PLAN_BATCHED_C) {
+        if (s.M % s.P != 0) {
+            snprintf(why, why_len, "M %% P != 0: no whole images to batch over");
+            return 1;
+        }
+        images = s.M / s.P;
+        cols = s.P;
+    }
+#define LT(call)                                                                                                   \
+    do {                                                                                                           \
+        st = (call);                                                                                               \
+        if (st != CUBLAS_STATUS_SUCCESS) {                                                                         \
+            snprintf(why, why_len, "%s: %s", #call, cublasLtGetStatusString(st));                                  \
+            goto refused;                                                                                          \
+        }                                                                                                          \
+    } while (0)
+    LT(cublasLtMatmulDescCreate(&p->op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+    LT(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSA, &opT, sizeof opT));
+    LT(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSB, &opN, sizeof opN));
+    LT(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
+    if (kind == PLAN_BIAS) {
+        const int32_t epi = CUBLASLT_EPILOGUE_BIAS;
+        const void *bias = g->d_combined; /* one row of combined as the per-column bias */
+        const int32_t bias_type = CUDA_R_16BF;
+        LT(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi));
+        LT(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias));
+        LT(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type, sizeof bias_type));
+    }
+    /* "A" of cuBLASLt = our B (K x N col-major), "B" = our A (K x cols col-major). */
+    LT(cublasLtMatrixLayoutCreate(&p->la, CUDA_R_8F_E4M3, (uint64_t)s.K, (uint64_t)s.N, s.K));
+    LT(cublasLtMatrixLayoutCreate(&p->lb, CUDA_R_8F_E4M3, (uint64_t)s.K, (uint64_t)cols, s.K));
+    LT(cublasLtMatrixLayoutCreate(&p->lc, CUDA_R_16BF, (uint64_t)s.N, (uint64_t)cols, s.N));
+    LT(cublasLtMatrixLayoutCreate(&p->ld, CUDA_R_16BF, (uint64_t)s.N, (uint64_t)cols, s.N));
+    if (kind == PLAN_BATCHED_C) {
+        const int32_t batch = (int32_t)images;
+        const int64_t zero = 0, a_stride = s.P * s.K, d_stride = s.P * s.N;
+        LT(cublasLtMatrixLayoutSetAttribute(p->la, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof batch));
+        LT(cublasLtMatrixLayoutSetAttribute(p->la, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &zero, sizeof zero));
+        LT(cublasLtMatrixLayoutSetAttribute(p->lb, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof batch));
+        LT(cublasLtMatrixLayoutSetAttribute(p->lb, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &a_stride,
+                                            sizeof a_stride));
+        LT(cublasLtMatrixLayoutSetAttribute(p->lc, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof batch));
+        LT(cublasLtMatrixLayoutSetAttribute(p->lc, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &zero, sizeof zero));
+        LT(cublasLtMatrixLayoutSetAttribute(p->ld, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof batch));
+        LT(cublasLtMatrixLayoutSetAttribute(p->ld, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &d_stride,
+                                            sizeof d_stride));
+    }
+    int found = 0;
+    LT(cublasLtMatmulAlgoGetHeuristic(h, p->op, p->la, p->lb, p->lc, p->ld, pref, 1, &p->heur, &found));
+    if (found < 1) {
+        snprintf(why, why_len, "cuBLASLt found no algorithm");
+        goto refused;
+    }
+#undef LT
+    p->a = g->dB;
+    p->b = g->dA;
+    p->d = g->dD;
+    p->alpha = 1.0f;
+    if (kind == PLAN_BATCHED_C) {
+        p->c = g->d_combined;
+        p->beta = 1.0f;
+    } else {
+        p->c = g->dD;
+        p->beta = 0.0f;
+    }
+    return 0;
+refused:
+    plan_free(p);
+    return 1;
+}
+
+static cudaError_t plan_run(cublasLtHandle_t h, const lt_plan *p, void *ws, cudaStream_t st, cublasStatus_t *cs)
+{
+    *cs = cublasLtMatmul(h, p->op, &p->alpha, p->a, p->la, p->b, p->lb, &p->beta, p->c, p->lc, p->d, p->ld,
+                         &p->heur.algo, ws, WORKSPACE_BYTES, st);
+    return cudaGetLastError();
+}
+
+/* What one sample runs. */
+typedef struct {
+    cublasLtHandle_t h;
+    const lt_plan *plan;
+    void *ws;
+    int add;             /* then the separate add kernel */
+    void *copy_dst;      /* copy baseline when != NULL */
+    const void *copy_src;
+    size_t copy_bytes;
+} sample_job;
+
+static int run_job(pg_gpu *g, const sample_job *j)
+{
+    cudaError_t e;
+    cublasStatus_t cs = CUBLAS_STATUS_SUCCESS;
+    if (j->copy_dst)
+        e = cudaMemcpyAsync(j->copy_dst, j->copy_src, j->copy_bytes, cudaMemcpyDeviceToDevice, g->stream);
+    else
+        e = plan_run(j->h, j->plan, j->ws, g->stream, &cs);
+    if (cs != CUBLAS_STATUS_SUCCESS)
+        return pg_fail("cublasLtMatmul: %s", cublasLtGetStatusString(cs));
+    if (e == cudaSuccess && j->add)
+        e = pg_add_combined_launch(g->dD, g->d_combined, g->shape.M, g->shape.N, g->shape.P, g->stream);
+    if (e != cudaSuccess)
+        return pg_cuda_fail("running a baseline", e);
+    return 0;
+}
+
+static int time_job(pg_gpu *g, const sample_job *j, int warmup, int reps, pg_baseline *b)
+{
+    for (int i = 0; i < warmup; i++)
+        if (run_job(g, j) != 0)
+            return -1;
+    for (int i = 0; i < reps; i++) {
+        float t = 0;
+        cudaError_t e = cudaEventRecord(g->ev0, g->stream);
+        if (e == cudaSuccess && run_job(g, j) != 0)
+            return -1;
+        if (e == cudaSuccess)
+            e = cudaEventRecord(g->ev1, g->stream);
+        if (e == cudaSuccess)
+            e = cudaEventSynchronize(g->ev1);
+        if (e == cudaSuccess)
+            e = cudaEventElapsedTime(&t, g->ev0, g->ev1);
+        if (e != cudaSuccess)
+            return pg_cuda_fail("timing a baseline", e);
+        b->ms[i] = t;
+    }
+    b->n = reps;
+    b->ok = 1;
+    return 0;
+}
+
+int pg_baselines_run(pg_gpu *g, int warmup, int reps, pg_baseline out[PG_BASE_COUNT])
+{
+    int rc = -1;
+    cublasLtHandle_t h = NULL;
+    cublasLtMatmulPreference_t pref = NULL;
+    void *ws = NULL, *copy_a = NULL, *copy_b = NULL;
+    lt_plan plans[3];
+    const pg_shape s = g->shape;
+    const double flops = 2.0 * (double)s.M * (double)s.N * (double)s.K;
+    const double bytes = (double)s.M * s.K + 2.0 * (double)s.M * s.N; /* A read once + D written once */
+    const size_t ws_bytes = WORKSPACE_BYTES;
+    static const char *const names[PG_BASE_COUNT] = {"cublaslt_gemm", "cublaslt_bias", "cublaslt_batched_c",
+                                                     "cublaslt_gemm_add", "copy"};
+    static const char *const labels[PG_BASE_COUNT] = {"cuBLASLt FP8 GEMM alone", "cuBLASLt + BIAS epilogue",
+                                                      "cuBLASLt batched, C=combined", "cuBLASLt + add kernel",
+                                                      "D2D copy of compulsory bytes"};
+    memset(plans, 0, sizeof plans);
+    if (reps > 256)
+        reps = 256;
+    for (int i = 0; i < PG_BASE_COUNT; i++) {
+        memset(&out[i], 0, sizeof out[i]);
+        out[i].name = names[i];
+        out[i].label = labels[i];
+        out[i].flops = i == PG_BASE_COPY ? 0.0 : flops;
+        out[i].bytes = bytes;
+    }
+    cublasStatus_t st = cublasLtCreate(&h);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        rc = pg_fail("cublasLtCreate: %s", cublasLtGetStatusString(st));
+        goto done;
+    }
+    st = cublasLtMatmulPreferenceCreate(&pref);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes,
+                                                  sizeof ws_bytes);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        rc = pg_fail("cuBLASLt preference: %s", cublasLtGetStatusString(st));
+        goto done;
+    }
+    cudaError_t e = cudaMalloc(&ws, ws_bytes);
+    if (e != cudaSuccess) {
+        rc = pg_cuda_fail("cuBLASLt workspace", e);
+        goto done;
+    }
+    const plan_kind kinds[3] = {PLAN_PLAIN, PLAN_BIAS, PLAN_BATCHED_C};
+    const int slot[3] = {PG_BASE_GEMM, PG_BASE_BIAS, PG_BASE_BATCHED_C};
+    for (int k = 0; k < 3; k++) {
+        if (plan_make(h, pref, g, kinds[k], &plans[k], out[slot[k]].why, sizeof out[slot[k]].why) != 0)
+            continue;
+        sample_job j = {.h = h, .plan = &plans[k], .ws = ws};
+        if (time_job(g, &j, warmup, reps, &out[slot[k]]) != 0)
+            goto done;
+    }
+    if (plans[0].op) {
+        sample_job j = {.h = h, .plan = &plans[0], .ws = ws, .add = 1};
+        if (time_job(g, &j, warmup, reps, &out[PG_BASE_GEMM_ADD]) != 0)
+            goto done;
+    } else {
+        snprintf(out[PG_BASE_GEMM_ADD].why, sizeof out[PG_BASE_GEMM_ADD].why, "the plain GEMM was refused");
+    }
+    /* A copy of half the compulsory bytes reads them and writes them: the
+     * same traffic as A in + D out. */
+    const size_t half = (size_t)(bytes / 2) & ~(size_t)255;
+    e = cudaMalloc(&copy_a, half);
+    if (e == cudaSuccess)
+        e = cudaMalloc(&copy_b, half);
+    if (e == cudaSuccess)
+        e = cudaMemsetAsync(copy_a, 0x5A, half, g->stream);
+    if (e != cudaSuccess) {
+        rc = pg_cuda_fail("copy baseline buffers", e);
+        goto done;
+    }
+    {
+        sample_job j = {.copy_dst = copy_b, .copy_src = copy_a, .copy_bytes = half};
+        out[PG_BASE_COPY].bytes = 2.0 * (double)half;
+        if (time_job(g, &j, warmup, reps, &out[PG_BASE_COPY]) != 0)
+            goto done;
+    }
+    rc = 0;
+done:
+    for (int k = 0; k < 3; k++)
+        plan_free(&plans[k]);
+    cudaFree(ws);
+    cudaFree(copy_a);
+    cudaFree(copy_b);
+    if (pref)
+        cublasLtMatmulPreferenceDestroy(pref);
+    if (h)
+        cublasLtDestroy(h);
+    return rc;
+}

@@ -1,0 +1,29 @@
+/* The comparison points `pegemm bench` times in the same process as the
+ * fused kernel: cuBLASLt FP8 GEMM (bf16 out) alone, with the BIAS epilogue,
+ * batched over images with a zero-stride C = combined (beta = 1), GEMM +
+ * a separate add kernel, and a device-to-device copy of the compulsory
+ * bytes.  cuBLASLt runs FP8 in "TN" form: row-major A[M,K] and B[N,K] are
+ * column-major K x M and K x N, so D^T[N, M] = op_T(B) * op_N(A). */
+#ifndef PG_BASELINES_H
+#define PG_BASELINES_H
+
+#include "gpu_session.h"
+
+typedef struct {
+    const char *name;   /* timing name in the run file */
+    const char *label;  /* what the table prints */
+    int ok;             /* 0: not run (cuBLASLt refused; `why` says why) */
+    char why[160];
+    double flops, bytes;
+    int64_t n;
+    double ms[256];
+} pg_baseline;
+
+enum { PG_BASE_GEMM = 0, PG_BASE_BIAS, PG_BASE_BATCHED_C, PG_BASE_GEMM_ADD, PG_BASE_COPY, PG_BASE_COUNT };
+
+/* Time every baseline (warmup, then reps <= 256 samples each) on g's
+ * inputs.  A baseline cuBLASLt cannot run is marked !ok with the reason;
+ * -1 only for errors that stop everything (CUDA failures, OOM). */
+int pg_baselines_run(pg_gpu *g, int warmup, int reps, pg_baseline out[PG_BASE_COUNT]);
+
+#endif

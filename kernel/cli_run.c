@@ -1,0 +1,358 @@
+/* `pegemm run` and `pegemm bench`: the GPU kernel on generated or stored
+ * inputs, the poison check, timing, optional cuBLASLt baselines, an optional
+ * bit-exact check against the CPU reference, and the run file. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "baselines.h"
+#include "commands.h"
+#include "gemm.h"
+#include "gpu_session.h"
+#include "inputs.h"
+#include "pg_error.h"
+#include "runfile.h"
+#include "runner.h"
+
+typedef struct {
+    const char *out, *input, *rows;
+    pg_shape shape;
+    pg_family family;
+    uint64_t seed;
+    int trace, check, baselines;
+    int64_t epi_delay, mainloop_delay;
+    int reps, warmup;
+} run_opts;
+
+static void usage(FILE *f, const char *cmd)
+{
+    fprintf(f,
+            "usage: pegemm %s [options]\n"
+            "  -o, --out RUN.h5        write a run file (atomically)\n"
+            "  --shape M,N,K[,P]       problem shape (default %d,%d,%d,%d); the kernel needs\n"
+            "                          N %% %d == 0 and K %% %d == 0, any M >= 1, any P >= 1\n"
+            "  --family NAME           input family (normal, codes, band, subnormal, special; default normal)\n"
+            "  --seed S                generator seed (default 1)\n"
+            "  --input RUN.h5          take the inputs from a run file instead\n"
+            "  --rows SPEC             output rows to keep: all, A:B, sample:N, i,j,k\n"
+            "                          (default: all up to 2^16 rows, else sample:4096)\n"
+            "  --trace                 run the clock64 trace build and store /trace\n"
+            "  --epi-delay CYCLES      spin CYCLES more in each epilogue (model probe)\n"
+            "  --mainloop-delay CYCLES spin CYCLES more at the end of each mainloop (model probe)\n"
+            "  --reps N                timed launches (default %d)\n"
+            "  --warmup N              untimed launches first (default 3)\n"
+            "  --check                 compare the kept rows bit for bit with the CPU reference\n"
+            "                          (mode sm90, double rounding); exit 1 on any difference\n"
+            "%s"
+            "The kernel's accumulation mode is sm90 (wgmma chained over all of K).\n",
+            cmd, PG_DEFAULT_M, PG_DEFAULT_N, PG_DEFAULT_K, PG_DEFAULT_P, PG_TILE_N, PG_TILE_K,
+            strcmp(cmd, "bench") == 0 ? 30 : 20,
+            strcmp(cmd, "bench") == 0 ? "" : "  --baselines             also time the cuBLASLt baselines and a copy (as bench)\n");
+}
+
+static int parse_i64_arg(const char *s, const char *what, int64_t lo, int64_t *out)
+{
+    char *end = NULL;
+    long long v = strtoll(s, &end, 10);
+    if (!s[0] || *end || v < lo)
+        return pg_fail("bad %s '%s' (an integer >= %lld)", what, s, (long long)lo);
+    *out = v;
+    return 0;
+}
+
+/* 0 ok, 2 bad usage (message printed), 3 --help printed. */
+static int parse_opts(int argc, char **argv, int bench, run_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->shape = (pg_shape){PG_DEFAULT_M, PG_DEFAULT_N, PG_DEFAULT_K, PG_DEFAULT_P};
+    o->family = PG_FAM_NORMAL;
+    o->seed = 1;
+    o->reps = bench ? 30 : 20;
+    o->warmup = 3;
+    o->baselines = bench;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int64_t x = 0;
+        int takes = 1;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help"))
+            return 3;
+        else if (!strcmp(a, "--trace"))
+            o->trace = 1, takes = 0;
+        else if (!strcmp(a, "--check"))
+            o->check = 1, takes = 0;
+        else if (!strcmp(a, "--baselines"))
+            o->baselines = 1, takes = 0;
+        else if (!v) {
+            pg_fail("%s: missing value (or unknown option)", a);
+            return 2;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--out"))
+            o->out = v;
+        else if (!strcmp(a, "--input"))
+            o->input = v;
+        else if (!strcmp(a, "--rows"))
+            o->rows = v;
+        else if (!strcmp(a, "--shape")) {
+            if (pg_shape_parse(v, &o->shape) != 0)
+                return 2;
+        } else if (!strcmp(a, "--family")) {
+            if (pg_family_parse(v, &o->family) != 0)
+                return 2;
+        } else if (!strcmp(a, "--seed")) {
+            if (parse_i64_arg(v, "seed", 0, &x) != 0)
+                return 2;
+            o->seed = (uint64_t)x;
+        } else if (!strcmp(a, "--epi-delay")) {
+            if (parse_i64_arg(v, "--epi-delay", 0, &o->epi_delay) != 0)
+                return 2;
+        } else if (!strcmp(a, "--mainloop-delay")) {
+            if (parse_i64_arg(v, "--mainloop-delay", 0, &o->mainloop_delay) != 0)
+                return 2;
+        } else if (!strcmp(a, "--reps")) {
+            if (parse_i64_arg(v, "--reps", 1, &x) != 0 || x > 256)
+                return pg_fail("bad --reps '%s' (1..256)", v), 2;
+            o->reps = (int)x;
+        } else if (!strcmp(a, "--warmup")) {
+            if (parse_i64_arg(v, "--warmup", 0, &x) != 0 || x > 1000)
+                return pg_fail("bad --warmup '%s' (0..1000)", v), 2;
+            o->warmup = (int)x;
+        } else {
+            pg_fail("unknown option '%s'", a);
+            return 2;
+        }
+        i += takes;
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(const double *v, int64_t n)
+{
+    double *t = malloc((size_t)n * sizeof *t);
+    if (!t || n == 0) {
+        free(t);
+        return 0.0;
+    }
+    memcpy(t, v, (size_t)n * sizeof *t);
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    const double m = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    free(t);
+    return m;
+}
+
+/* Bit-exact comparison of the kept rows with the reference; prints a summary. */
+static int check_rows(const pg_problem *p, const int64_t *rows, int64_t nrows, const uint16_t *D, int64_t *bad)
+{
+    int rc = -1;
+    const int64_t N = p->shape.N;
+    uint16_t *ref = malloc((size_t)(nrows * N) * sizeof *ref);
+    if (!ref)
+        return pg_fail("out of host memory for the reference outputs (%lld rows)", (long long)nrows);
+    if (pg_gemm_ref(p, PG_KERNEL_MODE, PG_KERNEL_EPILOGUE, rows, nrows, ref, NULL, "reference") != 0)
+        goto done;
+    int64_t n_bad = 0;
+    int32_t max_ulp = 0;
+    for (int64_t i = 0; i < nrows * N; i++) {
+        if (D[i] == ref[i])
+            continue;
+        const int32_t u = pg_bf16_ulp_distance(D[i], ref[i]);
+        if (u > max_ulp)
+            max_ulp = u;
+        if (n_bad < 5)
+            fprintf(stderr, "  mismatch at row %lld col %lld: gpu 0x%04x ref 0x%04x (%d ulp)\n",
+                    (long long)(rows ? rows[i / N] : i / N), (long long)(i % N), D[i], ref[i], u);
+        n_bad++;
+    }
+    printf("check: %lld of %lld outputs (%lld rows) differ from the reference (%s, %s)%s", (long long)n_bad,
+           (long long)(nrows * N), (long long)nrows, pg_accum_name(PG_KERNEL_MODE),
+           pg_epilogue_name(PG_KERNEL_EPILOGUE), n_bad ? "" : ": bit-exact\n");
+    if (n_bad)
+        printf("; max distance %d ulp\n", max_ulp);
+    *bad = n_bad;
+    rc = 0;
+done:
+    free(ref);
+    return rc;
+}
+
+static void print_line(const char *label, double ms, double flops, double bytes, double fused_ms)
+{
+    printf("  %-32s %9.4f ms %9.1f TFLOPS %8.1f GB/s  fused/this %.3f\n", label, ms,
+           flops > 0 ? flops / (ms * 1e-3) / 1e12 : 0.0, bytes / (ms * 1e-3) / 1e9, fused_ms / ms);
+}
+
+static int run_main(int argc, char **argv, int bench)
+{
+    run_opts o;
+    pg_run run;
+    pg_gpu g;
+    pg_baseline *base = NULL;
+    double *samples = NULL;
+    int rc = 2, pr;
+    memset(&run, 0, sizeof run);
+    memset(&g, 0, sizeof g);
+    pr = parse_opts(argc, argv, bench, &o);
+    if (pr == 3) {
+        usage(stdout, argv[0]);
+        return 0;
+    }
+    if (pr != 0) {
+        fprintf(stderr, "pegemm %s: %s\n", argv[0], pg_last_error());
+        usage(stderr, argv[0]);
+        return 2;
+    }
+
+    /* the device first: no GPU should not cost an input generation */
+    rc = 1;
+    if (pg_gpu_open(&g) != 0)
+        goto fail;
+    rc = 2;
+    /* inputs */
+    if (o.input) {
+        if (pg_run_read(o.input, &run, PG_READ_PROBLEM) != 0)
+            goto fail;
+        pg_kernel_info keep_nothing = {0};
+        run.kernel = keep_nothing;
+        run.nrows = 0;
+    } else {
+        if (pg_shape_check(&o.shape) != 0 || pg_gpu_shape_supported(&o.shape) != 0)
+            goto fail;
+        if (pg_problem_generate(&run.problem, o.shape, o.family, o.seed) != 0)
+            goto fail;
+    }
+    const pg_shape s = run.problem.shape;
+    if (pg_gpu_shape_supported(&s) != 0)
+        goto fail;
+    if (pg_rows_parse(o.rows ? o.rows : (s.M <= 65536 ? "all" : "sample:4096"), s.M, run.problem.seed, &run.rows,
+                      &run.nrows) != 0)
+        goto fail;
+
+    /* device, upload, checked run */
+    rc = 1;
+    if (pg_gpu_load(&g, &run.problem) != 0)
+        goto fail;
+    int64_t unwritten = 0;
+    if (pg_gpu_checked_run(&g, o.trace, o.epi_delay, o.mainloop_delay, &unwritten) != 0)
+        goto fail;
+    printf("pegemm %s: %s, %d SMs; M=%lld N=%lld K=%lld P=%lld, family %s, seed %llu; kernel %s%s\n", argv[0],
+           g.name, g.sm_count, (long long)s.M, (long long)s.N, (long long)s.K, (long long)s.P, run.problem.family,
+           (unsigned long long)run.problem.seed, PG_KERNEL_NAME, o.trace ? " (trace build)" : "");
+    if (unwritten != 0) {
+        pg_fail("the kernel left %lld of %lld outputs unwritten (poison 0x%04x still there)", (long long)unwritten,
+                (long long)(s.M * s.N), PG_D_POISON);
+        goto fail;
+    }
+    printf("poison check: all %lld outputs written\n", (long long)(s.M * s.N));
+    run.D = malloc((size_t)(run.nrows * s.N) * sizeof *run.D);
+    if (!run.D) {
+        pg_fail("out of host memory for %lld output rows", (long long)run.nrows);
+        goto fail;
+    }
+    if (pg_gpu_download_rows(&g, run.rows, run.nrows, run.D) != 0)
+        goto fail;
+    if (o.trace && pg_gpu_collect_trace(&g, &run.trace) != 0)
+        goto fail;
+
+    /* timing (the trace of the checked run is already collected) */
+    samples = malloc((size_t)o.reps * sizeof *samples);
+    if (!samples) {
+        pg_fail("out of host memory");
+        goto fail;
+    }
+    const double flops = 2.0 * (double)s.M * (double)s.N * (double)s.K;
+    const double bytes = (double)s.M * s.K + 2.0 * (double)s.M * s.N;
+    if (pg_gpu_time(&g, o.trace, o.epi_delay, o.mainloop_delay, o.warmup, o.reps, samples) != 0)
+        goto fail;
+    const double fused_ms = median(samples, o.reps);
+    if (pg_run_add_timing(&run, o.trace ? "fused_trace" : "fused", samples, o.reps, flops, bytes) != 0)
+        goto fail;
+    double hz = 0;
+    if (pg_gpu_measure_clock(&g, &hz) != 0)
+        goto fail;
+    printf("fused kernel: median %.4f ms of %d (%.1f TFLOPS, %.1f GB/s compulsory); SM clock %.0f MHz\n", fused_ms,
+           o.reps, flops / (fused_ms * 1e-3) / 1e12, bytes / (fused_ms * 1e-3) / 1e9, hz / 1e6);
+
+    if (o.baselines) {
+        base = calloc(PG_BASE_COUNT, sizeof *base);
+        if (!base) {
+            pg_fail("out of host memory");
+            goto fail;
+        }
+        if (pg_baselines_run(&g, o.warmup, o.reps, base) != 0)
+            goto fail;
+        printf("timings (median of %d, CUDA events, same process):\n", o.reps);
+        print_line(o.trace ? "fused kernel (trace build)" : "fused kernel (this project)", fused_ms, flops, bytes,
+                   fused_ms);
+        for (int i = 0; i < PG_BASE_COUNT; i++) {
+            if (!base[i].ok) {
+                printf("  %-32s not run: %s\n", base[i].label, base[i].why);
+                continue;
+            }
+            print_line(base[i].label, median(base[i].ms, base[i].n), base[i].flops, base[i].bytes, fused_ms);
+            if (pg_run_add_timing(&run, base[i].name, base[i].ms, base[i].n, base[i].flops, base[i].bytes) != 0)
+                goto fail;
+        }
+        if (base[PG_BASE_COPY].ok)
+            printf("fused / copy floor = %.3f\n", fused_ms / median(base[PG_BASE_COPY].ms, base[PG_BASE_COPY].n));
+    }
+
+    /* run-file metadata */
+    run.mode = PG_KERNEL_MODE;
+    run.epilogue = PG_KERNEL_EPILOGUE;
+    run.kernel.present = 1;
+    snprintf(run.kernel.name, sizeof run.kernel.name, "%s", PG_KERNEL_NAME);
+    snprintf(run.kernel.device, sizeof run.kernel.device, "%s", g.name);
+    run.kernel.sm_count = g.sm_count;
+    run.kernel.sm_clock_hz = hz;
+    run.kernel.tile_m = PG_TILE_M;
+    run.kernel.tile_n = PG_TILE_N;
+    run.kernel.tile_k = PG_TILE_K;
+    run.kernel.stages = PG_STAGES;
+    run.kernel.consumers = PG_CONSUMERS;
+    run.kernel.trace_build = o.trace;
+    run.kernel.epi_delay = o.epi_delay;
+    run.kernel.mainloop_delay = o.mainloop_delay;
+    if (o.trace)
+        printf("trace: %lld phase intervals on %d SMs\n", (long long)run.trace.n, g.sm_count);
+    pg_gpu_close(&g);
+
+    if (o.check) {
+        int64_t bad = 0;
+        if (check_rows(&run.problem, run.rows, run.nrows, run.D, &bad) != 0)
+            goto fail;
+        if (bad) {
+            rc = 1;
+            goto write;
+        }
+    }
+    rc = 0;
+write:
+    if (o.out) {
+        const int store = strcmp(run.problem.family, "file") == 0;
+        if (pg_run_write(o.out, &run, store) != 0) {
+            rc = 1;
+            goto fail;
+        }
+        printf("wrote %s (%lld output rows%s)\n", o.out, (long long)run.nrows, o.trace ? ", trace" : "");
+    }
+    goto done;
+fail:
+    if (rc == 0)
+        rc = 1;
+    fprintf(stderr, "pegemm %s: %s\n", argv[0], pg_last_error());
+done:
+    pg_gpu_close(&g);
+    free(base);
+    free(samples);
+    pg_run_free(&run);
+    return rc;
+}
+
+int pg_cmd_run(int argc, char **argv) { return run_main(argc, argv, 0); }
+int pg_cmd_bench(int argc, char **argv) { return run_main(argc, argv, 1); }
+int pg_have_kernel(void) { return 1; }

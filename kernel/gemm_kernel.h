@@ -1,0 +1,70 @@
+/* The fused FP8 GEMM kernel's launch interface (C-callable; the device code
+ * is gemm_kernel.cu).  Tile shape and pipeline are compile-time constants;
+ * the host builds the four TMA descriptors (tma_maps.c) and the trace
+ * buffers (trace_collect.c). */
+#ifndef PG_GEMM_KERNEL_H
+#define PG_GEMM_KERNEL_H
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+
+/* One consumer warpgroup computes a PG_TILE_M x PG_TILE_N tile; two
+ * consumer warpgroups take turns (ping-pong).  The k-loop steps PG_TILE_K
+ * (one 128-byte swizzle row of E4M3) per pipeline stage. */
+#define PG_TILE_M 64
+#define PG_TILE_N 256
+#define PG_TILE_K 128
+#define PG_STAGES 4
+#define PG_CONSUMERS 2
+#define PG_THREADS 384 /* producer warpgroup + two consumer warpgroups */
+/* Phases recorded per (CTA, tile) in the trace build: the seven Hopper
+ * phases of traces/phases.h (enum values 0..6). */
+#define PG_TRACE_PHASES 7
+#define PG_TRACE_CTA_FIELDS 5
+
+typedef struct {
+    CUtensorMap map_a;        /* A [M, K] u8, box 128 x 64, 128B swizzle */
+    CUtensorMap map_b;        /* B [N, K] u8, box 128 x 256, 128B swizzle */
+    CUtensorMap map_combined; /* combined replicated [R, N] bf16, box 64 x 64, 128B swizzle */
+    CUtensorMap map_d;        /* D [M, N] bf16, box 64 x 64, 128B swizzle */
+    int32_t M, N, K, P;
+    int64_t epi_delay;        /* extra cycles spun in epilogue_regs (0 = off) */
+    int64_t mainloop_delay;   /* extra cycles spun at the end of mainloop (0 = off) */
+    /* trace build only: [grid * tiles_per_cta * PG_TRACE_PHASES * 2] begin/end
+     * clock64 (0 = phase not recorded) and [grid * PG_TRACE_CTA_FIELDS] per
+     * CTA: smid, clock64 and %globaltimer at start, clock64 and %globaltimer
+     * when consumer 0 finished. */
+    int64_t *trace_ts;
+    int64_t *trace_cta;
+    int32_t trace_tiles_per_cta;
+} pg_kernel_params;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Dynamic shared memory the kernel needs (bytes). */
+size_t pg_kernel_smem_bytes(void);
+/* Launch on `grid` CTAs (persistent; grid <= SM count).  trace != 0 picks the
+ * clock64 trace build.  Returns the launch's cudaError_t (cudaSuccess = 0). */
+cudaError_t pg_kernel_launch(const pg_kernel_params *p, int trace, int grid, cudaStream_t stream);
+/* Spin `cycles` SM cycles in one thread per CTA and record clock64 and
+ * %globaltimer before and after in out[4] (device memory): the measured SM
+ * clock is d(clock64) / d(globaltimer). */
+cudaError_t pg_clock_probe_launch(int64_t cycles, int64_t *out, cudaStream_t stream);
+/* The "separate add kernel" baseline: d[m, n] = bf16_rn(d[m, n] +
+ * combined[m mod P, n]) in place on a bf16 GEMM output (add.bf16x2). */
+cudaError_t pg_add_combined_launch(uint16_t *d, const uint16_t *combined, int64_t M, int64_t N, int64_t P,
+                                   cudaStream_t stream);
+
+/* *count += number of elements of x[0..n) equal to `value` (the poison
+ * check: every output element must have been overwritten). */
+cudaError_t pg_count_equal_launch(const uint16_t *x, int64_t n, uint16_t value, unsigned long long *count,
+                                  cudaStream_t stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

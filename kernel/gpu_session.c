@@ -1,0 +1,326 @@
+#include "gpu_session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_error.h"
+#include "tma_maps.h"
+
+int pg_cuda_fail(const char *what, cudaError_t e)
+{
+    if (e == cudaErrorMemoryAllocation)
+        return pg_fail("%s: out of GPU memory (%s)", what, cudaGetErrorString(e));
+    return pg_fail("%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
+}
+
+#define CK(call, what)                                                                                             \
+    do {                                                                                                           \
+        cudaError_t e_ = (call);                                                                                   \
+        if (e_ != cudaSuccess) {                                                                                   \
+            rc = pg_cuda_fail(what, e_);                                                                           \
+            goto done;                                                                                             \
+        }                                                                                                          \
+    } while (0)
+
+int pg_gpu_open(pg_gpu *g)
+{
+    int rc = -1, n = 0;
+    struct cudaDeviceProp prop;
+    memset(g, 0, sizeof *g);
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0)
+        return pg_fail("no CUDA GPU available (%s)", e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
+    CK(cudaGetDeviceProperties(&prop, 0), "reading GPU 0's properties");
+    if (prop.major != 9 || prop.minor != 0) {
+        rc = pg_fail("the kernel needs an sm_90 (Hopper) GPU; GPU 0 is %s with compute capability %d.%d", prop.name,
+                     prop.major, prop.minor);
+        goto done;
+    }
+    g->device = 0;
+    snprintf(g->name, sizeof g->name, "%.127s", prop.name);
+    g->sm_count = prop.multiProcessorCount;
+    g->l2_bytes = (size_t)prop.l2CacheSize;
+    if ((size_t)prop.sharedMemPerBlockOptin < pg_kernel_smem_bytes()) {
+        rc = pg_fail("GPU 0 allows %zu bytes of shared memory per block; the kernel needs %zu",
+                     (size_t)prop.sharedMemPerBlockOptin, pg_kernel_smem_bytes());
+        goto done;
+    }
+    CK(cudaSetDevice(0), "selecting GPU 0");
+    CK(cudaStreamCreateWithFlags(&g->stream, cudaStreamNonBlocking), "creating a stream");
+    CK(cudaEventCreate(&g->ev0), "creating an event");
+    CK(cudaEventCreate(&g->ev1), "creating an event");
+    rc = 0;
+done:
+    return rc;
+}
+
+int pg_gpu_shape_supported(const pg_shape *s)
+{
+    if (pg_shape_check(s) != 0)
+        return -1;
+    if (s->N % PG_TILE_N != 0)
+        return pg_fail("the kernel needs N to be a multiple of %d (N = %lld)", PG_TILE_N, (long long)s->N);
+    if (s->K % PG_TILE_K != 0)
+        return pg_fail("the kernel needs K to be a multiple of %d (K = %lld)", PG_TILE_K, (long long)s->K);
+    if (s->M > INT32_MAX / 2 || s->N > 65536 || s->K > 65536 || s->P > INT32_MAX / 4)
+        return pg_fail("shape too large for the kernel's 32-bit tile coordinates (M <= 2^30, N, K <= 65536)");
+    return 0;
+}
+
+static int alloc_dev(void **p, size_t bytes, const char *what)
+{
+    cudaError_t e = cudaMalloc(p, bytes);
+    if (e != cudaSuccess) {
+        *p = NULL;
+        pg_cuda_fail(what, e);
+        return pg_fail_context("allocating %.3f GB on the GPU", (double)bytes / 1e9);
+    }
+    return 0;
+}
+
+int pg_gpu_load(pg_gpu *g, const pg_problem *p)
+{
+    int rc = -1;
+    const pg_shape s = p->shape;
+    if (pg_gpu_shape_supported(&s) != 0)
+        return -1;
+    g->shape = s;
+    /* Rows m0 mod P .. + PG_TILE_M - 1 must exist: repeat the table. */
+    const int64_t reps = (s.P - 1 + PG_TILE_M + s.P - 1) / s.P;
+    g->comb_rows = reps * s.P;
+    if (alloc_dev((void **)&g->dA, (size_t)(s.M * s.K), "A") || alloc_dev((void **)&g->dB, (size_t)(s.N * s.K), "B") ||
+        alloc_dev((void **)&g->d_combined, (size_t)(s.P * s.N * 2), "combined") ||
+        alloc_dev((void **)&g->d_combined_rep, (size_t)(g->comb_rows * s.N * 2), "combined (repeated)") ||
+        alloc_dev((void **)&g->dD, (size_t)(s.M * s.N * 2), "D") ||
+        alloc_dev((void **)&g->d_count, sizeof(unsigned long long), "counter"))
+        goto done;
+    CK(cudaMemcpy(g->dA, p->A, (size_t)(s.M * s.K), cudaMemcpyHostToDevice), "uploading A");
+    CK(cudaMemcpy(g->dB, p->B, (size_t)(s.N * s.K), cudaMemcpyHostToDevice), "uploading B");
+    CK(cudaMemcpy(g->d_combined, p->combined, (size_t)(s.P * s.N * 2), cudaMemcpyHostToDevice), "uploading combined");
+    for (int64_t r = 0; r < reps; r++)
+        CK(cudaMemcpy(g->d_combined_rep + r * s.P * s.N, p->combined, (size_t)(s.P * s.N * 2), cudaMemcpyHostToDevice),
+           "uploading combined (repeated)");
+    memset(&g->params, 0, sizeof g->params);
+    if (pg_tma_maps_build(&g->params, g->dA, g->dB, g->d_combined_rep, g->comb_rows, g->dD, &s) != 0)
+        goto done;
+    g->params.M = (int32_t)s.M;
+    g->params.N = (int32_t)s.N;
+    g->params.K = (int32_t)s.K;
+    g->params.P = (int32_t)s.P;
+    g->num_tiles = ((s.M + PG_TILE_M - 1) / PG_TILE_M) * (s.N / PG_TILE_N);
+    g->grid = g->num_tiles < g->sm_count ? (int)g->num_tiles : g->sm_count;
+    rc = 0;
+done:
+    return rc;
+}
+
+static int ensure_trace_buffers(pg_gpu *g)
+{
+    int rc = -1;
+    if (g->d_trace_ts)
+        return 0;
+    const int64_t per_cta = (g->num_tiles + g->grid - 1) / g->grid;
+    g->params.trace_tiles_per_cta = (int32_t)per_cta;
+    if (alloc_dev((void **)&g->d_trace_ts, (size_t)(g->grid * per_cta * PG_TRACE_PHASES * 2 * 8), "trace buffer") ||
+        alloc_dev((void **)&g->d_trace_cta, (size_t)(g->grid * PG_TRACE_CTA_FIELDS * 8), "trace anchors"))
+        goto done;
+    g->params.trace_ts = g->d_trace_ts;
+    g->params.trace_cta = g->d_trace_cta;
+    rc = 0;
+done:
+    return rc;
+}
+
+int pg_gpu_launch(pg_gpu *g, int trace, int64_t epi_delay, int64_t mainloop_delay)
+{
+    int rc = -1;
+    if (epi_delay < 0 || mainloop_delay < 0)
+        return pg_fail("delays must be >= 0 cycles");
+    if (trace && ensure_trace_buffers(g) != 0)
+        return -1;
+    g->params.epi_delay = epi_delay;
+    g->params.mainloop_delay = mainloop_delay;
+    CK(pg_kernel_launch(&g->params, trace, g->grid, g->stream), "launching the fused kernel");
+    rc = 0;
+done:
+    return rc;
+}
+
+int pg_gpu_checked_run(pg_gpu *g, int trace, int64_t epi_delay, int64_t mainloop_delay, int64_t *unwritten)
+{
+    int rc = -1;
+    unsigned long long count = 0;
+    const int64_t n = g->shape.M * g->shape.N;
+    /* 0xFF bytes make every element PG_D_POISON. */
+    CK(cudaMemsetAsync(g->dD, 0xFF, (size_t)n * 2, g->stream), "poisoning D");
+    if (trace && ensure_trace_buffers(g) != 0)
+        goto done;
+    if (trace)
+        CK(cudaMemsetAsync(g->d_trace_ts, 0,
+                           (size_t)(g->grid * (int64_t)g->params.trace_tiles_per_cta * PG_TRACE_PHASES * 2 * 8),
+                           g->stream),
+           "clearing the trace buffer");
+    if (pg_gpu_launch(g, trace, epi_delay, mainloop_delay) != 0)
+        goto done;
+    CK(cudaStreamSynchronize(g->stream), "running the fused kernel");
+    CK(cudaMemsetAsync(g->d_count, 0, sizeof count, g->stream), "clearing the counter");
+    CK(pg_count_equal_launch(g->dD, n, PG_D_POISON, g->d_count, g->stream), "launching the poison count");
+    CK(cudaMemcpyAsync(&count, g->d_count, sizeof count, cudaMemcpyDeviceToHost, g->stream), "reading the count");
+    CK(cudaStreamSynchronize(g->stream), "counting unwritten outputs");
+    *unwritten = (int64_t)count;
+    rc = 0;
+done:
+    return rc;
+}
+
+int pg_gpu_time(pg_gpu *g, int trace, int64_t epi_delay, int64_t mainloop_delay, int warmup, int reps, double *ms)
+{
+    int rc = -1;
+    for (int i = 0; i < warmup; i++)
+        if (pg_gpu_launch(g, trace, epi_delay, mainloop_delay) != 0)
+            goto done;
+    for (int i = 0; i < reps; i++) {
+        float t = 0;
+        CK(cudaEventRecord(g->ev0, g->stream), "recording an event");
+        if (pg_gpu_launch(g, trace, epi_delay, mainloop_delay) != 0)
+            goto done;
+        CK(cudaEventRecord(g->ev1, g->stream), "recording an event");
+        CK(cudaEventSynchronize(g->ev1), "running the fused kernel");
+        CK(cudaEventElapsedTime(&t, g->ev0, g->ev1), "reading an event time");
+        ms[i] = t;
+    }
+    rc = 0;
+done:
+    return rc;
+}
+
+int pg_gpu_measure_clock(pg_gpu *g, double *hz)
+{
+    int rc = -1;
+    int64_t *d_out = NULL, h[4];
+    if (alloc_dev((void **)&d_out, sizeof h, "clock probe"))
+        goto done;
+    /* ~10 ms at boost clock: globaltimer's coarse steps (~1 us) stay < 1e-3. */
+    CK(pg_clock_probe_launch(20000000, d_out, g->stream), "launching the clock probe");
+    CK(cudaMemcpyAsync(h, d_out, sizeof h, cudaMemcpyDeviceToHost, g->stream), "reading the clock probe");
+    CK(cudaStreamSynchronize(g->stream), "running the clock probe");
+    if (h[3] <= h[1]) {
+        rc = pg_fail("clock probe: %%globaltimer did not advance");
+        goto done;
+    }
+    *hz = (double)(h[2] - h[0]) / ((double)(h[3] - h[1]) * 1e-9);
+    rc = 0;
+done:
+    cudaFree(d_out);
+    return rc;
+}
+
+int pg_gpu_download_rows(pg_gpu *g, const int64_t *rows, int64_t nrows, uint16_t *D)
+{
+    int rc = -1;
+    const int64_t N = g->shape.N;
+    if (!rows) {
+        CK(cudaMemcpy(D, g->dD, (size_t)(g->shape.M * N * 2), cudaMemcpyDeviceToHost), "downloading D");
+        return 0;
+    }
+    for (int64_t i = 0; i < nrows;) {
+        /* one copy per run of consecutive rows */
+        int64_t j = i + 1;
+        while (j < nrows && rows[j] == rows[j - 1] + 1)
+            j++;
+        if (rows[i] < 0 || rows[j - 1] >= g->shape.M) {
+            rc = pg_fail("row %lld is outside 0..%lld", (long long)(rows[i] < 0 ? rows[i] : rows[j - 1]),
+                         (long long)g->shape.M - 1);
+            goto done;
+        }
+        CK(cudaMemcpy(D + i * N, g->dD + rows[i] * N, (size_t)((j - i) * N * 2), cudaMemcpyDeviceToHost),
+           "downloading D rows");
+        i = j;
+    }
+    rc = 0;
+done:
+    return rc;
+}
+
+int pg_gpu_collect_trace(pg_gpu *g, pg_trace *t)
+{
+    int rc = -1;
+    int64_t *ts = NULL, *cta = NULL;
+    const int64_t T = g->params.trace_tiles_per_cta;
+    const size_t ts_bytes = (size_t)(g->grid * T * PG_TRACE_PHASES * 2 * 8);
+    const size_t cta_bytes = (size_t)(g->grid * PG_TRACE_CTA_FIELDS * 8);
+    memset(t, 0, sizeof *t);
+    if (!g->d_trace_ts)
+        return pg_fail("no trace: the trace build was not run");
+    ts = malloc(ts_bytes);
+    cta = malloc(cta_bytes);
+    if (!ts || !cta) {
+        rc = pg_fail("out of host memory for the trace");
+        goto done;
+    }
+    CK(cudaMemcpy(ts, g->d_trace_ts, ts_bytes, cudaMemcpyDeviceToHost), "downloading the trace");
+    CK(cudaMemcpy(cta, g->d_trace_cta, cta_bytes, cudaMemcpyDeviceToHost), "downloading the trace anchors");
+    int64_t n = 0;
+    for (int64_t c = 0; c < g->grid; c++)
+        for (int64_t i = 0; i < T && c + i * g->grid < g->num_tiles; i++)
+            n += PG_TRACE_PHASES;
+    if (pg_trace_alloc(t, n, g->sm_count) != 0)
+        goto done;
+    for (int64_t s = 0; s < g->sm_count; s++)
+        t->anchor_clock[s] = t->anchor_globaltimer_ns[s] = -1; /* SMs that ran no CTA */
+    int64_t k = 0;
+    for (int64_t c = 0; c < g->grid; c++) {
+        const int64_t *ci = cta + c * PG_TRACE_CTA_FIELDS;
+        const int32_t sm = (int32_t)ci[0];
+        if (sm < 0 || sm >= g->sm_count) {
+            rc = pg_fail("trace: CTA %lld reports SM %d outside 0..%d", (long long)c, sm, g->sm_count - 1);
+            goto done;
+        }
+        t->anchor_clock[sm] = ci[1];
+        t->anchor_globaltimer_ns[sm] = ci[2];
+        for (int64_t i = 0; i < T && c + i * g->grid < g->num_tiles; i++)
+            for (int ph = 0; ph < PG_TRACE_PHASES; ph++) {
+                const int64_t *slot = ts + ((c * T + i) * PG_TRACE_PHASES + ph) * 2;
+                const int consumer = ph < PG_PH_PRODUCER_WAIT;
+                if (slot[0] == 0 || slot[1] < slot[0]) {
+                    rc = pg_fail("trace: tile %lld phase %s was not recorded (begin %lld, end %lld)",
+                                 (long long)(c + i * g->grid), pg_phase_name((pg_phase)ph), (long long)slot[0],
+                                 (long long)slot[1]);
+                    goto done;
+                }
+                t->sm[k] = sm;
+                t->role[k] = (uint8_t)(consumer ? PG_ROLE_CONSUMER : PG_ROLE_PRODUCER);
+                t->warp[k] = consumer ? (int32_t)(i & 1) : 0;
+                t->tile[k] = (int32_t)(c + i * g->grid);
+                t->phase[k] = (uint8_t)ph;
+                t->begin[k] = slot[0];
+                t->end[k] = slot[1];
+                k++;
+            }
+    }
+    rc = 0;
+done:
+    free(ts);
+    free(cta);
+    return rc;
+}
+
+void pg_gpu_close(pg_gpu *g)
+{
+    cudaFree(g->dA);
+    cudaFree(g->dB);
+    cudaFree(g->d_combined);
+    cudaFree(g->d_combined_rep);
+    cudaFree(g->dD);
+    cudaFree(g->d_count);
+    cudaFree(g->d_trace_ts);
+    cudaFree(g->d_trace_cta);
+    if (g->ev0)
+        cudaEventDestroy(g->ev0);
+    if (g->ev1)
+        cudaEventDestroy(g->ev1);
+    if (g->stream)
+        cudaStreamDestroy(g->stream);
+    memset(g, 0, sizeof *g);
+}

@@ -1,0 +1,62 @@
+/* One GPU, one problem: device checks, device buffers, TMA descriptors,
+ * launches, timing, the poison check, downloads and the trace.  Every
+ * function returns 0 or -1 with a pg_fail() message (CUDA's text included). */
+#ifndef PG_GPU_SESSION_H
+#define PG_GPU_SESSION_H
+
+#include <stdint.h>
+
+#include <cuda_runtime_api.h>
+
+#include "gemm_kernel.h"
+#include "problem.h"
+#include "runfile.h"
+
+/* A value the kernel never writes: a negative NaN (the kernel's NaN is
+ * PG_BF16_QNAN, 0x7FFF). */
+#define PG_D_POISON ((uint16_t)0xFFFF)
+
+typedef struct {
+    int device;
+    char name[128];
+    int sm_count;
+    size_t l2_bytes;
+    pg_shape shape;
+    uint8_t *dA, *dB;
+    uint16_t *d_combined;     /* [P, N] as given (for the baselines) */
+    uint16_t *d_combined_rep; /* [comb_rows, N]: combined repeated for one-box tile loads */
+    int64_t comb_rows;
+    uint16_t *dD;             /* [M, N] */
+    unsigned long long *d_count;
+    pg_kernel_params params;
+    int grid;
+    cudaStream_t stream;
+    cudaEvent_t ev0, ev1;
+    int64_t *d_trace_ts, *d_trace_cta; /* allocated on first trace launch */
+    int64_t num_tiles;
+} pg_gpu;
+
+/* Pick device 0 and check it is an sm_90 GPU. */
+int pg_gpu_open(pg_gpu *g);
+/* Check the shape against the kernel's constraints (no GPU needed). */
+int pg_gpu_shape_supported(const pg_shape *s);
+/* Allocate device buffers, upload the problem, build the descriptors. */
+int pg_gpu_load(pg_gpu *g, const pg_problem *p);
+/* One launch of the fused kernel (asynchronous; errors of the launch itself). */
+int pg_gpu_launch(pg_gpu *g, int trace, int64_t epi_delay, int64_t mainloop_delay);
+/* Poison D, run once, synchronize, and count elements still poisoned. */
+int pg_gpu_checked_run(pg_gpu *g, int trace, int64_t epi_delay, int64_t mainloop_delay, int64_t *unwritten);
+/* warmup + reps launches; ms[reps] gets each launch's CUDA-event time. */
+int pg_gpu_time(pg_gpu *g, int trace, int64_t epi_delay, int64_t mainloop_delay, int warmup, int reps, double *ms);
+/* The SM clock in Hz: clock64 against %globaltimer over a long spin. */
+int pg_gpu_measure_clock(pg_gpu *g, double *hz);
+/* Copy rows (NULL = all M) of D to host D[nrows, N]. */
+int pg_gpu_download_rows(pg_gpu *g, const int64_t *rows, int64_t nrows, uint16_t *D);
+/* The trace of the last trace launch, as pg_trace rows (allocated here). */
+int pg_gpu_collect_trace(pg_gpu *g, pg_trace *t);
+void pg_gpu_close(pg_gpu *g);
+
+/* cudaError_t -> -1 with "what: cuda message". */
+int pg_cuda_fail(const char *what, cudaError_t e);
+
+#endif

@@ -1,0 +1,127 @@
+/* The GPU kernel against the CPU reference, bit for bit (checkasm style:
+ * same signature, re-seeded inputs, every family, partial tiles, small P).
+ * GPU cases skip with the reason when no sm_90 GPU is present; the shape and
+ * mode checks run everywhere. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <cuda_runtime_api.h>
+
+#include "gemm.h"
+#include "gpu_session.h"
+#include "inputs.h"
+#include "pg_error.h"
+#include "runner.h"
+
+static const char *gpu_missing(void)
+{
+    static char why[256];
+    int n = 0;
+    struct cudaDeviceProp prop;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n == 0) {
+        snprintf(why, sizeof why, "no CUDA GPU (%s)", e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+        return why;
+    }
+    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess || prop.major != 9 || prop.minor != 0) {
+        snprintf(why, sizeof why, "GPU 0 is not sm_90");
+        return why;
+    }
+    return NULL;
+}
+
+static void skip_without_gpu(void)
+{
+    const char *why = gpu_missing();
+    if (why) {
+        print_message("skipping GPU case: %s\n", why);
+        skip();
+    }
+}
+
+static void compare_case(pg_shape s, pg_family f, uint64_t seed, const char *rows_spec)
+{
+    pg_problem p = {0};
+    int64_t *rows = NULL, nrows = 0;
+    assert_int_equal(pg_problem_generate(&p, s, f, seed), 0);
+    assert_int_equal(pg_rows_parse(rows_spec, s.M, seed, &rows, &nrows), 0);
+    uint16_t *gpu = malloc((size_t)(nrows * s.N) * 2), *ref = malloc((size_t)(nrows * s.N) * 2);
+    assert_non_null(gpu);
+    assert_non_null(ref);
+    if (pg_gemm_gpu(&p, PG_ACC_SM90, PG_EPI_DOUBLE, rows, nrows, gpu, NULL, NULL) != 0)
+        fail_msg("pg_gemm_gpu: %s", pg_last_error());
+    assert_int_equal(pg_gemm_ref(&p, PG_ACC_SM90, PG_EPI_DOUBLE, rows, nrows, ref, NULL, NULL), 0);
+    int64_t bad = 0;
+    for (int64_t i = 0; i < nrows * s.N; i++)
+        if (gpu[i] != ref[i] && bad++ < 5)
+            print_message("%s M=%lld P=%lld: row %lld col %lld gpu 0x%04x ref 0x%04x\n", pg_family_name(f),
+                          (long long)s.M, (long long)s.P, (long long)(rows ? rows[i / s.N] : i / s.N),
+                          (long long)(i % s.N), gpu[i], ref[i]);
+    assert_int_equal(bad, 0);
+    free(gpu);
+    free(ref);
+    free(rows);
+    pg_problem_free(&p);
+}
+
+static void test_every_family_partial_tiles(void **state)
+{
+    (void)state;
+    skip_without_gpu();
+    /* 1000 = 15 full 64-row tiles + 40 rows; P = 196 */
+    for (int f = 0; f < PG_FAM_COUNT; f++)
+        compare_case((pg_shape){1000, 768, 768, 196}, (pg_family)f, 11 + (uint64_t)f, "all");
+}
+
+static void test_small_p_and_tiny_m(void **state)
+{
+    (void)state;
+    skip_without_gpu();
+    compare_case((pg_shape){133, 256, 128, 1}, PG_FAM_CODES, 5, "all");
+    compare_case((pg_shape){1, 512, 256, 7}, PG_FAM_NORMAL, 6, "all");
+    compare_case((pg_shape){300, 768, 384, 37}, PG_FAM_SPECIAL, 7, "sample:50");
+}
+
+static void test_rejects_bad_shapes(void **state)
+{
+    (void)state;
+    pg_shape s = {1024, 100, 768, 196};
+    assert_int_equal(pg_gpu_shape_supported(&s), -1);
+    assert_non_null(strstr(pg_last_error(), "N"));
+    s = (pg_shape){1024, 768, 100, 196};
+    assert_int_equal(pg_gpu_shape_supported(&s), -1);
+    assert_non_null(strstr(pg_last_error(), "K"));
+    s = (pg_shape){1024, 768, 768, 0};
+    assert_int_equal(pg_gpu_shape_supported(&s), -1);
+    s = (pg_shape){1, 256, 128, 1};
+    assert_int_equal(pg_gpu_shape_supported(&s), 0);
+}
+
+static void test_rejects_other_modes(void **state)
+{
+    (void)state;
+    pg_problem p = {.shape = {64, 256, 128, 1}};
+    uint16_t d[1];
+    float acc[1];
+    assert_int_equal(pg_gemm_gpu(&p, PG_ACC_FP32, PG_EPI_DOUBLE, NULL, 64, d, NULL, NULL), -1);
+    assert_non_null(strstr(pg_last_error(), "sm90"));
+    assert_int_equal(pg_gemm_gpu(&p, PG_ACC_SM90, PG_EPI_SINGLE, NULL, 64, d, NULL, NULL), -1);
+    assert_int_equal(pg_gemm_gpu(&p, PG_ACC_SM90, PG_EPI_DOUBLE, NULL, 64, d, acc, NULL), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rejects_bad_shapes),
+        cmocka_unit_test(test_rejects_other_modes),
+        cmocka_unit_test(test_every_family_partial_tiles),
+        cmocka_unit_test(test_small_p_and_tiny_m),
+    };
+    return cmocka_run_group_tests_name("kernel", tests, NULL, NULL);
+}

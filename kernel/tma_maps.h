@@ -1,0 +1,13 @@
+/* The kernel's four TMA descriptors (cuTensorMapEncodeTiled, reached through
+ * cudaGetDriverEntryPointByVersion so no -lcuda is needed). */
+#ifndef PG_TMA_MAPS_H
+#define PG_TMA_MAPS_H
+
+#include "gemm_kernel.h"
+#include "problem.h"
+
+/* Fill p->map_a/map_b/map_combined/map_d; -1 with a message on failure. */
+int pg_tma_maps_build(pg_kernel_params *p, const uint8_t *dA, const uint8_t *dB, const uint16_t *d_combined_rep,
+                      int64_t comb_rows, uint16_t *dD, const pg_shape *s);
+
+#endif
