@@ -1,0 +1,170 @@
+#include "chrome.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_error.h"
+#include "pg_json.h"
+#include "pg_outfile.h"
+
+/* Thread id of a (role, warp) within its SM's process. */
+static int64_t tid_of(int role, int warp) { return (int64_t)role * 1000 + warp; }
+
+typedef struct {
+    int64_t sm, tid;
+} thread_key;
+
+static int cmp_key(const void *a, const void *b)
+{
+    const thread_key *x = a, *y = b;
+    if (x->sm != y->sm)
+        return x->sm < y->sm ? -1 : 1;
+    return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+int pg_chrome_write(FILE *f, const pg_run *run, const char *run_name, pg_chrome_counts *counts)
+{
+    const pg_trace *t = &run->trace;
+    const double hz = run->kernel.sm_clock_hz;
+    int rc = -1;
+    thread_key *keys = NULL;
+    double *origin_us = NULL; /* per SM: the time (us) of clock 0 on the common axis */
+    pg_json j;
+
+    memset(counts, 0, sizeof *counts);
+    if (t->n <= 0)
+        return pg_fail("the run has no trace to export");
+    if (!(hz > 0))
+        return pg_fail("the run has no measured SM clock (/kernel sm_clock_hz = %g), so cycles cannot become time", hz);
+    int64_t max_sm = 0;
+    for (int64_t i = 0; i < t->n; i++) {
+        if (t->sm[i] < 0 || t->role[i] >= PG_ROLE_COUNT || t->phase[i] >= PG_PH_COUNT)
+            return pg_fail("trace record %lld has sm %d, role %d, phase %d: not exportable", (long long)i, t->sm[i],
+                           t->role[i], t->phase[i]);
+        if (t->sm[i] > max_sm)
+            max_sm = t->sm[i];
+    }
+    keys = malloc((size_t)t->n * sizeof *keys);
+    origin_us = calloc((size_t)max_sm + 1, sizeof *origin_us);
+    if (!keys || !origin_us) {
+        pg_fail("out of memory exporting %lld trace records", (long long)t->n);
+        goto done;
+    }
+    /* With anchors for every traced SM: SM s's clock c happens at
+     * globaltimer_s + (c - anchor_clock_s)/hz; shift so the earliest anchor is 0.
+     * Without: each SM's own clock, starting at its first record (not aligned). */
+    counts->aligned = t->n_sm > max_sm;
+    if (counts->aligned) {
+        int64_t g0 = INT64_MAX;
+        for (int64_t s = 0; s <= max_sm; s++)
+            if (t->anchor_globaltimer_ns[s] < g0)
+                g0 = t->anchor_globaltimer_ns[s];
+        for (int64_t s = 0; s <= max_sm; s++)
+            origin_us[s] = (double)(t->anchor_globaltimer_ns[s] - g0) * 1e-3 - (double)t->anchor_clock[s] / hz * 1e6;
+    } else {
+        for (int64_t s = 0; s <= max_sm; s++)
+            origin_us[s] = 0;
+        int64_t *first = malloc(((size_t)max_sm + 1) * sizeof *first);
+        if (!first) {
+            pg_fail("out of memory exporting the trace");
+            goto done;
+        }
+        for (int64_t s = 0; s <= max_sm; s++)
+            first[s] = INT64_MAX;
+        for (int64_t i = 0; i < t->n; i++)
+            if (t->begin[i] < first[t->sm[i]])
+                first[t->sm[i]] = t->begin[i];
+        for (int64_t s = 0; s <= max_sm; s++)
+            origin_us[s] = first[s] == INT64_MAX ? 0 : -(double)first[s] / hz * 1e6;
+        free(first);
+    }
+
+    pg_json_init(&j, f, 0);
+    pg_json_object_begin(&j);
+    pg_json_kv_string(&j, "displayTimeUnit", "ns");
+    pg_json_key(&j, "otherData");
+    pg_json_object_begin(&j);
+    pg_json_kv_string(&j, "run", run_name);
+    pg_json_kv_string(&j, "kernel", run->kernel.name);
+    pg_json_kv_string(&j, "device", run->kernel.device);
+    pg_json_kv_number(&j, "sm_clock_hz", hz);
+    pg_json_kv_bool(&j, "sms_aligned_by_globaltimer", counts->aligned);
+    pg_json_object_end(&j);
+    pg_json_key(&j, "traceEvents");
+    pg_json_array_begin(&j);
+    for (int64_t i = 0; i < t->n; i++)
+        keys[i] = (thread_key){t->sm[i], tid_of(t->role[i], t->warp[i])};
+    qsort(keys, (size_t)t->n, sizeof *keys, cmp_key);
+    for (int64_t i = 0; i < t->n; i++) {
+        int new_sm = i == 0 || keys[i].sm != keys[i - 1].sm;
+        if (!new_sm && keys[i].tid == keys[i - 1].tid)
+            continue;
+        char name[64];
+        if (new_sm) {
+            snprintf(name, sizeof name, "SM %lld", (long long)keys[i].sm);
+            pg_json_object_begin(&j);
+            pg_json_kv_string(&j, "ph", "M");
+            pg_json_kv_string(&j, "name", "process_name");
+            pg_json_kv_int(&j, "pid", keys[i].sm);
+            pg_json_key(&j, "args");
+            pg_json_object_begin(&j);
+            pg_json_kv_string(&j, "name", name);
+            pg_json_object_end(&j);
+            pg_json_object_end(&j);
+            counts->process_names++;
+        }
+        snprintf(name, sizeof name, "%s %lld", pg_role_name((pg_role)(keys[i].tid / 1000)), (long long)(keys[i].tid % 1000));
+        pg_json_object_begin(&j);
+        pg_json_kv_string(&j, "ph", "M");
+        pg_json_kv_string(&j, "name", "thread_name");
+        pg_json_kv_int(&j, "pid", keys[i].sm);
+        pg_json_kv_int(&j, "tid", keys[i].tid);
+        pg_json_key(&j, "args");
+        pg_json_object_begin(&j);
+        pg_json_kv_string(&j, "name", name);
+        pg_json_object_end(&j);
+        pg_json_object_end(&j);
+        counts->thread_names++;
+    }
+    for (int64_t i = 0; i < t->n; i++) {
+        double ts = origin_us[t->sm[i]] + (double)t->begin[i] / hz * 1e6;
+        double dur = (double)(t->end[i] - t->begin[i]) / hz * 1e6;
+        pg_json_object_begin(&j);
+        pg_json_kv_string(&j, "ph", "X");
+        pg_json_kv_string(&j, "name", pg_phase_name((pg_phase)t->phase[i]));
+        pg_json_kv_string(&j, "cat", pg_phase_is_wait((pg_phase)t->phase[i]) ? "wait" : "work");
+        pg_json_kv_int(&j, "pid", t->sm[i]);
+        pg_json_kv_int(&j, "tid", tid_of(t->role[i], t->warp[i]));
+        pg_json_kv_number(&j, "ts", ts);
+        pg_json_kv_number(&j, "dur", dur);
+        pg_json_key(&j, "args");
+        pg_json_object_begin(&j);
+        pg_json_kv_int(&j, "tile", t->tile[i]);
+        pg_json_kv_int(&j, "cycles", t->end[i] - t->begin[i]);
+        pg_json_kv_int(&j, "begin_clock", t->begin[i]);
+        pg_json_object_end(&j);
+        pg_json_object_end(&j);
+        counts->phase_events++;
+    }
+    pg_json_array_end(&j);
+    pg_json_object_end(&j);
+    if (pg_json_finish(&j) != 0)
+        goto done;
+    rc = 0;
+done:
+    free(keys);
+    free(origin_us);
+    return rc;
+}
+
+int pg_chrome_save(const char *path, const pg_run *run, const char *run_name, pg_chrome_counts *counts)
+{
+    pg_outfile o;
+    if (pg_outfile_open(&o, path) != 0)
+        return -1;
+    if (pg_chrome_write(o.f, run, run_name, counts) != 0) {
+        pg_outfile_abort(&o);
+        return pg_fail_context("%s", path);
+    }
+    return pg_outfile_commit(&o);
+}

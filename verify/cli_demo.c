@@ -1,0 +1,598 @@
+/* pegemm demo: the main job.  With a GPU, a fresh kernel run first; then,
+ * for every run (fresh and the committed H100 runs in traces/runs/): outputs
+ * verified bit for bit (sampled rows for big runs), the trace checked and
+ * compared with the cycle model, a timeline and a Chrome trace; the model's
+ * sweep against the measured probe runs; the seed's F38 what-if on the
+ * Blackwell schedule; the numerics report between reference modes at
+ * reduced M; and a report folder with index.html linking everything. */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "chrome.h"
+#include "cli_args.h"
+#include "commands.h"
+#include "inputs.h"
+#include "modes.h"
+#include "outputs_report.h"
+#include "pg_error.h"
+#include "pg_outfile.h"
+#include "pg_progress.h"
+#include "report_index.h"
+#include "run_select.h"
+#include "sweep.h"
+#include "timeline.h"
+#include "trace_check.h"
+#include "trace_model.h"
+#include "verify_config.h"
+
+#define MAX_RUNS 48
+
+typedef struct {
+    char path[4400];
+    char stem[128];
+} run_entry;
+
+/* What the sweep needs from each traced run. */
+typedef struct {
+    char kernel[64];
+    pg_shape shape;
+    int64_t epi_delay, mainloop_delay;
+    double tile_period;
+} probe_point;
+
+typedef struct {
+    int quick;
+    int64_t sample_rows;
+    pg_model_opts opts;
+    pg_tolerance tol;
+    pg_report rep;
+    pg_outfile txt_file, json_file;
+    FILE *txt; /* summary.txt: everything printed on stdout, too */
+    pg_json j;
+    int failures;
+    pg_schedule *baseline; /* fitted to the first undelayed traced run */
+    probe_point base_point;
+    int nprobes;
+    probe_point probes[MAX_RUNS];
+} demo;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: pegemm demo [--report DIR] [--quick] [--runs DIR] [--threads N] [--no-gpu]\n"
+            "  The main job. With a GPU (a CUDA build and a device) it first runs the kernel (a fresh\n"
+            "  run file with a trace); then for the fresh run and every committed run in --runs\n"
+            "  (default: %s/traces/runs): outputs bit for bit against the\n"
+            "  reference (sampled rows of big runs), the trace against the cycle model, a timeline and\n"
+            "  a Chrome trace; the model sweep against the measured probe runs; the seed's F38 what-if\n"
+            "  on the b200-seed schedule; the reference modes report at reduced M. Writes DIR (default\n"
+            "  report/) with index.html, summary.txt, demo.json, SVG pictures and Chrome traces.\n"
+            "  --quick: fewer sampled rows and a smaller modes problem (CI smoke).\n"
+            "exit status: 0 every check passed, 1 a check failed, 2 bad usage or input\n",
+            PG_SOURCE_DIR);
+}
+
+/* Print to stdout and to summary.txt. */
+static void say(demo *d, const char *fmt, ...) PG_PRINTF(2, 3);
+static void say(demo *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    va_start(ap, fmt);
+    vfprintf(d->txt, fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+    return strcmp(((const run_entry *)a)->stem, ((const run_entry *)b)->stem);
+}
+
+static int list_runs(const char *dir, run_entry *out, int max, int *n)
+{
+    DIR *dp = opendir(dir);
+    if (!dp)
+        return pg_fail("cannot open the runs folder %s: %s", dir, strerror(errno));
+    struct dirent *e;
+    while ((e = readdir(dp)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || strcmp(e->d_name + len - 3, ".h5") != 0 || *n >= max)
+            continue;
+        run_entry *r = &out[(*n)++];
+        snprintf(r->path, sizeof r->path, "%s/%s", dir, e->d_name);
+        snprintf(r->stem, sizeof r->stem, "%.*s", (int)(len - 3), e->d_name);
+    }
+    closedir(dp);
+    qsort(out, (size_t)*n, sizeof *out, cmp_entry);
+    return 0;
+}
+
+static int report_file(demo *d, const char *name, char *path, size_t n) { return pg_report_path(&d->rep, name, path, n); }
+
+/* Outputs of one run: sampled rows, bit for bit, in the run's mode. */
+static int demo_outputs(demo *d, const run_entry *re, pg_run *run)
+{
+    char name[192], path[4400], note[512];
+    int64_t stored = run->nrows;
+    if (pg_run_sample_rows(run, d->sample_rows) != 0)
+        return -1;
+    pg_verify_result res;
+    if (pg_verify_outputs(run, run->mode, run->epilogue, 8, &res) != 0)
+        return pg_fail_context("%s", re->path);
+    say(d, "\n");
+    pg_verify_outputs_print(stdout, re->path, run, &res);
+    pg_verify_outputs_print(d->txt, re->path, run, &res);
+    pg_verify_outputs_verdict(stdout, re->path, &res);
+    pg_verify_outputs_verdict(d->txt, re->path, &res);
+    snprintf(name, sizeof name, "ulp-%s.svg", re->stem);
+    char title[256];
+    snprintf(title, sizeof title, "%s: ULP distance to the correctly rounded result", re->stem);
+    int rc = -1;
+    if (report_file(d, name, path, sizeof path) != 0 || pg_verify_ulp_svg(path, title, &res) != 0)
+        goto done;
+    int pass = res.mismatched == 0 && res.acc_mismatched == 0;
+    d->failures += !pass;
+    snprintf(note, sizeof note,
+             "%lld of %lld stored rows verified (%lld elements, mode %s, %s epilogue): %lld mismatches. Run: max %d ulp "
+             "from correctly rounded, %lld elements not correctly rounded; reference: max %d ulp.",
+             (long long)res.rows, (long long)stored, (long long)res.compared, pg_accum_name(res.mode),
+             pg_epilogue_name(res.epilogue), (long long)res.mismatched, res.ulp_got.max_ulp,
+             (long long)res.ulp_got.nonzero, res.ulp_want.max_ulp);
+    snprintf(title, sizeof title, "Outputs of %s", re->stem);
+    pg_report_add(&d->rep, title, name, pass ? PG_ITEM_PASS : PG_ITEM_FAIL, note);
+    pg_json_key(&d->j, "outputs");
+    pg_verify_outputs_json(&d->j, re->path, run, &res);
+    rc = 0;
+done:
+    pg_verify_result_free(&res);
+    return rc;
+}
+
+static void remember_probe(demo *d, const pg_run *run, const pg_trace_cmp *cmp)
+{
+    if (d->nprobes >= MAX_RUNS)
+        return;
+    probe_point *p = &d->probes[d->nprobes++];
+    snprintf(p->kernel, sizeof p->kernel, "%s", run->kernel.name);
+    p->shape = run->problem.shape;
+    p->epi_delay = run->kernel.epi_delay;
+    p->mainloop_delay = run->kernel.mainloop_delay;
+    p->tile_period = cmp->measured.tile_period;
+}
+
+/* Trace of one run: possible? same kernel? then measured vs model. */
+static int demo_trace(demo *d, const run_entry *re, pg_run *run)
+{
+    char name[192], path[4400], note[512], title[256];
+    pg_trace_issues issues;
+    pg_trace_cmp cmp;
+    pg_schedule *fitted = NULL;
+    pg_run sim;
+    int rc = -1;
+    memset(&sim, 0, sizeof sim);
+    if (pg_trace_check(run, &issues) != 0)
+        return pg_fail_context("%s", re->path);
+    say(d, "\n== trace of %s (%s on %s, %lld records)\n", re->path, run->kernel.name, run->kernel.device,
+        (long long)run->trace.n);
+    pg_trace_issues_print(stdout, &issues);
+    pg_trace_issues_print(d->txt, &issues);
+    pg_json_key(&d->j, "trace");
+    pg_json_object_begin(&d->j);
+    pg_json_kv_int(&d->j, "records", issues.records);
+    pg_json_kv_int(&d->j, "impossible", issues.impossible);
+    pg_json_kv_int(&d->j, "config_mismatch", issues.config_mismatch);
+    snprintf(title, sizeof title, "Trace of %s against the cycle model", re->stem);
+    if (issues.impossible + issues.config_mismatch > 0) {
+        d->failures++;
+        snprintf(note, sizeof note, "%lld impossible records, %lld inconsistent with /kernel; first: %s",
+                 (long long)issues.impossible, (long long)issues.config_mismatch, issues.nnotes ? issues.notes[0] : "");
+        pg_report_add(&d->rep, title, NULL, PG_ITEM_FAIL, note);
+        say(d, "FAIL: %s: impossible trace or another kernel config; not fitted\n", re->path);
+        pg_json_object_end(&d->j);
+        rc = 0;
+        goto done;
+    }
+    if (pg_trace_compare(run, &d->opts, d->tol, &cmp, &fitted) != 0) {
+        pg_fail_context("%s", re->path);
+        pg_json_object_end(&d->j);
+        goto done;
+    }
+    pg_trace_cmp_print(stdout, &cmp);
+    pg_trace_cmp_print(d->txt, &cmp);
+    say(d, "%s: %s: %d of %d figures outside tolerance\n", cmp.flagged ? "FAIL" : "PASS", re->path, cmp.flagged,
+        cmp.nrows);
+    pg_json_key(&d->j, "model");
+    pg_trace_cmp_json(&d->j, &cmp);
+    pg_json_object_end(&d->j);
+    d->failures += cmp.flagged > 0;
+    remember_probe(d, run, &cmp);
+
+    /* timeline: measured SMs above, the fitted model's simulated SM below */
+    snprintf(name, sizeof name, "timeline-%s.svg", re->stem);
+    snprintf(title, sizeof title, "%s: measured (top) and fitted model (bottom)", re->stem);
+    if (pg_model_simulate_trace(fitted, &d->opts, 1, &sim.trace) != 0 || report_file(d, name, path, sizeof path) != 0 ||
+        pg_timeline_svg(path, title, &run->trace, &sim.trace, 2, 6) != 0)
+        goto done;
+    snprintf(note, sizeof note,
+             "Model (%s, fitted to this trace): tile period %.0f cycles vs measured %.0f; wall %.4f ms vs %.4f ms; "
+             "bottleneck %s. %d of %d figures outside tolerance (%.0f%% or %.0f cycles).",
+             cmp.schedule, cmp.predicted.tile_period, cmp.measured.tile_period, cmp.predicted.wall_ms,
+             cmp.measured.wall_ms, cmp.predicted.bottleneck, cmp.flagged, cmp.nrows, cmp.tol.rel * 100,
+             cmp.tol.abs_cycles);
+    snprintf(title, sizeof title, "Trace of %s against the cycle model", re->stem);
+    pg_report_add(&d->rep, title, name, cmp.flagged ? PG_ITEM_FAIL : PG_ITEM_PASS, note);
+
+    /* Chrome trace for Perfetto */
+    pg_chrome_counts counts;
+    snprintf(name, sizeof name, "chrome-%s.json", re->stem);
+    if (report_file(d, name, path, sizeof path) != 0 || pg_chrome_save(path, run, re->path, &counts) != 0)
+        goto done;
+    snprintf(note, sizeof note, "%lld phase events, %lld SMs, %lld warp threads%s; open in https://ui.perfetto.dev",
+             (long long)counts.phase_events, (long long)counts.process_names, (long long)counts.thread_names,
+             counts.aligned ? ", SMs aligned by %globaltimer" : "");
+    snprintf(title, sizeof title, "Chrome trace of %s", re->stem);
+    pg_report_add(&d->rep, title, name, PG_ITEM_INFO, note);
+
+    if (!d->baseline && run->kernel.epi_delay == 0 && run->kernel.mainloop_delay == 0) {
+        d->baseline = fitted;
+        fitted = NULL;
+        d->base_point = d->probes[d->nprobes - 1];
+    }
+    rc = 0;
+done:
+    pg_schedule_free(fitted);
+    pg_run_free(&sim);
+    return rc;
+}
+
+static int demo_one_run(demo *d, const run_entry *re)
+{
+    pg_run run;
+    int rc = -1;
+    memset(&run, 0, sizeof run);
+    double t0 = pg_now_seconds();
+    if (pg_run_read(re->path, &run, PG_READ_ALL) != 0) {
+        /* an unreadable committed run is a failed check, not the end of the demo */
+        say(d, "\nFAIL: %s\n", pg_last_error());
+        pg_report_add(&d->rep, re->stem, NULL, PG_ITEM_FAIL, pg_last_error());
+        d->failures++;
+        return 0;
+    }
+    pg_json_object_begin(&d->j);
+    pg_json_kv_string(&d->j, "run", re->path);
+    pg_json_kv_string(&d->j, "kernel", run.kernel.present ? run.kernel.name : NULL);
+    pg_json_kv_string(&d->j, "device", run.kernel.present ? run.kernel.device : NULL);
+    pg_json_kv_int(&d->j, "epi_delay", run.kernel.epi_delay);
+    pg_json_kv_int(&d->j, "mainloop_delay", run.kernel.mainloop_delay);
+    if (run.nrows > 0 && demo_outputs(d, re, &run) != 0)
+        goto done;
+    if (run.trace.n > 0 && demo_trace(d, re, &run) != 0)
+        goto done;
+    if (run.nrows == 0 && run.trace.n == 0) {
+        say(d, "\n== %s: no outputs and no trace to verify\n", re->path);
+        pg_report_add(&d->rep, re->stem, NULL, PG_ITEM_INFO, "no outputs and no trace in this run file");
+    }
+    pg_json_kv_number(&d->j, "seconds", pg_now_seconds() - t0);
+    rc = 0;
+done:
+    pg_json_object_end(&d->j);
+    pg_run_free(&run);
+    return rc;
+}
+
+/* The transition curve of the H100 schedule: epi_delay swept in the model
+ * fitted to the undelayed run, the measured probe runs as points. */
+static int demo_sweep(demo *d)
+{
+    double xs[24], mx[MAX_RUNS], my[MAX_RUNS];
+    int nm = 0;
+    double xmax = 2000;
+    for (int i = 0; i < d->nprobes; i++) {
+        const probe_point *p = &d->probes[i];
+        if (strcmp(p->kernel, d->base_point.kernel) != 0 || p->mainloop_delay != 0 ||
+            p->shape.M != d->base_point.shape.M || p->shape.N != d->base_point.shape.N)
+            continue;
+        mx[nm] = (double)p->epi_delay;
+        my[nm] = p->tile_period;
+        nm++;
+        if (1.25 * (double)p->epi_delay > xmax)
+            xmax = 1.25 * (double)p->epi_delay;
+    }
+    for (int i = 0; i < 24; i++)
+        xs[i] = xmax * i / 23;
+    pg_sweep sw;
+    if (pg_sweep_run(d->baseline, "epi_delay", xs, 24, &d->opts, "order_wait", &sw) != 0)
+        return -1;
+    char path[4400], note[512];
+    if (report_file(d, "sweep-epi-delay.svg", path, sizeof path) != 0 ||
+        pg_sweep_svg(path, "H100 ping-pong: tile period vs added epilogue cycles", &sw, mx, my, nm,
+                     "measured tile period") != 0)
+        return -1;
+    say(d, "\n== model sweep: epi_delay on the fitted %s schedule (%d measured probe runs)\n", d->base_point.kernel, nm);
+    say(d, "    %10s %14s %14s %12s  %s\n", "epi_delay", "tile period", "order_wait", "TFLOPS", "bottleneck");
+    for (int i = 0; i < sw.n; i += 2)
+        say(d, "    %10.0f %14.1f %14.1f %12.1f  %s\n", sw.x[i], sw.tile_period[i], sw.wait_mean[i], sw.tflops[i],
+            sw.bottleneck[i]);
+    for (int i = 0; i < nm; i++)
+        say(d, "    measured: epi_delay %.0f -> tile period %.1f cycles\n", mx[i], my[i]);
+    if (isfinite(sw.transition_x))
+        say(d, "    the bottleneck changes near epi_delay = %.0f cycles\n", sw.transition_x);
+    snprintf(note, sizeof note,
+             "Line: the model fitted to the undelayed run with epi_delay swept; points: measured runs with that "
+             "many cycles added to each epilogue (%d). %s",
+             nm, isfinite(sw.transition_x) ? "The dashed line marks where the model's bottleneck changes." : "");
+    pg_report_add(&d->rep, "Phase-transition sweep (H100, epi_delay)", "sweep-epi-delay.svg", PG_ITEM_INFO, note);
+    pg_json_key(&d->j, "sweep_epi_delay");
+    pg_sweep_json(&d->j, &sw);
+    return 0;
+}
+
+static void json_prediction(pg_json *j, const char *label, const pg_prediction *p)
+{
+    pg_json_object_begin(j);
+    pg_json_kv_string(j, "case", label);
+    pg_json_kv_number(j, "tile_period", p->tile_period);
+    pg_json_kv_number(j, "epi_wait", pg_prediction_stat_mean(p, "epi_wait"));
+    pg_json_kv_number(j, "phase1", pg_prediction_stat_mean(p, "phase1"));
+    pg_json_kv_number(j, "wall_ms", p->wall_ms);
+    pg_json_kv_number(j, "tflops", p->tflops);
+    pg_json_kv_string(j, "bottleneck", p->bottleneck);
+    pg_json_object_end(j);
+}
+
+/* F38 (seed future-proposals.md): a unified epilogue saves 70-170 cycles
+ * of phase 1; does epi_wait collapse (the phase transition)? */
+static int demo_f38(demo *d)
+{
+    static const struct {
+        const char *label;
+        double delta;
+    } k_cases[] = {{"baseline (seed b200 schedule)", 0}, {"F38 conservative: phase1 -70", -70},
+                   {"F38 optimistic: phase1 -170", -170}};
+    pg_prediction pr[3];
+    pg_schedule *s = NULL;
+    int rc = -1;
+    say(d, "\n== F38 what-if on the b200-seed schedule (unified epilogue: phase 1 shorter by 70-170 cycles)\n");
+    say(d, "    %-32s %12s %10s %10s %10s %10s  %s\n", "case", "tile period", "epi_wait", "phase1", "wall ms", "TFLOPS",
+        "bottleneck");
+    for (int c = 0; c < 3; c++) {
+        char assign[64];
+        if (pg_schedule_load("b200-seed", &s) != 0)
+            goto done;
+        snprintf(assign, sizeof assign, "phase1.mean=%g", k_cases[c].delta);
+        if ((k_cases[c].delta != 0 && pg_schedule_set(s, assign, 1) != 0) || pg_model_predict(s, &d->opts, &pr[c]) != 0)
+            goto done;
+        pg_schedule_free(s);
+        s = NULL;
+        say(d, "    %-32s %12.1f %10.1f %10.1f %10.4f %10.1f  %s\n", k_cases[c].label, pr[c].tile_period,
+            pg_prediction_stat_mean(&pr[c], "epi_wait"), pg_prediction_stat_mean(&pr[c], "phase1"), pr[c].wall_ms,
+            pr[c].tflops, pr[c].bottleneck);
+    }
+    /* the transition curve: phase 1's mean swept around the baseline */
+    double base = pg_prediction_stat_mean(&pr[0], "phase1");
+    if (!isfinite(base)) {
+        pg_fail("the b200-seed prediction has no phase1 statistics");
+        goto done;
+    }
+    double xs[25];
+    for (int i = 0; i < 25; i++)
+        xs[i] = base - 600 + 800.0 * i / 24;
+    pg_sweep sw;
+    if (pg_schedule_load("b200-seed", &s) != 0 || pg_sweep_run(s, "phase1.mean", xs, 25, &d->opts, "epi_wait", &sw) != 0)
+        goto done;
+    double fx[2] = {base - 70, base - 170}, fy[2] = {pr[1].tile_period, pr[2].tile_period};
+    char path[4400], note[768];
+    if (report_file(d, "f38-b200.svg", path, sizeof path) != 0 ||
+        pg_sweep_svg(path, "b200-seed: tile period vs phase 1 mean (F38 points: -70, -170 cycles)", &sw, fx, fy, 2,
+                     "F38 -70 / -170 (model)") != 0)
+        goto done;
+    if (isfinite(sw.transition_x))
+        say(d, "    the bottleneck changes at phase1 mean ~ %.0f cycles (baseline %.0f: %+.0f cycles)\n",
+            sw.transition_x, base, sw.transition_x - base);
+    else
+        say(d, "    no change of bottleneck for phase1 mean in [%.0f, %.0f]\n", xs[0], xs[24]);
+    double gain = pr[0].tile_period > 0 ? pr[0].tile_period / pr[2].tile_period - 1 : NAN;
+    say(d, "    F38 optimistic: tile period %+.1f%%, %.1f -> %.1f TFLOPS (seed's estimate: 2,100-2,200 without the\n"
+           "    transition, 2,300-2,600 with it)\n",
+        -100 * (1 - pr[2].tile_period / pr[0].tile_period), pr[0].tflops, pr[2].tflops);
+    snprintf(note, sizeof note,
+             "Model of the seed's Blackwell schedule. Baseline tile period %.0f cycles (%.0f TFLOPS, bottleneck %s); "
+             "F38 -70 cycles of phase 1: %.0f cycles (%.0f TFLOPS); -170: %.0f cycles (%.0f TFLOPS, %+.1f%% throughput). "
+             "%s",
+             pr[0].tile_period, pr[0].tflops, pr[0].bottleneck, pr[1].tile_period, pr[1].tflops, pr[2].tile_period,
+             pr[2].tflops, 100 * gain,
+             isfinite(sw.transition_x) ? "The dashed line marks where the bottleneck changes role." : "");
+    pg_report_add(&d->rep, "F38 what-if (b200-seed schedule)", "f38-b200.svg", PG_ITEM_INFO, note);
+    pg_json_key(&d->j, "f38");
+    pg_json_object_begin(&d->j);
+    pg_json_key(&d->j, "cases");
+    pg_json_array_begin(&d->j);
+    for (int c = 0; c < 3; c++)
+        json_prediction(&d->j, k_cases[c].label, &pr[c]);
+    pg_json_array_end(&d->j);
+    pg_json_key(&d->j, "sweep");
+    pg_sweep_json(&d->j, &sw);
+    pg_json_object_end(&d->j);
+    rc = 0;
+done:
+    pg_schedule_free(s);
+    return rc;
+}
+
+static int demo_modes(demo *d)
+{
+    pg_problem p;
+    pg_modes_report r;
+    int rc = -1;
+    memset(&p, 0, sizeof p);
+    pg_shape shape = {PG_DEFAULT_P * (d->quick ? 2 : 8), PG_DEFAULT_N, PG_DEFAULT_K, PG_DEFAULT_P};
+    if (pg_problem_generate(&p, shape, PG_FAM_NORMAL, 1) != 0 || pg_modes_compare(&p, NULL, 0, &r) != 0)
+        goto done;
+    say(d, "\n");
+    pg_modes_print(stdout, &r);
+    pg_modes_print(d->txt, &r);
+    char path[4400], note[512];
+    if (report_file(d, "modes.svg", path, sizeof path) != 0 || pg_modes_svg(path, &r) != 0)
+        goto done;
+    snprintf(note, sizeof note,
+             "Reference at M=%lld (the headline N, K, P), family normal, seed 1: BF16 outputs of each accumulation mode "
+             "vs the correctly rounded result. sm90 (the kernel's mode): %lld of %lld not correctly rounded, max %d ulp; "
+             "double vs single rounding epilogue differ in %lld elements.",
+             (long long)shape.M, (long long)r.hist[PG_ACC_SM90][PG_EPI_DOUBLE].nonzero,
+             (long long)r.hist[PG_ACC_SM90][PG_EPI_DOUBLE].total, r.hist[PG_ACC_SM90][PG_EPI_DOUBLE].max_ulp,
+             (long long)r.epi_differ[PG_ACC_SM90]);
+    pg_report_add(&d->rep, "Numerics between reference modes", "modes.svg", PG_ITEM_INFO, note);
+    pg_json_key(&d->j, "modes");
+    pg_modes_json(&d->j, &r);
+    rc = 0;
+done:
+    pg_problem_free(&p);
+    return rc;
+}
+
+/* With a GPU: a fresh run with a trace, into the report folder. */
+static int demo_gpu_run(demo *d, run_entry *out)
+{
+    char path[4400];
+    if (report_file(d, "fresh-run.h5", path, sizeof path) != 0)
+        return -1;
+    char *argv[] = {"run", "--out", path, "--trace", NULL};
+    say(d, "== GPU present in this build: running the kernel (pegemm run --out %s --trace)\n", path);
+    int rc = pg_cmd_run(4, argv);
+    if (rc != 0)
+        return pg_fail("the kernel run failed (exit %d)", rc);
+    snprintf(out->path, sizeof out->path, "%s", path);
+    snprintf(out->stem, sizeof out->stem, "fresh-run");
+    return 0;
+}
+
+int pg_cmd_demo(int argc, char **argv)
+{
+    const char *report_dir = "report", *runs_dir = NULL, *v;
+    int no_gpu = 0, r, rc = 2;
+    demo d;
+    static run_entry runs[MAX_RUNS + 1];
+    int nruns = 0;
+    memset(&d, 0, sizeof d);
+    d.opts = (pg_model_opts){.tiles = 4000, .seed = 1, .deterministic = 0};
+    d.tol = pg_tolerance_default();
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        } else if (strcmp(argv[i], "--quick") == 0) {
+            d.quick = 1;
+        } else if (strcmp(argv[i], "--no-gpu") == 0) {
+            no_gpu = 1;
+        } else if ((r = pg_arg_value(argc, argv, &i, "--report", &report_dir)) != 0 ||
+                   (r = pg_arg_value(argc, argv, &i, "--runs", &runs_dir)) != 0) {
+            if (r < 0)
+                goto usage_error;
+        } else if ((r = pg_arg_value(argc, argv, &i, "--threads", &v)) != 0) {
+            int64_t t;
+            if (r < 0 || pg_arg_int("--threads", v, 1, 4096, &t) != 0)
+                goto usage_error;
+            omp_set_num_threads((int)t);
+        } else {
+            pg_fail("unexpected argument '%s' (see pegemm demo --help)", argv[i]);
+            goto usage_error;
+        }
+    }
+    d.sample_rows = d.quick ? 96 : 512;
+    double t_start = pg_now_seconds();
+    char default_runs[4200];
+    if (!runs_dir) {
+        snprintf(default_runs, sizeof default_runs, "%s/traces/runs", PG_SOURCE_DIR);
+        runs_dir = default_runs;
+    }
+    if (pg_report_begin(&d.rep, report_dir) != 0)
+        goto usage_error;
+    char path[4400];
+    if (pg_report_path(&d.rep, "summary.txt", path, sizeof path) != 0 || pg_outfile_open(&d.txt_file, path) != 0)
+        goto usage_error;
+    d.txt = d.txt_file.f;
+    if (pg_report_path(&d.rep, "demo.json", path, sizeof path) != 0 || pg_outfile_open(&d.json_file, path) != 0)
+        goto fail;
+    pg_json_init(&d.j, d.json_file.f, 1);
+    pg_json_object_begin(&d.j);
+    pg_json_kv_int(&d.j, "threads", omp_get_max_threads());
+    pg_json_kv_bool(&d.j, "quick", d.quick);
+
+    say(&d, "pegemm demo: report in %s/, runs from %s, %d threads%s\n", report_dir, runs_dir,
+        omp_get_max_threads(), d.quick ? ", quick" : "");
+    if (pg_have_kernel() && !no_gpu) {
+        if (demo_gpu_run(&d, &runs[nruns]) == 0) {
+            nruns++;
+        } else {
+            say(&d, "   no fresh run (%s); continuing with the committed runs\n", pg_last_error());
+            pg_report_add(&d.rep, "Fresh GPU run", NULL, PG_ITEM_INFO, pg_last_error());
+        }
+    } else {
+        say(&d, "   %s: using the committed H100 runs\n",
+            no_gpu ? "--no-gpu" : "no GPU kernel in this build (reference-only mode)");
+    }
+    int ncommitted = 0;
+    if (list_runs(runs_dir, runs + nruns, MAX_RUNS, &ncommitted) != 0)
+        goto fail;
+    nruns += ncommitted;
+    if (nruns == 0) {
+        pg_fail("no run files (*.h5) in %s and no fresh GPU run: nothing to verify", runs_dir);
+        goto fail;
+    }
+    pg_json_key(&d.j, "runs");
+    pg_json_array_begin(&d.j);
+    for (int i = 0; i < nruns; i++)
+        if (demo_one_run(&d, &runs[i]) != 0)
+            goto fail;
+    pg_json_array_end(&d.j);
+    if (d.baseline && demo_sweep(&d) != 0)
+        goto fail;
+    if (demo_f38(&d) != 0)
+        goto fail;
+    if (demo_modes(&d) != 0)
+        goto fail;
+
+    double secs = pg_now_seconds() - t_start;
+    pg_json_kv_int(&d.j, "failures", d.failures);
+    pg_json_kv_number(&d.j, "seconds", secs);
+    pg_json_object_end(&d.j);
+    if (pg_json_finish(&d.j) != 0 || pg_outfile_commit(&d.json_file) != 0)
+        goto fail;
+    pg_report_add(&d.rep, "Everything above as JSON", "demo.json", PG_ITEM_INFO, NULL);
+    pg_report_add(&d.rep, "Everything above as text", "summary.txt", PG_ITEM_INFO, NULL);
+    char intro[512];
+    snprintf(intro, sizeof intro,
+             "%d run file(s) from %s; %d check(s) failed; %.1f s on %d thread(s). Outputs are verified bit for bit "
+             "against the CPU reference; traces are checked for possibility and compared with the cycle model.",
+             nruns, runs_dir, d.failures, secs, omp_get_max_threads());
+    if (pg_report_write_index(&d.rep, "pegemm demo report", intro) != 0)
+        goto fail;
+    say(&d, "\n%s: %d check(s) failed; report: %s/index.html (%.1f s)\n", d.failures ? "FAIL" : "PASS", d.failures,
+        report_dir, secs);
+    if (pg_outfile_commit(&d.txt_file) != 0)
+        goto fail;
+    rc = d.failures ? 1 : 0;
+    goto done;
+usage_error:
+    fprintf(stderr, "pegemm demo: %s\n", pg_last_error());
+    rc = 2;
+    goto done;
+fail:
+    fprintf(stderr, "pegemm demo: %s\n", pg_last_error());
+    pg_outfile_abort(&d.json_file);
+    pg_outfile_abort(&d.txt_file);
+    rc = 2;
+done:
+    pg_schedule_free(d.baseline);
+    return rc;
+}

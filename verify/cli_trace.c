@@ -1,0 +1,100 @@
+/* pegemm trace export --chrome RUN.h5 [--output FILE] */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chrome.h"
+#include "cli_args.h"
+#include "commands.h"
+#include "pg_error.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: pegemm trace export --chrome RUN.h5 [--output FILE]\n"
+               "  Write the run's trace as Chrome trace-event JSON (open in https://ui.perfetto.dev or\n"
+               "  chrome://tracing): one process per SM, one thread per warp role and warp, times in us\n"
+               "  from the run's measured SM clock, SMs aligned by their %%globaltimer anchors.\n"
+               "  Default output: RUN.h5 with .h5 replaced by .chrome.json.\n"
+               "exit status: 0 written, 2 bad usage or input\n");
+}
+
+int pg_cmd_trace(int argc, char **argv)
+{
+    const char *path = NULL, *output = NULL;
+    int chrome = 0, rc = 2, r, have_run = 0;
+    char *default_out = NULL;
+    pg_run run;
+    pg_chrome_counts counts;
+    memset(&run, 0, sizeof run);
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+    if (strcmp(argv[1], "export") != 0) {
+        fprintf(stderr, "pegemm trace: unknown subcommand '%s' (export)\n", argv[1]);
+        usage(stderr);
+        return 2;
+    }
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--chrome") == 0) {
+            chrome = 1;
+        } else if ((r = pg_arg_value(argc, argv, &i, "--output", &output)) != 0) {
+            if (r < 0)
+                goto bad;
+        } else if (argv[i][0] == '-') {
+            pg_fail("unknown option '%s'", argv[i]);
+            goto bad;
+        } else if (!path) {
+            path = argv[i];
+        } else {
+            pg_fail("more than one run file ('%s' and '%s')", path, argv[i]);
+            goto bad;
+        }
+    }
+    if (!chrome) {
+        pg_fail("give the export format: --chrome (the only one so far)");
+        goto bad;
+    }
+    if (!path) {
+        pg_fail("no run file given");
+        goto bad;
+    }
+    if (!output) {
+        size_t n = strlen(path);
+        default_out = malloc(n + 16);
+        if (!default_out) {
+            pg_fail("out of memory");
+            goto bad;
+        }
+        memcpy(default_out, path, n + 1);
+        if (n > 3 && strcmp(path + n - 3, ".h5") == 0)
+            default_out[n - 3] = '\0';
+        strcat(default_out, ".chrome.json");
+        output = default_out;
+    }
+    if (pg_run_read(path, &run, PG_READ_TRACE) != 0)
+        goto bad;
+    have_run = 1;
+    if (pg_chrome_save(output, &run, path, &counts) != 0) {
+        pg_fail_context("%s", path);
+        goto bad;
+    }
+    printf("wrote %s: %lld phase events on %lld SMs, %lld warp threads%s\n", output, (long long)counts.phase_events,
+           (long long)counts.process_names, (long long)counts.thread_names,
+           counts.aligned ? ", SMs aligned by %globaltimer" : ", no anchors: each SM starts at 0");
+    rc = 0;
+    goto done;
+bad:
+    fprintf(stderr, "pegemm trace export: %s\n", pg_last_error());
+    rc = 2;
+done:
+    free(default_out);
+    if (have_run)
+        pg_run_free(&run);
+    return rc;
+}

@@ -1,0 +1,373 @@
+/* pegemm verify outputs | modes | trace */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <omp.h>
+
+#include "cli_args.h"
+#include "commands.h"
+#include "inputs.h"
+#include "modes.h"
+#include "outputs_report.h"
+#include "pg_error.h"
+#include "pg_outfile.h"
+#include "run_select.h"
+#include "timeline.h"
+#include "trace_check.h"
+#include "trace_model.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage:\n"
+            "  pegemm verify outputs RUN.h5 [--mode MODE] [--epilogue double|single] [--sample N]\n"
+            "                        [--threads N] [--max-report N] [--json FILE] [--svg FILE]\n"
+            "      Recompute the reference for the rows RUN.h5 stores (in the run's accumulation mode,\n"
+            "      or MODE) and compare bit for bit: counts, x/. mismatch map, first mismatches with\n"
+            "      their inputs, ULP distance of run and reference to the correctly rounded result.\n"
+            "      --sample N verifies N of the stored rows (evenly spaced, first and last included).\n"
+            "  pegemm verify modes (--problem M,N,K,P --family F --seed S | --input FILE)\n"
+            "                      [--rows SPEC] [--threads N] [--json FILE] [--svg FILE]\n"
+            "      The reference in every accumulation mode and both epilogues against the correctly\n"
+            "      rounded result (exact accumulation, single rounding): counts, max ULP, histogram.\n"
+            "  pegemm verify trace RUN.h5 [--tolerance REL[,ABS]] [--tiles N] [--seed S]\n"
+            "                      [--json FILE] [--timeline FILE]\n"
+            "      Reject impossible traces and traces of another kernel config, then fit the cycle\n"
+            "      model to the trace and compare per phase and wait (mean, p50, p95), tile period and\n"
+            "      wall clock. Default tolerance 15%% or 150 cycles, whichever is larger.\n"
+            "exit status: 0 all checks pass, 1 a check failed, 2 bad usage or input\n");
+}
+
+static int fail2(const char *cmd)
+{
+    fprintf(stderr, "pegemm verify %s: %s\n", cmd, pg_last_error());
+    return 2;
+}
+
+static int set_threads(const char *s)
+{
+    int64_t t;
+    if (pg_arg_int("--threads", s, 1, 4096, &t) != 0)
+        return -1;
+    omp_set_num_threads((int)t);
+    return 0;
+}
+
+/* ---- outputs ---- */
+
+static int cmd_outputs(int argc, char **argv)
+{
+    const char *path = NULL, *mode_s = NULL, *epi_s = NULL, *json = NULL, *svg = NULL, *v;
+    int64_t max_report = 10, sample = 0;
+    int rc = 2, r;
+    pg_run run;
+    pg_verify_result res;
+    int have_run = 0, have_res = 0;
+    memset(&run, 0, sizeof run);
+    for (int i = 1; i < argc; i++) {
+        if ((r = pg_arg_value(argc, argv, &i, "--mode", &mode_s)) != 0) {
+            if (r < 0)
+                goto bad;
+        } else if ((r = pg_arg_value(argc, argv, &i, "--epilogue", &epi_s)) != 0) {
+            if (r < 0)
+                goto bad;
+        } else if ((r = pg_arg_value(argc, argv, &i, "--json", &json)) != 0) {
+            if (r < 0)
+                goto bad;
+        } else if ((r = pg_arg_value(argc, argv, &i, "--svg", &svg)) != 0) {
+            if (r < 0)
+                goto bad;
+        } else if ((r = pg_arg_value(argc, argv, &i, "--threads", &v)) != 0) {
+            if (r < 0 || set_threads(v) != 0)
+                goto bad;
+        } else if ((r = pg_arg_value(argc, argv, &i, "--max-report", &v)) != 0) {
+            if (r < 0 || pg_arg_int("--max-report", v, 0, PG_VERIFY_MAX_FIRST, &max_report) != 0)
+                goto bad;
+        } else if ((r = pg_arg_value(argc, argv, &i, "--sample", &v)) != 0) {
+            if (r < 0 || pg_arg_int("--sample", v, 1, INT64_MAX, &sample) != 0)
+                goto bad;
+        } else if (argv[i][0] == '-') {
+            pg_fail("unknown option '%s' (see pegemm verify --help)", argv[i]);
+            goto bad;
+        } else if (!path) {
+            path = argv[i];
+        } else {
+            pg_fail("more than one run file ('%s' and '%s')", path, argv[i]);
+            goto bad;
+        }
+    }
+    if (!path) {
+        pg_fail("no run file given");
+        goto bad;
+    }
+    if (pg_run_read(path, &run, PG_READ_PROBLEM | PG_READ_OUTPUT) != 0)
+        goto bad;
+    have_run = 1;
+    pg_accum_mode mode = run.mode;
+    pg_epilogue epi = run.epilogue;
+    if ((mode_s && pg_accum_parse(mode_s, &mode) != 0) || (epi_s && pg_epilogue_parse(epi_s, &epi) != 0))
+        goto bad;
+    if (sample > 0 && pg_run_sample_rows(&run, sample) != 0)
+        goto bad;
+    if (pg_verify_outputs(&run, mode, epi, (int)max_report, &res) != 0) {
+        pg_fail_context("%s", path);
+        goto bad;
+    }
+    have_res = 1;
+    pg_verify_outputs_print(stdout, path, &run, &res);
+    if (json) {
+        pg_outfile o;
+        pg_json j;
+        if (pg_outfile_open(&o, json) != 0)
+            goto bad;
+        pg_json_init(&j, o.f, 1);
+        pg_verify_outputs_json(&j, path, &run, &res);
+        if (pg_json_finish(&j) != 0) {
+            pg_outfile_abort(&o);
+            goto bad;
+        }
+        if (pg_outfile_commit(&o) != 0)
+            goto bad;
+    }
+    if (svg && pg_verify_ulp_svg(svg, "ULP distance to the correctly rounded result", &res) != 0)
+        goto bad;
+    pg_verify_outputs_verdict(stdout, path, &res);
+    rc = res.mismatched || res.acc_mismatched ? 1 : 0;
+    goto done;
+bad:
+    rc = fail2("outputs");
+done:
+    if (have_res)
+        pg_verify_result_free(&res);
+    if (have_run)
+        pg_run_free(&run);
+    return rc;
+}
+
+/* ---- modes ---- */
+
+static int cmd_modes(int argc, char **argv)
+{
+    const char *problem_s = NULL, *family_s = "normal", *seed_s = "1", *input = NULL, *rows_s = NULL;
+    const char *json = NULL, *svg = NULL, *v;
+    int rc = 2, r;
+    pg_run run;
+    int64_t *rows = NULL, nrows = 0;
+    memset(&run, 0, sizeof run);
+    for (int i = 1; i < argc; i++) {
+        if ((r = pg_arg_value(argc, argv, &i, "--problem", &problem_s)) != 0 ||
+            (r = pg_arg_value(argc, argv, &i, "--family", &family_s)) != 0 ||
+            (r = pg_arg_value(argc, argv, &i, "--seed", &seed_s)) != 0 ||
+            (r = pg_arg_value(argc, argv, &i, "--input", &input)) != 0 ||
+            (r = pg_arg_value(argc, argv, &i, "--rows", &rows_s)) != 0 ||
+            (r = pg_arg_value(argc, argv, &i, "--json", &json)) != 0 ||
+            (r = pg_arg_value(argc, argv, &i, "--svg", &svg)) != 0) {
+            if (r < 0)
+                goto bad;
+        } else if ((r = pg_arg_value(argc, argv, &i, "--threads", &v)) != 0) {
+            if (r < 0 || set_threads(v) != 0)
+                goto bad;
+        } else {
+            pg_fail("unexpected argument '%s' (see pegemm verify --help)", argv[i]);
+            goto bad;
+        }
+    }
+    if (!!problem_s == !!input) {
+        pg_fail("give exactly one of --problem M,N,K,P or --input FILE");
+        goto bad;
+    }
+    if (input) {
+        if (pg_run_read(input, &run, PG_READ_PROBLEM) != 0)
+            goto bad;
+    } else {
+        pg_shape shape;
+        pg_family fam;
+        uint64_t seed;
+        if (pg_shape_parse(problem_s, &shape) != 0 || pg_shape_check(&shape) != 0 ||
+            pg_family_parse(family_s, &fam) != 0 || pg_arg_u64("--seed", seed_s, &seed) != 0 ||
+            pg_problem_generate(&run.problem, shape, fam, seed) != 0)
+            goto bad;
+    }
+    if (rows_s && pg_rows_parse(rows_s, run.problem.shape.M, run.problem.seed, &rows, &nrows) != 0)
+        goto bad;
+    pg_modes_report rep;
+    if (pg_modes_compare(&run.problem, rows, nrows, &rep) != 0)
+        goto bad;
+    pg_modes_print(stdout, &rep);
+    if (json) {
+        pg_outfile o;
+        pg_json j;
+        if (pg_outfile_open(&o, json) != 0)
+            goto bad;
+        pg_json_init(&j, o.f, 1);
+        pg_modes_json(&j, &rep);
+        if (pg_json_finish(&j) != 0) {
+            pg_outfile_abort(&o);
+            goto bad;
+        }
+        if (pg_outfile_commit(&o) != 0)
+            goto bad;
+    }
+    if (svg && pg_modes_svg(svg, &rep) != 0)
+        goto bad;
+    rc = 0;
+    goto done;
+bad:
+    rc = fail2("modes");
+done:
+    free(rows);
+    if (input)
+        pg_run_free(&run);
+    else
+        pg_problem_free(&run.problem);
+    return rc;
+}
+
+/* ---- trace ---- */
+
+static int cmd_trace(int argc, char **argv)
+{
+    const char *path = NULL, *json = NULL, *timeline = NULL, *v;
+    pg_tolerance tol = pg_tolerance_default();
+    pg_model_opts opts = {.tiles = 4000, .seed = 1, .deterministic = 0};
+    int rc = 2, r, have_run = 0;
+    pg_run run, sim;
+    pg_schedule *fitted = NULL;
+    pg_trace_issues issues;
+    pg_trace_cmp cmp;
+    int compared = 0;
+    memset(&run, 0, sizeof run);
+    memset(&sim, 0, sizeof sim);
+    for (int i = 1; i < argc; i++) {
+        int64_t n;
+        uint64_t u;
+        if ((r = pg_arg_value(argc, argv, &i, "--json", &json)) != 0 ||
+            (r = pg_arg_value(argc, argv, &i, "--timeline", &timeline)) != 0) {
+            if (r < 0)
+                goto bad;
+        } else if ((r = pg_arg_value(argc, argv, &i, "--tolerance", &v)) != 0) {
+            if (r < 0 || pg_tolerance_parse(v, &tol) != 0)
+                goto bad;
+        } else if ((r = pg_arg_value(argc, argv, &i, "--tiles", &v)) != 0) {
+            if (r < 0 || pg_arg_int("--tiles", v, 10, 100000000, &n) != 0)
+                goto bad;
+            opts.tiles = n;
+        } else if ((r = pg_arg_value(argc, argv, &i, "--seed", &v)) != 0) {
+            if (r < 0 || pg_arg_u64("--seed", v, &u) != 0)
+                goto bad;
+            opts.seed = u;
+        } else if (argv[i][0] == '-') {
+            pg_fail("unknown option '%s' (see pegemm verify --help)", argv[i]);
+            goto bad;
+        } else if (!path) {
+            path = argv[i];
+        } else {
+            pg_fail("more than one run file ('%s' and '%s')", path, argv[i]);
+            goto bad;
+        }
+    }
+    if (!path) {
+        pg_fail("no run file given");
+        goto bad;
+    }
+    if (pg_run_read(path, &run, PG_READ_TRACE) != 0)
+        goto bad;
+    have_run = 1;
+    if (pg_trace_check(&run, &issues) != 0) {
+        pg_fail_context("%s", path);
+        goto bad;
+    }
+    printf("== trace of %s (%s on %s)\n", path, run.kernel.name, run.kernel.device);
+    pg_trace_issues_print(stdout, &issues);
+    int impossible = issues.impossible + issues.config_mismatch > 0;
+    /* only a possible trace of this kernel is worth fitting */
+    if (!impossible) {
+        if (pg_trace_compare(&run, &opts, tol, &cmp, &fitted) != 0) {
+            pg_fail_context("%s", path);
+            goto bad;
+        }
+        compared = 1;
+        pg_trace_cmp_print(stdout, &cmp);
+        if (timeline) {
+            if (pg_model_simulate_trace(fitted, &opts, 1, &sim.trace) != 0 ||
+                pg_timeline_svg(timeline, "measured (top) and model (bottom)", &run.trace, &sim.trace, 2, 6) != 0)
+                goto bad;
+        }
+    }
+    if (json) {
+        pg_outfile o;
+        pg_json j;
+        if (pg_outfile_open(&o, json) != 0)
+            goto bad;
+        pg_json_init(&j, o.f, 1);
+        pg_json_object_begin(&j);
+        pg_json_kv_string(&j, "run", path);
+        pg_json_kv_int(&j, "records", issues.records);
+        pg_json_kv_int(&j, "impossible", issues.impossible);
+        pg_json_kv_int(&j, "config_mismatch", issues.config_mismatch);
+        pg_json_key(&j, "notes");
+        pg_json_array_begin(&j);
+        for (int k = 0; k < issues.nnotes; k++)
+            pg_json_string(&j, issues.notes[k]);
+        pg_json_array_end(&j);
+        pg_json_key(&j, "model");
+        if (compared)
+            pg_trace_cmp_json(&j, &cmp);
+        else
+            pg_json_null(&j);
+        pg_json_object_end(&j);
+        if (pg_json_finish(&j) != 0) {
+            pg_outfile_abort(&o);
+            goto bad;
+        }
+        if (pg_outfile_commit(&o) != 0)
+            goto bad;
+    }
+    if (impossible) {
+        printf("FAIL: %s: the trace is impossible or from another kernel config; not fitted\n", path);
+        rc = 1;
+    } else if (cmp.flagged) {
+        printf("FAIL: %s: %d of %d figures outside tolerance\n", path, cmp.flagged, cmp.nrows);
+        rc = 1;
+    } else {
+        printf("PASS: %s: model within tolerance on all %d figures\n", path, cmp.nrows);
+        rc = 0;
+    }
+    goto done;
+bad:
+    rc = fail2("trace");
+done:
+    pg_schedule_free(fitted);
+    pg_run_free(&sim);
+    if (have_run)
+        pg_run_free(&run);
+    return rc;
+}
+
+int pg_cmd_verify(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *sub = argv[1];
+    if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
+        usage(stdout);
+        return 0;
+    }
+    for (int i = 2; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
+    if (strcmp(sub, "outputs") == 0)
+        return cmd_outputs(argc - 1, argv + 1);
+    if (strcmp(sub, "modes") == 0)
+        return cmd_modes(argc - 1, argv + 1);
+    if (strcmp(sub, "trace") == 0)
+        return cmd_trace(argc - 1, argv + 1);
+    fprintf(stderr, "pegemm verify: unknown subcommand '%s' (outputs, modes, trace)\n\n", sub);
+    usage(stderr);
+    return 2;
+}

@@ -1,0 +1,15 @@
+/* The timeline picture: for a few SMs, every warp role's phases over a
+ * window of tiles, measured above and the model's simulated trace below,
+ * waits shaded.  Both come as pg_trace, so one drawing serves both. */
+#ifndef PG_VERIFY_TIMELINE_H
+#define PG_VERIFY_TIMELINE_H
+
+#include "runfile.h"
+
+/* `measured`: the run's trace; `model`: a simulated trace (may be NULL);
+ * `nsm`: SMs of the measured trace to draw; `ntiles`: tiles in the window
+ * (counted on each SM's first consumer/mma lane). */
+int pg_timeline_svg(const char *path, const char *title, const pg_trace *measured, const pg_trace *model, int nsm,
+                    int ntiles);
+
+#endif
