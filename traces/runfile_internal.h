@@ -1,0 +1,35 @@
+/* Checks shared by the run-file writer and reader (internal to traces/).
+ * Each returns 0, or -1 with a message that names the field and the value. */
+#ifndef PG_RUNFILE_INTERNAL_H
+#define PG_RUNFILE_INTERNAL_H
+
+#include <stdint.h>
+
+#include <hdf5.h>
+#include <stddef.h>
+
+#include "runfile.h"
+
+/* Row indices strictly increasing within [0, M); `where` names them in
+ * messages ("/output/rows"). */
+int pg_runfile_check_rows(const int64_t *rows, int64_t n, int64_t M, const char *where);
+/* Role and phase codes below n_roles / n_phases, sm ids >= 0 and, when
+ * per-SM anchors exist, below n_sm. */
+int pg_runfile_check_trace(const pg_trace *t, int n_roles, int n_phases, const char *where);
+/* A timing name is a single HDF5 link name: non-empty, NUL-terminated within
+ * the struct, no '/', not "." . */
+int pg_runfile_check_timing_name(const char *name, size_t cap);
+/* Everything pg_run_write needs before it creates any file. */
+int pg_runfile_check_run(const pg_run *run, int store_problem);
+
+/* Reader sections (runfile_read_*.c).  Each validates its part of an open
+ * file; the message names the dataset or attribute. */
+/* Open the group at `path` (absolute) into *g: 1 if opened, 0 if there
+ * is no such link (*g = -1), -1 with a message if it is not a group or
+ * cannot be opened. */
+int pg_runfile_open_group(hid_t file, const char *path, hid_t *g);
+int pg_runfile_read_kernel(hid_t file, pg_kernel_info *k);
+int pg_runfile_read_timings(hid_t file, pg_run *run);
+int pg_runfile_read_trace(hid_t file, pg_trace *t, int load);
+
+#endif

@@ -1,0 +1,223 @@
+/* Reading and validating /kernel, /timing and /trace of a run file. */
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "h5io.h"
+#include "pg_error.h"
+#include "runfile_internal.h"
+
+static int read_int_attr(hid_t g, const char *obj, const char *name, int *out)
+{
+    int64_t v;
+    if (pg_h5_attr_read_i64(g, obj, name, &v) < 0)
+        return -1;
+    if (v < INT_MIN || v > INT_MAX)
+        return pg_fail("attribute %s of %s is %" PRId64 ", out of range", name, obj, v);
+    *out = (int)v;
+    return 0;
+}
+
+int pg_runfile_read_kernel(hid_t file, pg_kernel_info *k)
+{
+    hid_t g = -1;
+    int rc = -1;
+    const char *o = "/kernel";
+    memset(k, 0, sizeof *k);
+    int e = pg_runfile_open_group(file, o, &g);
+    if (e <= 0)
+        return e;
+    if (pg_h5_attr_read_str(g, o, "name", k->name, sizeof k->name) < 0 ||
+        pg_h5_attr_read_str(g, o, "device", k->device, sizeof k->device) < 0 ||
+        read_int_attr(g, o, "sm_count", &k->sm_count) < 0 ||
+        pg_h5_attr_read_f64(g, o, "sm_clock_hz", &k->sm_clock_hz) < 0 ||
+        read_int_attr(g, o, "tile_m", &k->tile_m) < 0 || read_int_attr(g, o, "tile_n", &k->tile_n) < 0 ||
+        read_int_attr(g, o, "tile_k", &k->tile_k) < 0 || read_int_attr(g, o, "stages", &k->stages) < 0 ||
+        read_int_attr(g, o, "consumers", &k->consumers) < 0 ||
+        read_int_attr(g, o, "trace_build", &k->trace_build) < 0 ||
+        pg_h5_attr_read_i64(g, o, "epi_delay", &k->epi_delay) < 0 ||
+        pg_h5_attr_read_i64(g, o, "mainloop_delay", &k->mainloop_delay) < 0)
+        goto done;
+    k->present = 1;
+    rc = 0;
+done:
+    H5Gclose(g);
+    if (rc < 0)
+        memset(k, 0, sizeof *k);
+    return rc;
+}
+
+/* One timing set: /timing/<name>, float64 [n >= 1], attributes flops, bytes. */
+static int read_timing(hid_t file, hid_t g, const char *name, pg_timing *t)
+{
+    int rc = -1;
+    hid_t d = -1;
+    char path[80];
+    snprintf(path, sizeof path, "/timing/%s", name);
+    int64_t n;
+    if (pg_h5_dataset_check(file, path, &PG_H5_F64, 1, NULL, &n) < 0)
+        return -1;
+    if (n < 1)
+        return pg_fail("%s has no samples", path);
+    if ((d = H5Dopen2(g, name, H5P_DEFAULT)) < 0)
+        return pg_h5_fail("cannot open a timing dataset");
+    if (pg_h5_attr_read_f64(d, path, "flops", &t->flops) < 0 || pg_h5_attr_read_f64(d, path, "bytes", &t->bytes) < 0)
+        goto done;
+    if (!(t->ms = malloc((size_t)n * sizeof *t->ms))) {
+        pg_fail("out of memory for %s", path);
+        goto done;
+    }
+    if (pg_h5_dataset_read(file, path, &PG_H5_F64, t->ms) < 0)
+        goto done;
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->n = n;
+    rc = 0;
+done:
+    H5Dclose(d);
+    return rc;
+}
+
+int pg_runfile_read_timings(hid_t file, pg_run *run)
+{
+    hid_t g = -1, gcpl = -1;
+    int rc = -1;
+    int e = pg_runfile_open_group(file, "/timing", &g);
+    if (e <= 0)
+        return e;
+    H5G_info_t info;
+    unsigned order_flags = 0;
+    if (H5Gget_info(g, &info) < 0 || (gcpl = H5Gget_create_plist(g)) < 0 ||
+        H5Pget_link_creation_order(gcpl, &order_flags) < 0) {
+        pg_h5_fail("cannot list /timing");
+        goto done;
+    }
+    if (info.nlinks > PG_MAX_TIMINGS) {
+        pg_fail("/timing holds %llu timing sets; at most %d are allowed", (unsigned long long)info.nlinks,
+                PG_MAX_TIMINGS);
+        goto done;
+    }
+    /* Files written by pegemm keep the order the sets were added in; files
+     * made elsewhere (h5py) may not track it, then names give the order. */
+    H5_index_t index = (order_flags & H5P_CRT_ORDER_TRACKED) ? H5_INDEX_CRT_ORDER : H5_INDEX_NAME;
+    for (hsize_t i = 0; i < info.nlinks; i++) {
+        char name[sizeof run->timings[0].name];
+        ssize_t len = H5Lget_name_by_idx(g, ".", index, H5_ITER_INC, i, name, sizeof name, H5P_DEFAULT);
+        if (len < 0) {
+            pg_h5_fail("cannot list /timing");
+            goto done;
+        }
+        if ((size_t)len >= sizeof name) {
+            pg_fail("/timing/%s... has a name longer than %zu characters", name, sizeof name - 1);
+            goto done;
+        }
+        if (read_timing(file, g, name, &run->timings[run->ntimings]) < 0)
+            goto done;
+        run->ntimings++;
+    }
+    rc = 0;
+done:
+    if (gcpl >= 0)
+        H5Pclose(gcpl);
+    H5Gclose(g);
+    return rc;
+}
+
+/* The names in the file must be ours, code for code: a reader maps codes
+ * through the file's own list, and pegemm relies on the codes meaning the
+ * same phases as in traces/phases.h.  A file may list fewer (an older
+ * pegemm with fewer phases), never different ones. */
+static int check_names(hid_t g, const char *attr, int ours_count, const char *(*ours)(int), int *file_count)
+{
+    char **names = NULL;
+    size_t n = 0;
+    int rc = -1;
+    if (pg_h5_attr_read_strs(g, "/trace", attr, &names, &n) < 0)
+        return -1;
+    if (n > (size_t)ours_count) {
+        pg_fail("/trace lists %zu %s but this pegemm knows %d", n, attr, ours_count);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(names[i], ours((int)i)) != 0) {
+            pg_fail("%s[%zu] of /trace is '%s' but this pegemm calls code %zu '%s'", attr, i, names[i], i,
+                    ours((int)i));
+            goto done;
+        }
+    }
+    *file_count = (int)n;
+    rc = 0;
+done:
+    pg_h5_strs_free(names, n);
+    return rc;
+}
+
+static const char *phase_name_i(int i) { return pg_phase_name((pg_phase)i); }
+static const char *role_name_i(int i) { return pg_role_name((pg_role)i); }
+
+static const struct {
+    const char *path;
+    const pg_h5_kind *kind;
+    size_t offset; /* of the column pointer in pg_trace */
+} k_columns[] = {
+    {"/trace/sm", &PG_H5_I32, offsetof(pg_trace, sm)},
+    {"/trace/role", &PG_H5_U8, offsetof(pg_trace, role)},
+    {"/trace/warp", &PG_H5_I32, offsetof(pg_trace, warp)},
+    {"/trace/tile", &PG_H5_I32, offsetof(pg_trace, tile)},
+    {"/trace/phase", &PG_H5_U8, offsetof(pg_trace, phase)},
+    {"/trace/begin", &PG_H5_I64, offsetof(pg_trace, begin)},
+    {"/trace/end", &PG_H5_I64, offsetof(pg_trace, end)},
+};
+#define N_COLUMNS (sizeof k_columns / sizeof k_columns[0])
+
+int pg_runfile_read_trace(hid_t file, pg_trace *t, int load)
+{
+    hid_t g = -1;
+    int rc = -1;
+    memset(t, 0, sizeof *t);
+    int e = pg_runfile_open_group(file, "/trace", &g);
+    if (e <= 0)
+        return e;
+    int n_phases, n_roles;
+    if (check_names(g, "phase_names", PG_PH_COUNT, phase_name_i, &n_phases) < 0 ||
+        check_names(g, "role_names", PG_ROLE_COUNT, role_name_i, &n_roles) < 0)
+        goto done;
+
+    /* Every column has the length of the first; both anchors one per SM. */
+    int64_t n, n_sm;
+    if (pg_h5_dataset_check(file, k_columns[0].path, k_columns[0].kind, 1, NULL, &n) < 0)
+        goto done;
+    const pg_h5_extent len_n = {n, "len(/trace/sm)"};
+    for (size_t i = 1; i < N_COLUMNS; i++)
+        if (pg_h5_dataset_check(file, k_columns[i].path, k_columns[i].kind, 1, &len_n, NULL) < 0)
+            goto done;
+    if (pg_h5_dataset_check(file, "/trace/anchor_clock", &PG_H5_I64, 1, NULL, &n_sm) < 0)
+        goto done;
+    const pg_h5_extent len_sm = {n_sm, "len(/trace/anchor_clock)"};
+    if (pg_h5_dataset_check(file, "/trace/anchor_globaltimer_ns", &PG_H5_I64, 1, &len_sm, NULL) < 0)
+        goto done;
+
+    if (!load) {
+        /* Sizes only: the columns stay NULL (see runfile.h). */
+        t->n = n;
+        t->n_sm = n_sm;
+        rc = 0;
+        goto done;
+    }
+    if (pg_trace_alloc(t, n, n_sm) < 0)
+        goto done;
+    for (size_t i = 0; i < N_COLUMNS; i++) {
+        void *col = *(void **)((char *)t + k_columns[i].offset);
+        if (pg_h5_dataset_read(file, k_columns[i].path, k_columns[i].kind, col) < 0)
+            goto done;
+    }
+    if (pg_h5_dataset_read(file, "/trace/anchor_clock", &PG_H5_I64, t->anchor_clock) < 0 ||
+        pg_h5_dataset_read(file, "/trace/anchor_globaltimer_ns", &PG_H5_I64, t->anchor_globaltimer_ns) < 0 ||
+        pg_runfile_check_trace(t, n_roles, n_phases, "/trace") < 0)
+        goto done;
+    rc = 0;
+done:
+    H5Gclose(g);
+    return rc;
+}

@@ -1,0 +1,374 @@
+/* pg_run_write: the run file, written atomically.  The whole file is built
+ * in memory, written under a temporary name in the destination's directory,
+ * synced, and only then renamed over the destination, so a reader (or a
+ * crash) sees either the previous file or the complete new one, never a mix. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "h5io.h"
+#include "pg_error.h"
+#include "runfile.h"
+#include "runfile_internal.h"
+
+#ifndef PG_VERSION
+#define PG_VERSION "unknown"
+#endif
+
+/* A group; `track_order` keeps link creation order so readers list the
+ * members (timing sets) in the order they were added. */
+static hid_t make_group(hid_t file, const char *name, int track_order)
+{
+    hid_t gcpl = -1, g = -1;
+    if ((gcpl = H5Pcreate(H5P_GROUP_CREATE)) < 0)
+        goto done;
+    if (track_order && H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0)
+        goto done;
+    g = H5Gcreate2(file, name, H5P_DEFAULT, gcpl, H5P_DEFAULT);
+done:
+    if (gcpl >= 0)
+        H5Pclose(gcpl);
+    if (g < 0) {
+        char what[128];
+        snprintf(what, sizeof what, "cannot create group %s", name);
+        pg_h5_fail(what);
+    }
+    return g;
+}
+
+static int write_problem(hid_t file, const pg_problem *p, int store)
+{
+    int rc = -1;
+    const pg_shape *s = &p->shape;
+    hid_t g = make_group(file, "/problem", 0);
+    if (g < 0)
+        return -1;
+    if (pg_h5_attr_write_i64(g, "/problem", "M", s->M) < 0 || pg_h5_attr_write_i64(g, "/problem", "N", s->N) < 0 ||
+        pg_h5_attr_write_i64(g, "/problem", "K", s->K) < 0 || pg_h5_attr_write_i64(g, "/problem", "P", s->P) < 0 ||
+        pg_h5_attr_write_str(g, "/problem", "family", p->family) < 0 ||
+        pg_h5_attr_write_u64(g, "/problem", "seed", p->seed) < 0)
+        goto done;
+    if (store) {
+        int64_t a[2] = {s->M, s->K}, b[2] = {s->N, s->K}, c[2] = {s->P, s->N};
+        if (pg_h5_dataset_write(g, "/problem", "A", &PG_H5_U8, 2, a, p->A) < 0 ||
+            pg_h5_dataset_write(g, "/problem", "B", &PG_H5_U8, 2, b, p->B) < 0 ||
+            pg_h5_dataset_write(g, "/problem", "combined", &PG_H5_U16, 2, c, p->combined) < 0)
+            goto done;
+    }
+    rc = 0;
+done:
+    if (H5Gclose(g) < 0 && rc == 0)
+        rc = pg_h5_fail("cannot close /problem");
+    return rc;
+}
+
+static int write_output(hid_t file, const pg_run *run)
+{
+    if (run->nrows == 0)
+        return 0;
+    int rc = -1;
+    hid_t g = make_group(file, "/output", 0);
+    if (g < 0)
+        return -1;
+    int64_t d[2] = {run->nrows, run->problem.shape.N};
+    if (pg_h5_attr_write_str(g, "/output", "mode", pg_accum_name(run->mode)) < 0 ||
+        pg_h5_attr_write_str(g, "/output", "epilogue", pg_epilogue_name(run->epilogue)) < 0 ||
+        pg_h5_dataset_write(g, "/output", "D", &PG_H5_U16, 2, d, run->D) < 0)
+        goto done;
+    if (run->rows && pg_h5_dataset_write(g, "/output", "rows", &PG_H5_I64, 1, d, run->rows) < 0)
+        goto done;
+    if (run->acc && pg_h5_dataset_write(g, "/output", "accumulator", &PG_H5_F32, 2, d, run->acc) < 0)
+        goto done;
+    rc = 0;
+done:
+    if (H5Gclose(g) < 0 && rc == 0)
+        rc = pg_h5_fail("cannot close /output");
+    return rc;
+}
+
+static int write_kernel(hid_t file, const pg_kernel_info *k)
+{
+    if (!k->present)
+        return 0;
+    int rc = -1;
+    const char *o = "/kernel";
+    hid_t g = make_group(file, o, 0);
+    if (g < 0)
+        return -1;
+    if (pg_h5_attr_write_str(g, o, "name", k->name) < 0 || pg_h5_attr_write_str(g, o, "device", k->device) < 0 ||
+        pg_h5_attr_write_i64(g, o, "sm_count", k->sm_count) < 0 ||
+        pg_h5_attr_write_f64(g, o, "sm_clock_hz", k->sm_clock_hz) < 0 ||
+        pg_h5_attr_write_i64(g, o, "tile_m", k->tile_m) < 0 || pg_h5_attr_write_i64(g, o, "tile_n", k->tile_n) < 0 ||
+        pg_h5_attr_write_i64(g, o, "tile_k", k->tile_k) < 0 || pg_h5_attr_write_i64(g, o, "stages", k->stages) < 0 ||
+        pg_h5_attr_write_i64(g, o, "consumers", k->consumers) < 0 ||
+        pg_h5_attr_write_i64(g, o, "trace_build", k->trace_build) < 0 ||
+        pg_h5_attr_write_i64(g, o, "epi_delay", k->epi_delay) < 0 ||
+        pg_h5_attr_write_i64(g, o, "mainloop_delay", k->mainloop_delay) < 0)
+        goto done;
+    rc = 0;
+done:
+    if (H5Gclose(g) < 0 && rc == 0)
+        rc = pg_h5_fail("cannot close /kernel");
+    return rc;
+}
+
+static int write_timings(hid_t file, const pg_run *run)
+{
+    if (run->ntimings == 0)
+        return 0;
+    int rc = -1;
+    hid_t g = make_group(file, "/timing", 1), d = -1;
+    if (g < 0)
+        return -1;
+    for (int i = 0; i < run->ntimings; i++) {
+        const pg_timing *t = &run->timings[i];
+        char obj[80];
+        snprintf(obj, sizeof obj, "/timing/%s", t->name);
+        if (pg_h5_dataset_write(g, "/timing", t->name, &PG_H5_F64, 1, &t->n, t->ms) < 0)
+            goto done;
+        if ((d = H5Dopen2(g, t->name, H5P_DEFAULT)) < 0) {
+            pg_h5_fail("cannot reopen a timing dataset");
+            goto done;
+        }
+        if (pg_h5_attr_write_f64(d, obj, "flops", t->flops) < 0 || pg_h5_attr_write_f64(d, obj, "bytes", t->bytes) < 0)
+            goto done;
+        if (H5Dclose(d) < 0) {
+            d = -1;
+            pg_h5_fail("cannot close a timing dataset");
+            goto done;
+        }
+        d = -1;
+    }
+    rc = 0;
+done:
+    if (d >= 0)
+        H5Dclose(d);
+    if (H5Gclose(g) < 0 && rc == 0)
+        rc = pg_h5_fail("cannot close /timing");
+    return rc;
+}
+
+static int write_trace(hid_t file, const pg_trace *t)
+{
+    if (t->n == 0)
+        return 0;
+    int rc = -1;
+    const char *o = "/trace";
+    const char *phases[PG_PH_COUNT], *roles[PG_ROLE_COUNT];
+    for (int i = 0; i < PG_PH_COUNT; i++)
+        phases[i] = pg_phase_name((pg_phase)i);
+    for (int i = 0; i < PG_ROLE_COUNT; i++)
+        roles[i] = pg_role_name((pg_role)i);
+    hid_t g = make_group(file, o, 0);
+    if (g < 0)
+        return -1;
+    if (pg_h5_attr_write_strs(g, o, "phase_names", phases, PG_PH_COUNT) < 0 ||
+        pg_h5_attr_write_strs(g, o, "role_names", roles, PG_ROLE_COUNT) < 0 ||
+        pg_h5_dataset_write(g, o, "sm", &PG_H5_I32, 1, &t->n, t->sm) < 0 ||
+        pg_h5_dataset_write(g, o, "role", &PG_H5_U8, 1, &t->n, t->role) < 0 ||
+        pg_h5_dataset_write(g, o, "warp", &PG_H5_I32, 1, &t->n, t->warp) < 0 ||
+        pg_h5_dataset_write(g, o, "tile", &PG_H5_I32, 1, &t->n, t->tile) < 0 ||
+        pg_h5_dataset_write(g, o, "phase", &PG_H5_U8, 1, &t->n, t->phase) < 0 ||
+        pg_h5_dataset_write(g, o, "begin", &PG_H5_I64, 1, &t->n, t->begin) < 0 ||
+        pg_h5_dataset_write(g, o, "end", &PG_H5_I64, 1, &t->n, t->end) < 0 ||
+        pg_h5_dataset_write(g, o, "anchor_clock", &PG_H5_I64, 1, &t->n_sm, t->anchor_clock) < 0 ||
+        pg_h5_dataset_write(g, o, "anchor_globaltimer_ns", &PG_H5_I64, 1, &t->n_sm, t->anchor_globaltimer_ns) < 0)
+        goto done;
+    rc = 0;
+done:
+    if (H5Gclose(g) < 0 && rc == 0)
+        rc = pg_h5_fail("cannot close /trace");
+    return rc;
+}
+
+static int write_contents(hid_t file, const pg_run *run, int store_problem)
+{
+    char created_by[96];
+    snprintf(created_by, sizeof created_by, "pegemm %s (HDF5 %d.%d.%d)", PG_VERSION, H5_VERS_MAJOR, H5_VERS_MINOR,
+             H5_VERS_RELEASE);
+    if (pg_h5_attr_write_i64(file, "/", "pegemm_schema_version", PG_RUN_SCHEMA_VERSION) < 0 ||
+        pg_h5_attr_write_str(file, "/", "created_by", created_by) < 0)
+        return -1;
+    int store = store_problem || strcmp(run->problem.family, "file") == 0;
+    if (write_problem(file, &run->problem, store) < 0 || write_output(file, run) < 0 ||
+        write_kernel(file, &run->kernel) < 0 || write_timings(file, run) < 0 || write_trace(file, &run->trace) < 0)
+        return -1;
+    return 0;
+}
+
+/* "<dir>/.<base>.tmp.<pid>": same directory, so rename() cannot cross
+ * file systems; hidden and pid-tagged, so it is ours alone. */
+static char *temp_name(const char *path, char **dir_out)
+{
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    size_t dlen = slash ? (size_t)(slash - path) : 0;
+    if (*base == '\0') {
+        pg_fail("'%s' names a directory, not a file", path);
+        return NULL;
+    }
+    char *dir = malloc(dlen + 2);
+    size_t n = strlen(path) + 48;
+    char *tmp = malloc(n);
+    if (!dir || !tmp) {
+        free(dir);
+        free(tmp);
+        pg_fail("out of memory");
+        return NULL;
+    }
+    if (slash) {
+        memcpy(dir, path, dlen);
+        dir[dlen] = '\0';
+        if (dlen == 0)
+            strcpy(dir, "/");
+    } else {
+        strcpy(dir, ".");
+    }
+    snprintf(tmp, n, "%.*s%s.%s.tmp.%ld", (int)dlen, path, slash ? "/" : "", base, (long)getpid());
+    *dir_out = dir;
+    return tmp;
+}
+
+static int fsync_path(const char *p, int is_dir)
+{
+    int fd = open(p, O_RDONLY | (is_dir ? O_DIRECTORY : 0));
+    if (fd < 0)
+        return -1;
+    int rc = fsync(fd);
+    int err = errno;
+    close(fd);
+    errno = err;
+    return rc;
+}
+
+static int write_all(int fd, const unsigned char *buf, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, buf, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        buf += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Grow the in-memory file in steps of this much. */
+#define CORE_INCREMENT ((size_t)16 << 20)
+
+/* Build the whole file in memory (HDF5's core driver, no backing store)
+ * and return a malloc'd copy of its bytes.  HDF5 then never touches the
+ * disk: in HDF5 1.10 an H5Fclose that fails on a write error (disk full)
+ * leaves a dangling file id that crashes the process at exit, so all file
+ * I/O, and every error it can raise, stays in our own code. */
+static unsigned char *build_image(const char *name, const pg_run *run, int store_problem, size_t *size)
+{
+    hid_t fapl = -1, file = -1;
+    unsigned char *image = NULL;
+    int ok = 0;
+    if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 || H5Pset_fapl_core(fapl, CORE_INCREMENT, 0) < 0 ||
+        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {
+        pg_h5_fail("cannot set up an in-memory HDF5 file");
+        goto done;
+    }
+    if ((file = H5Fcreate(name, H5F_ACC_TRUNC, H5P_DEFAULT, fapl)) < 0) {
+        pg_h5_fail("cannot create an in-memory HDF5 file");
+        goto done;
+    }
+    if (write_contents(file, run, store_problem) < 0)
+        goto done;
+    if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) {
+        pg_h5_fail("cannot finish the file");
+        goto done;
+    }
+    ssize_t n = H5Fget_file_image(file, NULL, 0);
+    if (n <= 0) {
+        pg_h5_fail("cannot size the file image");
+        goto done;
+    }
+    if ((image = malloc((size_t)n)) == NULL) {
+        pg_fail("out of memory for the %zd-byte file image", n);
+        goto done;
+    }
+    if (H5Fget_file_image(file, image, (size_t)n) != n) {
+        pg_h5_fail("cannot copy the file image");
+        goto done;
+    }
+    *size = (size_t)n;
+    ok = 1;
+done:
+    if (file >= 0 && H5Fclose(file) < 0 && ok) {
+        pg_h5_fail("cannot close the in-memory file");
+        ok = 0;
+    }
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    if (!ok) {
+        free(image);
+        image = NULL;
+    }
+    return image;
+}
+
+int pg_run_write(const char *path, const pg_run *run, int store_problem)
+{
+    int rc = -1, fd = -1, tmp_exists = 0;
+    char *dir = NULL, *tmp = NULL;
+    unsigned char *image = NULL;
+    size_t size = 0;
+    pg_h5_quiet quiet;
+    pg_h5_quiet_begin(&quiet);
+
+    if (pg_runfile_check_run(run, store_problem) < 0)
+        goto done;
+    if ((tmp = temp_name(path, &dir)) == NULL)
+        goto done;
+    /* Create the temporary file before the (possibly long) build, so an
+     * unwritable destination fails at once, with errno's reason. */
+    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    if (fd < 0) {
+        pg_fail("cannot create a file in '%s': %s", dir, strerror(errno));
+        goto done;
+    }
+    tmp_exists = 1;
+    if ((image = build_image(tmp, run, store_problem, &size)) == NULL)
+        goto done;
+    if (write_all(fd, image, size) < 0 || fsync(fd) < 0) {
+        pg_fail("cannot write %s: %s", tmp, strerror(errno));
+        goto done;
+    }
+    int closed = close(fd);
+    fd = -1;
+    if (closed < 0) {
+        pg_fail("cannot write %s: %s", tmp, strerror(errno));
+        goto done;
+    }
+    if (rename(tmp, path) < 0) {
+        pg_fail("cannot rename the finished temporary file over it: %s", strerror(errno));
+        goto done;
+    }
+    tmp_exists = 0;
+    /* Make the rename itself durable.  The file is complete and in place
+     * by now, and some file systems cannot sync directories, so a failure
+     * here is not an error. */
+    (void)fsync_path(dir, 1);
+    rc = 0;
+done:
+    if (fd >= 0)
+        close(fd);
+    if (tmp_exists)
+        unlink(tmp);
+    free(image);
+    free(tmp);
+    free(dir);
+    pg_h5_quiet_end(&quiet);
+    if (rc < 0)
+        pg_fail_context("writing %s", path);
+    return rc;
+}

@@ -1,0 +1,126 @@
+/* The C side of the h5py round trip (h5py_roundtrip.sh):
+ *   example_helper make-output FILE   write a run (row subset, trace) for the
+ *                                     h5py example to read
+ *   example_helper summarize FILE     read FILE with pg_run_read and print the
+ *                                     summary the example prints, so the two
+ *                                     can be compared line for line. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_error.h"
+#include "runfile.h"
+
+static int make_output(const char *path)
+{
+    enum { M = 500, N = 64, NROWS = 12, NTRACE = 40, NSM = 3 };
+    int rc = 1;
+    pg_run run;
+    memset(&run, 0, sizeof run);
+    run.problem.shape = (pg_shape){M, N, 128, 196};
+    snprintf(run.problem.family, sizeof run.problem.family, "normal");
+    run.problem.seed = 2024;
+    run.mode = PG_ACC_SM90;
+    run.epilogue = PG_EPI_DOUBLE;
+    run.nrows = NROWS;
+    run.rows = malloc(NROWS * sizeof *run.rows);
+    run.D = malloc((size_t)NROWS * N * sizeof *run.D);
+    if (!run.rows || !run.D) {
+        fprintf(stderr, "out of memory\n");
+        goto done;
+    }
+    for (int i = 0; i < NROWS; i++)
+        run.rows[i] = (int64_t)i * 41 + 3;
+    for (int i = 0; i < NROWS * N; i++)
+        run.D[i] = (uint16_t)(0x3F80 + (i * 7919) % 4096); /* BF16 bits around 1.0 */
+    if (pg_trace_alloc(&run.trace, NTRACE, NSM) < 0)
+        goto fail;
+    for (int i = 0; i < NTRACE; i++) {
+        run.trace.sm[i] = i % NSM;
+        run.trace.role[i] = (uint8_t)(i % 2 ? PG_ROLE_CONSUMER : PG_ROLE_PRODUCER);
+        run.trace.warp[i] = (i / 2) % 2;
+        run.trace.tile[i] = i / 4;
+        run.trace.phase[i] = (uint8_t)(i % 2 ? PG_PH_MAINLOOP + (i / 2) % 3 : PG_PH_PRODUCER_WAIT + (i / 2) % 2);
+        run.trace.begin[i] = 1000000 + (int64_t)i * 2500;
+        run.trace.end[i] = run.trace.begin[i] + 1000 + (i * 37) % 900;
+    }
+    for (int s = 0; s < NSM; s++) {
+        run.trace.anchor_clock[s] = 999000 + s;
+        run.trace.anchor_globaltimer_ns[s] = 1700000000000000000 + s * 10;
+    }
+    if (pg_run_write(path, &run, 0) < 0)
+        goto fail;
+    rc = 0;
+    goto done;
+fail:
+    fprintf(stderr, "example_helper: %s\n", pg_last_error());
+done:
+    pg_run_free(&run);
+    return rc;
+}
+
+static uint64_t sum_u8(const uint8_t *a, int64_t n)
+{
+    uint64_t s = 0;
+    for (int64_t i = 0; i < n; i++)
+        s += a[i];
+    return s;
+}
+
+static uint64_t sum_u16(const uint16_t *a, int64_t n)
+{
+    uint64_t s = 0;
+    for (int64_t i = 0; i < n; i++)
+        s += a[i];
+    return s;
+}
+
+/* Same lines, same order, as print_summary() in h5py_example.py. */
+static int summarize(const char *path)
+{
+    pg_run run;
+    if (pg_run_read(path, &run, PG_READ_ALL) < 0) {
+        fprintf(stderr, "example_helper: %s\n", pg_last_error());
+        return 1;
+    }
+    const pg_problem *p = &run.problem;
+    const pg_shape *s = &p->shape;
+    printf("problem M=%" PRId64 " N=%" PRId64 " K=%" PRId64 " P=%" PRId64 " family=%s seed=%" PRIu64 "\n", s->M,
+           s->N, s->K, s->P, p->family, p->seed);
+    if (run.problem_stored)
+        printf("inputs A=%" PRIu64 " B=%" PRIu64 " combined=%" PRIu64 "\n", sum_u8(p->A, s->M * s->K),
+               sum_u8(p->B, s->N * s->K), sum_u16(p->combined, s->P * s->N));
+    if (run.nrows > 0) {
+        int64_t first = run.rows ? run.rows[0] : 0, last = run.rows ? run.rows[run.nrows - 1] : s->M - 1;
+        printf("output mode=%s epilogue=%s rows=%" PRId64 " first=%" PRId64 " last=%" PRId64 " D=%" PRIu64 "\n",
+               pg_accum_name(run.mode), pg_epilogue_name(run.epilogue), run.nrows, first, last,
+               sum_u16(run.D, run.nrows * s->N));
+    }
+    const pg_trace *t = &run.trace;
+    if (t->n > 0) {
+        int64_t cycles = 0, count[PG_PH_COUNT] = {0};
+        for (int64_t i = 0; i < t->n; i++) {
+            cycles += t->end[i] - t->begin[i];
+            count[t->phase[i]]++;
+        }
+        printf("trace intervals=%" PRId64 " sms=%" PRId64 " cycles=%" PRId64 "\n", t->n, t->n_sm, cycles);
+        printf("phases");
+        for (int i = 0; i < PG_PH_COUNT; i++)
+            if (count[i])
+                printf(" %s=%" PRId64, pg_phase_name((pg_phase)i), count[i]);
+        printf("\n");
+    }
+    pg_run_free(&run);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "make-output") == 0)
+        return make_output(argv[2]);
+    if (argc == 3 && strcmp(argv[1], "summarize") == 0)
+        return summarize(argv[2]);
+    fprintf(stderr, "usage: %s make-output FILE | summarize FILE\n", argv[0]);
+    return 2;
+}
