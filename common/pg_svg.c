@@ -96,23 +96,21 @@ static int nice_ticks(double lo, double hi, double *ticks, int max)
     return n;
 }
 
-static void axes(FILE *f, const frame *fr, const char *xlabel, const char *ylabel, int x_ticks)
+static void axes(FILE *f, const frame *fr, const char *xlabel, const char *ylabel, int y_ticks)
 {
     double ticks[32];
     char buf[64];
     fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n",
             fr->x0, fr->y0, fr->w, fr->h);
-    if (x_ticks) {
-        int n = nice_ticks(fr->lo_x, fr->hi_x, ticks, 32);
-        for (int i = 0; i < n; i++) {
-            double x = fx(fr, ticks[i]);
-            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x, fr->y0, x,
-                    fr->y0 + fr->h);
-            snprintf(buf, sizeof buf, "%g", ticks[i]);
-            text(f, x, fr->y0 + fr->h + 16, "middle", NULL, buf);
-        }
+    int n = nice_ticks(fr->lo_x, fr->hi_x, ticks, 32);
+    for (int i = 0; i < n; i++) {
+        double x = fx(fr, ticks[i]);
+        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", x, fr->y0, x,
+                fr->y0 + fr->h);
+        snprintf(buf, sizeof buf, "%g", ticks[i]);
+        text(f, x, fr->y0 + fr->h + 16, "middle", NULL, buf);
     }
-    int n = nice_ticks(fr->lo_y, fr->hi_y, ticks, 32);
+    n = y_ticks ? nice_ticks(fr->lo_y, fr->hi_y, ticks, 32) : 0;
     for (int i = 0; i < n; i++) {
         /* on a log axis, only whole decades get a tick */
         if (fr->log_y && fabs(ticks[i] - round(ticks[i])) > 1e-9)
@@ -190,7 +188,7 @@ int pg_svg_xy_write(FILE *f, const pg_svg_xy *p)
     fr.lo_y = (!p->log_y && ly >= 0 && ly - py < 0) ? 0 : ly - py;
     fr.hi_y = hy + py;
 
-    header(f, 860, 470, p->title);
+    header(f, 1000, 470, p->title);
     axes(f, &fr, p->xlabel, p->ylabel, 1);
     for (int m = 0; m < p->nmarks; m++) {
         if (!isfinite(p->mark_x[m]))
@@ -254,21 +252,34 @@ int pg_svg_bars_write(FILE *f, const pg_svg_bars *p)
     if (hi <= 0)
         hi = 1;
     frame fr = {.x0 = 90, .y0 = 50, .w = 560, .h = 340, .lo_x = 0, .hi_x = p->nbins, .lo_y = 0, .hi_y = hi * 1.08};
-    header(f, 860, 470, p->title);
+    header(f, 1000, 490, p->title);
     /* y axis in the bar-height unit: log10(1+count) is labelled by count */
     double ticks[32];
     char buf[64];
     fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#444\"/>\n", fr.x0,
             fr.y0, fr.w, fr.h);
-    int nt = nice_ticks(0, fr.hi_y, ticks, 32);
-    for (int i = 0; i < nt; i++) {
-        if (p->log_y && fabs(ticks[i] - round(ticks[i])) > 1e-9)
-            continue;
-        double y = fr.y0 + fr.h - ticks[i] / fr.hi_y * fr.h;
-        fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", fr.x0, y,
-                fr.x0 + fr.w, y);
-        snprintf(buf, sizeof buf, "%g", p->log_y ? pow(10, ticks[i]) - 1 : ticks[i]);
-        text(f, fr.x0 - 6, y + 4, "end", NULL, buf);
+    if (p->log_y) {
+        /* bar height log10(1 + count): ticks at counts 0, 1, 10, 100, ... */
+        for (int k = -1; k <= 18; k++) {
+            double v = k < 0 ? 0 : pow(10, k);
+            double hv = log10(1 + v);
+            if (hv > fr.hi_y)
+                break;
+            double y = fr.y0 + fr.h - hv / fr.hi_y * fr.h;
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", fr.x0, y,
+                    fr.x0 + fr.w, y);
+            snprintf(buf, sizeof buf, "%g", v);
+            text(f, fr.x0 - 6, y + 4, "end", NULL, buf);
+        }
+    } else {
+        int nt = nice_ticks(0, fr.hi_y, ticks, 32);
+        for (int i = 0; i < nt; i++) {
+            double y = fr.y0 + fr.h - ticks[i] / fr.hi_y * fr.h;
+            fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", fr.x0, y,
+                    fr.x0 + fr.w, y);
+            snprintf(buf, sizeof buf, "%g", ticks[i]);
+            text(f, fr.x0 - 6, y + 4, "end", NULL, buf);
+        }
     }
     double bw = fr.w / p->nbins;
     double gap = bw * 0.15;
@@ -284,11 +295,20 @@ int pg_svg_bars_write(FILE *f, const pg_svg_bars *p)
             pg_svg_escape(f, p->set_labels[s]);
             fprintf(f, ": %g</title></rect>\n", v);
         }
-        if (p->bin_labels && b % label_every == 0)
-            text(f, fr.x0 + (b + 0.5) * bw, fr.y0 + fr.h + 16, "middle", NULL, p->bin_labels[b]);
+        if (p->bin_labels && b % label_every == 0) {
+            double lx = fr.x0 + (b + 0.5) * bw, ly = fr.y0 + fr.h + 14;
+            if (p->nbins > 8) {
+                /* crowded: rotate so long labels ("16384-32767") do not collide */
+                char rot[96];
+                snprintf(rot, sizeof rot, " transform=\"rotate(-40 %.1f %.1f)\"", lx, ly);
+                text(f, lx, ly, "end", rot, p->bin_labels[b]);
+            } else {
+                text(f, lx, ly + 2, "middle", NULL, p->bin_labels[b]);
+            }
+        }
     }
     if (p->xlabel)
-        text(f, fr.x0 + fr.w / 2, fr.y0 + fr.h + 40, "middle", NULL, p->xlabel);
+        text(f, fr.x0 + fr.w / 2, fr.y0 + fr.h + (p->nbins > 8 ? 78 : 40), "middle", NULL, p->xlabel);
     if (p->ylabel) {
         double cx = fr.x0 - 58, cy = fr.y0 + fr.h / 2;
         char rot[96];
@@ -341,7 +361,7 @@ int pg_svg_timeline_write(FILE *f, const pg_svg_timeline *p)
                     lane_h);
         text(f, fr.x0 - 6, y + lane_h - 5, "end", NULL, lab);
     }
-    axes(f, &fr, p->xlabel, NULL, 1);
+    axes(f, &fr, p->xlabel, NULL, 0);
     for (int64_t i = 0; i < p->nspans; i++) {
         const pg_svg_span *s = &p->spans[i];
         double x = fx(&fr, s->t0), w = fmax(fx(&fr, s->t1) - x, 0.3);
