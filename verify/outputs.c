@@ -118,6 +118,11 @@ int pg_verify_outputs(const pg_run *run, pg_accum_mode mode, pg_epilogue epi, in
         int64_t row_poison = 0;
         if (i % out->tile_rows == 0)
             out->map_row_first_m[i / out->tile_rows] = m;
+        /* a row with no written value is reported once, as a missing row,
+         * rather than filling the first-mismatch list */
+        int missing = 1;
+        for (int64_t n = 0; n < N && missing; n++)
+            missing = pg_bf16_is_foreign_nan(run->D[i * N + n]);
         for (int64_t n = 0; n < N; n++) {
             int64_t k = i * N + n;
             uint16_t g = run->D[k], w = want[k], e = exact[k];
@@ -132,7 +137,7 @@ int pg_verify_outputs(const pg_run *run, pg_accum_mode mode, pg_epilogue epi, in
             out->poison += poison;
             row_poison += poison;
             out->map[(i / out->tile_rows) * out->map_cols + n / out->tile_cols]++;
-            if (out->nfirst < max_first) {
+            if (!missing && out->nfirst < max_first) {
                 pg_mismatch *x = &out->first[out->nfirst++];
                 *x = (pg_mismatch){.m = m, .n = n, .stored_row = i, .combined_row = m % p->shape.P,
                                    .got = g, .want = w, .exact = e, .ulp_got = ug, .ulp_want = uw, .poison = poison};
