@@ -71,7 +71,10 @@ typedef struct {
     pg_trace trace;       /* trace.n == 0: no trace */
 } pg_run;
 
-/* What pg_run_read loads beyond the metadata. */
+/* What pg_run_read loads beyond the metadata (problem attributes, output
+ * mode and epilogue, kernel info, timings).  Every part present in the file
+ * is validated either way; a part not asked for is left empty, as if the
+ * file had none (A/B/combined NULL; nrows 0; trace.n 0). */
 enum {
     PG_READ_PROBLEM = 1, /* A, B, combined (regenerated if the file only has family+seed) */
     PG_READ_OUTPUT = 2,

@@ -211,8 +211,9 @@ static int read_output_attrs(hid_t g, pg_run *run)
     return 0;
 }
 
-/* Row indices are always loaded (small, and they say which rows the
- * outputs are); D and the accumulators only when asked. */
+/* The outputs are always validated (shapes, and the row indices against
+ * M); they are kept only when asked for, so a run read without
+ * PG_READ_OUTPUT looks like a run without outputs (nrows = 0). */
 static int read_output(hid_t file, pg_run *run, int load)
 {
     hid_t g = -1;
@@ -251,7 +252,11 @@ static int read_output(hid_t file, pg_run *run, int load)
     const pg_h5_extent acc_shape[2] = {{run->nrows, "the number of rows of /output/D"}, {s->N, "N"}};
     if (has_acc && pg_h5_dataset_check(file, "/output/accumulator", &PG_H5_F32, 2, acc_shape, NULL) < 0)
         goto done;
-    if (load) {
+    if (!load) {
+        free(run->rows);
+        run->rows = NULL;
+        run->nrows = 0;
+    } else {
         int64_t count = run->nrows * s->N;
         if (!(run->D = alloc_for("/output/D", count, sizeof *run->D)) ||
             pg_h5_dataset_read(file, "/output/D", &PG_H5_U16, run->D) < 0)

@@ -199,9 +199,7 @@ int pg_runfile_read_trace(hid_t file, pg_trace *t, int load)
         goto done;
 
     if (!load) {
-        /* Sizes only: the columns stay NULL (see runfile.h). */
-        t->n = n;
-        t->n_sm = n_sm;
+        /* Validated but not kept: the run looks as if it had no trace. */
         rc = 0;
         goto done;
     }

@@ -65,8 +65,8 @@ static void test_outputs_only(void **state)
     roundtrip(&s, 0, PG_READ_OUTPUT | PG_READ_TRACE);
 }
 
-/* what = 0: metadata only.  Counts and row indices are there, the big
- * arrays are not. */
+/* what = 0: metadata only (kernel info, timings); outputs and trace are
+ * validated but left empty. */
 static void test_metadata_only(void **state)
 {
     (void)state;
