@@ -124,7 +124,7 @@ static int demo_outputs(demo *d, const run_entry *re, pg_run *run)
 {
     char name[192], path[4400], note[512];
     int64_t stored = run->nrows;
-    if (pg_run_sample_rows(run, d->sample_rows) != 0)
+    if (pg_run_sample_rows(run, d->sample_rows) != 0 || pg_run_load_inputs_for_rows(run, re->path) != 0)
         return -1;
     pg_verify_result res;
     if (pg_verify_outputs(run, run->mode, run->epilogue, 8, &res) != 0)
@@ -261,7 +261,7 @@ static int demo_one_run(demo *d, const run_entry *re)
     int rc = -1;
     memset(&run, 0, sizeof run);
     double t0 = pg_now_seconds();
-    if (pg_run_read(re->path, &run, PG_READ_ALL) != 0) {
+    if (pg_run_read(re->path, &run, PG_READ_OUTPUT | PG_READ_TRACE) != 0) {
         /* an unreadable committed run is a failed check, not the end of the demo */
         say(d, "\nFAIL: %s\n", pg_last_error());
         pg_report_add(&d->rep, re->stem, NULL, PG_ITEM_FAIL, pg_last_error());

@@ -101,14 +101,19 @@ static int cmd_outputs(int argc, char **argv)
         pg_fail("no run file given");
         goto bad;
     }
-    if (pg_run_read(path, &run, PG_READ_PROBLEM | PG_READ_OUTPUT) != 0)
+    if (pg_run_read(path, &run, PG_READ_OUTPUT) != 0)
         goto bad;
     have_run = 1;
     pg_accum_mode mode = run.mode;
     pg_epilogue epi = run.epilogue;
     if ((mode_s && pg_accum_parse(mode_s, &mode) != 0) || (epi_s && pg_epilogue_parse(epi_s, &epi) != 0))
         goto bad;
-    if (sample > 0 && pg_run_sample_rows(&run, sample) != 0)
+    if (run.nrows == 0) {
+        pg_fail("%s stores no outputs (/output/D is absent)", path);
+        goto bad;
+    }
+    /* sample first, then regenerate only the A rows that are left */
+    if ((sample > 0 && pg_run_sample_rows(&run, sample) != 0) || pg_run_load_inputs_for_rows(&run, path) != 0)
         goto bad;
     if (pg_verify_outputs(&run, mode, epi, (int)max_report, &res) != 0) {
         pg_fail_context("%s", path);

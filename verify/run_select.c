@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inputs.h"
 #include "pg_error.h"
 
 int pg_run_sample_rows(pg_run *run, int64_t keep)
@@ -29,4 +30,67 @@ int pg_run_sample_rows(pg_run *run, int64_t keep)
     run->rows = rows;
     run->nrows = keep;
     return 0;
+}
+
+int pg_run_load_inputs_for_rows(pg_run *run, const char *path)
+{
+    pg_problem *p = &run->problem;
+    const pg_shape s = p->shape;
+    int rc = -1;
+    pg_problem small;
+    memset(&small, 0, sizeof small);
+    if (p->A || p->B || p->combined)
+        return 0; /* already loaded */
+    if (run->problem_stored) {
+        /* user-made inputs: only the file has them */
+        pg_run full;
+        memset(&full, 0, sizeof full);
+        if (pg_run_read(path, &full, PG_READ_PROBLEM) != 0)
+            return -1;
+        p->A = full.problem.A;
+        p->B = full.problem.B;
+        p->combined = full.problem.combined;
+        full.problem.A = NULL;
+        full.problem.B = NULL;
+        full.problem.combined = NULL;
+        pg_run_free(&full);
+        return 0;
+    }
+    pg_family fam;
+    if (pg_family_parse(p->family, &fam) != 0)
+        return pg_fail_context("%s: regenerating inputs", path);
+    /* B and combined do not depend on M: generate them with a one-row A */
+    pg_shape one = s;
+    one.M = 1;
+    if (pg_problem_generate(&small, one, fam, p->seed) != 0)
+        return pg_fail_context("%s: regenerating inputs", path);
+    p->A = malloc((size_t)(s.M * s.K));
+    if (!p->A) {
+        pg_fail("out of memory for A (%lld x %lld)", (long long)s.M, (long long)s.K);
+        goto done;
+    }
+    if (!run->rows) {
+        pg_generate_A_rows(fam, p->seed, s, 0, s.M, p->A);
+    } else {
+        for (int64_t i = 0; i < run->nrows; i++) {
+            /* consecutive stored rows in one call */
+            int64_t j = i;
+            while (j + 1 < run->nrows && run->rows[j + 1] == run->rows[j] + 1)
+                j++;
+            pg_generate_A_rows(fam, p->seed, s, run->rows[i], run->rows[j] + 1, p->A + run->rows[i] * s.K);
+            i = j;
+        }
+    }
+    p->B = small.B;
+    p->combined = small.combined;
+    small.B = NULL;
+    small.combined = NULL;
+    rc = 0;
+done:
+    if (rc != 0) {
+        free(p->A);
+        p->A = NULL;
+    }
+    pg_problem_free(&small);
+    return rc;
 }

@@ -207,6 +207,26 @@ static void test_file_round_trip_and_sample(void **state)
     assert_int_equal(r.compared, 27 * 48);
     pg_verify_result_free(&r);
     pg_run_free(&back);
+
+    /* outputs only, sampled, then just the needed A rows regenerated: the
+     * same verdict, and the regenerated rows are the generator's bytes */
+    memset(&back, 0, sizeof back);
+    if (pg_run_read(path, &back, PG_READ_OUTPUT) != 0)
+        fail_msg("read: %s", pg_last_error());
+    assert_null(back.problem.A);
+    assert_int_equal(pg_run_sample_rows(&back, 27), 0);
+    if (pg_run_load_inputs_for_rows(&back, path) != 0)
+        fail_msg("inputs: %s", pg_last_error());
+    const int64_t K = run.problem.shape.K;
+    for (int i = 0; i < 27; i++)
+        assert_memory_equal(back.problem.A + back.rows[i] * K, run.problem.A + back.rows[i] * K, (size_t)K);
+    assert_memory_equal(back.problem.B, run.problem.B, (size_t)(run.problem.shape.N * K));
+    assert_memory_equal(back.problem.combined, run.problem.combined,
+                        (size_t)(run.problem.shape.P * run.problem.shape.N) * sizeof(uint16_t));
+    verify(&back, &r);
+    assert_int_equal(r.mismatched, has200);
+    pg_verify_result_free(&r);
+    pg_run_free(&back);
     pg_run_free(&run);
     unlink(path);
     rmdir(dir);
