@@ -20,14 +20,30 @@ typedef struct {
     int nclasses;
 } drawing;
 
-static int add_span(drawing *d, double t0, double t1, int lane, pg_phase ph)
+/* Classes in phase order, so a phase has the same colour in every picture
+ * of one schedule (measured and model alike). */
+static void assign_classes(drawing *d, const pg_trace *a, const pg_trace *b)
 {
-    if (d->class_of_phase[ph] < 0) {
+    int present[PG_PH_COUNT] = {0};
+    for (int k = 0; k < 2; k++) {
+        const pg_trace *t = k == 0 ? a : b;
+        for (int64_t i = 0; t && i < t->n; i++)
+            if (t->phase[i] < PG_PH_COUNT)
+                present[t->phase[i]] = 1;
+    }
+    for (int ph = 0; ph < PG_PH_COUNT; ph++) {
+        d->class_of_phase[ph] = -1;
+        if (!present[ph])
+            continue;
         d->class_of_phase[ph] = d->nclasses;
-        d->class_labels[d->nclasses] = pg_phase_name(ph);
-        d->class_is_wait[d->nclasses] = pg_phase_is_wait(ph);
+        d->class_labels[d->nclasses] = pg_phase_name((pg_phase)ph);
+        d->class_is_wait[d->nclasses] = pg_phase_is_wait((pg_phase)ph);
         d->nclasses++;
     }
+}
+
+static int add_span(drawing *d, double t0, double t1, int lane, pg_phase ph)
+{
     if (d->nspans == d->cap) {
         int64_t cap = d->cap ? d->cap * 2 : 256;
         pg_svg_span *s = realloc(d->spans, (size_t)cap * sizeof *s);
@@ -165,8 +181,7 @@ int pg_timeline_svg(const char *path, const char *title, const pg_trace *measure
     drawing d;
     int sms[8];
     memset(&d, 0, sizeof d);
-    for (int p = 0; p < PG_PH_COUNT; p++)
-        d.class_of_phase[p] = -1;
+    assign_classes(&d, measured, model);
     if (nsm < 1)
         nsm = 1;
     if (nsm > 8)
