@@ -32,39 +32,51 @@ uint16_t pg_bf16_from_f32(float x)
     return (uint16_t)((u + rounding) >> 16);
 }
 
-/* Round the real s + err (|err| <= ulp(s)/2, err the exact remainder of a
- * double two-sum; err == 0 when s is exact) to BF16 with RNE. */
+static inline uint64_t d2u(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static inline double u2d(uint64_t u)
+{
+    double x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+}
+
+/* Round the real s + err (s != 0 finite, |err| <= ulp(s)/2 the exact
+ * remainder of a double two-sum; err == 0 when s is exact) to BF16 with RNE.
+ * On the bits of |s|: BF16 keeps 7 of the double's 52 fraction bits in the
+ * normal range, and 7 - (-126 - e) of them below 2^-126 (subnormal BF16). */
 static uint16_t bf16_round_double(double s, double err)
 {
-    if (isnan(s))
-        return PG_BF16_QNAN;
-    if (s == 0.0)
-        return signbit(s) ? 0x8000 : 0x0000; /* err is 0 too: exact zero */
     uint16_t sign = signbit(s) ? 0x8000 : 0x0000;
-    double a = fabs(s);
     double e_rel = signbit(s) ? -err : err; /* remainder in the direction of |s| */
-    if (isinf(a))
-        return (uint16_t)(sign | 0x7F80);
-    int e;
-    (void)frexp(a, &e);
-    int binade = e - 1;
-    if (binade < -126)
-        binade = -126; /* subnormal BF16 share the quantum 2^-133 */
-    double quantum = ldexp(1.0, binade - 7);
-    double units = a / quantum; /* exact: division by a power of two */
-    double fl = floor(units);
-    double frac = units - fl; /* exact */
-    double r;
-    if (frac > 0.5 || (frac == 0.5 && e_rel > 0.0))
-        r = fl + 1.0;
-    else if (frac < 0.5 || (frac == 0.5 && e_rel < 0.0))
-        r = fl;
-    else /* exact tie: to even */
-        r = (fmod(fl, 2.0) == 0.0) ? fl : fl + 1.0;
-    double v = r * quantum; /* exact; may reach 2^128 -> overflow to inf */
+    uint64_t u = d2u(fabs(s));
+    int e = (int)(u >> 52) - 1023; /* |s| is a normal double: |s| >= 2^-133 */
+    int drop = 45 + (e < -126 ? -126 - e : 0);
+    if (drop > 53) /* |s| < 2^-134, under half the smallest subnormal: +-0 */
+        return sign;
+    /* work on the significand with its hidden bit so drops past it are exact */
+    uint64_t sig = (u & ((UINT64_C(1) << 52) - 1)) | (UINT64_C(1) << 52);
+    uint64_t rem = sig & ((UINT64_C(1) << drop) - 1);
+    uint64_t half = UINT64_C(1) << (drop - 1);
+    uint64_t kept = sig >> drop;
+    int up;
+    if (rem != half)
+        up = rem > half;
+    else if (e_rel != 0.0)
+        up = e_rel > 0.0;
+    else
+        up = (int)(kept & 1); /* exact tie: to even */
+    kept += (uint64_t)up;
+    /* value = kept * 2^(e - 52 + drop); exact in double, and a BF16 value */
+    double v = ldexp((double)kept, e - 52 + drop);
     if (v >= 0x1p128)
         return (uint16_t)(sign | 0x7F80);
-    float f = (float)v; /* exact: v is a BF16 value */
+    float f = (float)v;
     return (uint16_t)(sign | (pg_f32_bits(f) >> 16));
 }
 
@@ -95,14 +107,32 @@ static uint16_t bf16_sum_round(double a, double b)
     return bf16_round_double(s, err);
 }
 
+/* Fast path: when the float sum of two floats is exact (its two-sum error is
+ * zero) and finite, rounding it to BF16 is the one rounding of the exact sum.
+ * Two BF16 operands nearly always qualify (8-bit significands). */
+static inline int f32_sum_exact(float a, float b, float *sum)
+{
+    float s = a + b;
+    float bb = s - a;
+    float err = (a - (s - bb)) + (b - bb);
+    *sum = s;
+    return err == 0.0f && isfinite(s);
+}
+
 uint16_t pg_bf16_add(uint16_t a, uint16_t b)
 {
-    return bf16_sum_round((double)pg_bf16_to_f32(a), (double)pg_bf16_to_f32(b));
+    float fa = pg_bf16_to_f32(a), fb = pg_bf16_to_f32(b), s;
+    if (f32_sum_exact(fa, fb, &s))
+        return pg_bf16_from_f32(s);
+    return bf16_sum_round((double)fa, (double)fb);
 }
 
 uint16_t pg_bf16_add_f32(float acc, uint16_t c)
 {
-    return bf16_sum_round((double)acc, (double)pg_bf16_to_f32(c));
+    float fc = pg_bf16_to_f32(c), s;
+    if (f32_sum_exact(acc, fc, &s))
+        return pg_bf16_from_f32(s);
+    return bf16_sum_round((double)acc, (double)fc);
 }
 
 static const char *const k_epilogue_names[PG_EPI_COUNT] = {"double", "single"};

@@ -16,16 +16,16 @@ typedef struct {
     int64_t Kp;     /* K rounded up to a multiple of 32 (zero padding) */
     int64_t ntiles; /* column tiles of PG_KW */
     float *bv;      /* [ntiles][Kp][PG_KW] values */
-    float *bp;      /* [ntiles][Kp][PG_KW] exponent proxies (tensor-core modes) */
+    int8_t *be;     /* [ntiles][Kp][PG_KW] exponents (tensor-core modes) */
     double *bvd;    /* [ntiles][Kp][PG_KW] values as double (exact mode) */
     uint8_t *b_nan; /* [N] 1 if row n of B holds a NaN code */
 } b_panels;
 
-/* Per-code tables: value (NaN -> 0) and exponent proxy 2^e (accum.c rule;
- * zero and NaN -> PG_ZERO_PROXY). */
+/* Per-code tables: value (NaN -> 0) and exponent in the tensor-core rule
+ * (accum.c; zero and NaN -> PG_ZERO_EXP). */
 typedef struct {
     float val[256];
-    float proxy[256];
+    int8_t exp[256];
 } code_tables;
 
 static void make_tables(code_tables *t)
@@ -35,23 +35,23 @@ static void make_tables(code_tables *t)
         int e = (c >> 3) & 0xF, m = c & 7;
         if (pg_fp8_is_nan(code)) {
             t->val[c] = 0.0f;
-            t->proxy[c] = PG_ZERO_PROXY;
+            t->exp[c] = PG_ZERO_EXP;
             continue;
         }
         t->val[c] = pg_fp8_to_f32(code);
         if (e == 0 && m == 0)
-            t->proxy[c] = PG_ZERO_PROXY;
+            t->exp[c] = PG_ZERO_EXP;
         else if (e == 0)
-            t->proxy[c] = 0x1p-6f;
+            t->exp[c] = -6;
         else
-            t->proxy[c] = pg_f32_from_bits((uint32_t)(e - 7 + 127) << 23);
+            t->exp[c] = (int8_t)(e - 7);
     }
 }
 
 static void panels_free(b_panels *bp)
 {
     free(bp->bv);
-    free(bp->bp);
+    free(bp->be);
     free(bp->bvd);
     free(bp->b_nan);
     memset(bp, 0, sizeof *bp);
@@ -71,8 +71,8 @@ static int panels_make(b_panels *out, const pg_problem *p, pg_accum_mode mode, c
     else
         b.bv = malloc(elems * sizeof *b.bv);
     if (tc)
-        b.bp = malloc(elems * sizeof *b.bp);
-    if (b.b_nan == NULL || (mode == PG_ACC_EXACT ? b.bvd == NULL : b.bv == NULL) || (tc && b.bp == NULL)) {
+        b.be = malloc(elems * sizeof *b.be);
+    if (b.b_nan == NULL || (mode == PG_ACC_EXACT ? b.bvd == NULL : b.bv == NULL) || (tc && b.be == NULL)) {
         panels_free(&b);
         return pg_fail("out of memory for the decoded B (%zu elements)", elems);
     }
@@ -87,8 +87,8 @@ static int panels_make(b_panels *out, const pg_problem *p, pg_accum_mode mode, c
                     b.bv[at] = t->val[code];
                 if (b.bvd)
                     b.bvd[at] = (double)t->val[code];
-                if (b.bp)
-                    b.bp[at] = t->proxy[code];
+                if (b.be)
+                    b.be[at] = t->exp[code];
             }
         }
     }
@@ -130,7 +130,8 @@ static int check_args(const pg_problem *p, pg_accum_mode mode, pg_epilogue epi, 
 
 /* Per-thread scratch for one row tile. */
 typedef struct {
-    float *av, *ap; /* [PG_KR][Kp] */
+    float *av;  /* [PG_KR][Kp] */
+    int8_t *ae; /* [PG_KR][Kp] */
     float out[PG_KR * PG_KW];
 } tile_scratch;
 
@@ -143,11 +144,12 @@ static void decode_rows(const pg_problem *p, const code_tables *t, const int64_t
         int64_t i = i0 + r;
         a_nan[r] = 0;
         m_of[r] = -1;
-        float *av = s->av + r * Kp, *ap = s->ap + r * Kp;
+        float *av = s->av + r * Kp;
+        int8_t *ae = s->ae + r * Kp;
         if (i >= nrows) {
             for (int64_t k = 0; k < Kp; k++) {
                 av[k] = 0.0f;
-                ap[k] = PG_ZERO_PROXY;
+                ae[k] = PG_ZERO_EXP;
             }
             continue;
         }
@@ -156,12 +158,12 @@ static void decode_rows(const pg_problem *p, const code_tables *t, const int64_t
         const uint8_t *a = p->A + m * K;
         for (int64_t k = 0; k < K; k++) {
             av[k] = t->val[a[k]];
-            ap[k] = t->proxy[a[k]];
+            ae[k] = t->exp[a[k]];
             a_nan[r] |= pg_fp8_is_nan(a[k]);
         }
         for (int64_t k = K; k < Kp; k++) {
             av[k] = 0.0f;
-            ap[k] = PG_ZERO_PROXY;
+            ae[k] = PG_ZERO_EXP;
         }
     }
 }
@@ -177,13 +179,13 @@ static void run_kernel(pg_accum_mode mode, const b_panels *b, int64_t jt, tile_s
         pg_kern_fp32(s->av, b->bv + off, b->Kp, s->out);
         break;
     case PG_ACC_SM90:
-        pg_kern_sm90(s->av, s->ap, b->bv + off, b->bp + off, b->Kp, 0, s->out);
+        pg_kern_sm90(s->av, s->ae, b->bv + off, b->be + off, b->Kp, 0, s->out);
         break;
     case PG_ACC_SM90_PROMOTE:
-        pg_kern_sm90(s->av, s->ap, b->bv + off, b->bp + off, b->Kp, PG_SM90_PROMOTE_K / PG_TC_BLOCK_K, s->out);
+        pg_kern_sm90(s->av, s->ae, b->bv + off, b->be + off, b->Kp, PG_SM90_PROMOTE_K / PG_TC_BLOCK_K, s->out);
         break;
     case PG_ACC_SM100:
-        pg_kern_sm100(s->av, s->ap, b->bv + off, b->bp + off, b->Kp, s->out);
+        pg_kern_sm100(s->av, s->ae, b->bv + off, b->be + off, b->Kp, s->out);
         break;
     default:
         break;
@@ -213,8 +215,8 @@ int pg_gemm_ref(const pg_problem *p, pg_accum_mode mode, pg_epilogue epi, const 
     {
         tile_scratch s;
         s.av = malloc((size_t)(PG_KR * b.Kp) * sizeof(float));
-        s.ap = malloc((size_t)(PG_KR * b.Kp) * sizeof(float));
-        int ok = s.av != NULL && s.ap != NULL;
+        s.ae = malloc((size_t)(PG_KR * b.Kp) * sizeof(int8_t));
+        int ok = s.av != NULL && s.ae != NULL;
         if (!ok) {
 #pragma omp atomic write
             failed = 1;
@@ -255,7 +257,7 @@ int pg_gemm_ref(const pg_problem *p, pg_accum_mode mode, pg_epilogue epi, const 
             }
         }
         free(s.av);
-        free(s.ap);
+        free(s.ae);
     }
     if (progress_label)
         pg_progress_end(&prog);

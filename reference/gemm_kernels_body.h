@@ -1,0 +1,275 @@
+/* The body of the inner kernels, included by gemm_kernels.c once per
+ * instruction set with
+ *   PG_VW      lanes per vector (16: AVX-512, 8: AVX2, 4: baseline)
+ *   PG_SFX(x)  the name of x for this instruction set
+ *   PG_TARGET  the function attribute that enables the instruction set
+ * GCC/clang vector extensions hold one PG_VW-lane vector per tile row, so
+ * the per-output state lives in registers; the kernels walk the PG_KW-column
+ * panel in sub-tiles sized to the register file. */
+
+typedef float PG_SFX(vf) __attribute__((vector_size(PG_VW * 4)));
+typedef int32_t PG_SFX(vi) __attribute__((vector_size(PG_VW * 4)));
+typedef uint32_t PG_SFX(vu) __attribute__((vector_size(PG_VW * 4)));
+typedef double PG_SFX(vd) __attribute__((vector_size(PG_VW * 8)));
+typedef uint64_t PG_SFX(vq) __attribute__((vector_size(PG_VW * 8)));
+#define vf PG_SFX(vf)
+#define vi PG_SFX(vi)
+#define vu PG_SFX(vu)
+#define vd PG_SFX(vd)
+#define vq PG_SFX(vq)
+
+PG_TARGET PG_INLINE vf PG_SFX(vload)(const float *p)
+{
+    vf v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+PG_TARGET PG_INLINE vd PG_SFX(vloadd)(const double *p)
+{
+    vd v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* Element-wise max, written per lane so the compiler emits one max
+ * instruction (the operands are never NaN). */
+PG_TARGET PG_INLINE vf PG_SFX(vmax)(vf a, vf b)
+{
+    vf r;
+    for (int l = 0; l < PG_VW; l++)
+        r[l] = a[l] > b[l] ? a[l] : b[l];
+    return r;
+}
+
+/* fp32: two vectors per row per sub-tile, PG_KR rows: 2*PG_KR independent
+ * accumulators, k strictly ascending for each. */
+PG_TARGET static void PG_SFX(fp32)(const float *restrict av, const float *restrict bv, int64_t Kp,
+                                   float *restrict out)
+{
+    for (int h = 0; h < PG_KW; h += 2 * PG_VW) {
+        vf acc[PG_KR][2];
+        for (int r = 0; r < PG_KR; r++)
+            acc[r][0] = acc[r][1] = (vf){0};
+        for (int64_t k = 0; k < Kp; k++) {
+            vf b0 = PG_SFX(vload)(bv + k * PG_KW + h);
+            vf b1 = PG_SFX(vload)(bv + k * PG_KW + h + PG_VW);
+            for (int r = 0; r < PG_KR; r++) {
+                float a = av[r * Kp + k];
+                acc[r][0] = acc[r][0] + a * b0;
+                acc[r][1] = acc[r][1] + a * b1;
+            }
+        }
+        for (int r = 0; r < PG_KR; r++) {
+            memcpy(out + r * PG_KW + h, &acc[r][0], sizeof acc[r][0]);
+            memcpy(out + r * PG_KW + h + PG_VW, &acc[r][1], sizeof acc[r][1]);
+        }
+    }
+}
+
+/* exact: double sums of exact products, in chunks of PG_EXACT_CHUNK k moved
+ * into int64 (see gemm_kernels.c). */
+PG_TARGET static void PG_SFX(exact)(const float *restrict av, const double *restrict bvd, int64_t Kp,
+                                    float *restrict out)
+{
+    for (int h = 0; h < PG_KW; h += PG_VW) {
+        int64_t total[PG_KR][PG_VW];
+        memset(total, 0, sizeof total);
+        for (int64_t k0 = 0; k0 < Kp; k0 += PG_EXACT_CHUNK) {
+            int64_t k1 = Kp - k0 < PG_EXACT_CHUNK ? Kp : k0 + PG_EXACT_CHUNK;
+            vd acc[PG_KR];
+            for (int r = 0; r < PG_KR; r++)
+                acc[r] = (vd){0};
+            for (int64_t k = k0; k < k1; k++) {
+                vd b = PG_SFX(vloadd)(bvd + k * PG_KW + h);
+                for (int r = 0; r < PG_KR; r++)
+                    acc[r] = acc[r] + (double)av[r * Kp + k] * b;
+            }
+            for (int r = 0; r < PG_KR; r++)
+                for (int l = 0; l < PG_VW; l++)
+                    total[r][l] += (int64_t)(acc[r][l] * 0x1p18); /* an exact integer */
+        }
+        for (int r = 0; r < PG_KR; r++)
+            for (int l = 0; l < PG_VW; l++)
+                out[r * PG_KW + h + l] = (float)total[r][l] * 0x1p-18f; /* one RNE rounding */
+    }
+}
+
+/* The tensor-core kernels take emax from int8 exponents: one int8 vector
+ * of PG_EW = 4 * PG_VW lanes (the same register width as a float vector)
+ * per tile row covers PG_EW columns, so the max over a block costs one add
+ * and one max per k and row for PG_EW outputs.  Exponents: operands
+ * -9..8 (zero / NaN: PG_ZERO_EXP), products -120..16, C -100..127. */
+#define PG_EW (4 * PG_VW)
+typedef int8_t PG_SFX(v8) __attribute__((vector_size(PG_EW)));
+typedef int8_t PG_SFX(v8s) __attribute__((vector_size(PG_VW)));
+#define v8 PG_SFX(v8)
+#define v8s PG_SFX(v8s)
+
+PG_TARGET PG_INLINE v8 PG_SFX(vmax8)(v8 a, v8 b)
+{
+    v8 r;
+    for (int l = 0; l < PG_EW; l++)
+        r[l] = a[l] > b[l] ? a[l] : b[l];
+    return r;
+}
+
+/* exponent of fp32 C (normal or zero under the chain invariant), floored at
+ * -100 so the scale factors stay normal (only all-zero blocks notice). */
+PG_TARGET PG_INLINE vi PG_SFX(c_exp)(vf c)
+{
+    vi e = (vi)(((vu)c >> 23) & 0xFFu) - 127;
+    vi r;
+    for (int l = 0; l < PG_VW; l++)
+        r[l] = e[l] > -100 ? e[l] : -100;
+    return r;
+}
+
+/* emax of one block for the PG_KR x PG_EW outputs: c[q][r] is the incoming
+ * accumulator of column chunk q (PG_VW columns) and row r. */
+PG_TARGET PG_INLINE void PG_SFX(block_emax)(const int8_t *restrict ae, const int8_t *restrict be, int64_t Kp,
+                                            int64_t k0, const vf c[4][PG_KR], vi emax[4][PG_KR])
+{
+    v8 ex[PG_KR];
+    for (int r = 0; r < PG_KR; r++) {
+        int8_t lanes[PG_EW];
+        for (int q = 0; q < 4; q++) {
+            v8s e8 = __builtin_convertvector(PG_SFX(c_exp)(c[q][r]), v8s);
+            memcpy(lanes + q * PG_VW, &e8, sizeof e8);
+        }
+        memcpy(&ex[r], lanes, sizeof ex[r]);
+    }
+    for (int64_t k = k0; k < k0 + 32; k++) {
+        v8 b;
+        memcpy(&b, be + k * PG_KW, sizeof b);
+        for (int r = 0; r < PG_KR; r++)
+            ex[r] = PG_SFX(vmax8)(ex[r], b + ae[r * Kp + k]);
+    }
+    for (int r = 0; r < PG_KR; r++) {
+        int8_t lanes[PG_EW];
+        memcpy(lanes, &ex[r], sizeof lanes);
+        for (int q = 0; q < 4; q++) {
+            v8s e8;
+            memcpy(&e8, lanes + q * PG_VW, sizeof e8);
+            emax[q][r] = __builtin_convertvector(e8, vi);
+        }
+    }
+}
+
+/* sm90 (or sm90-promote) on PG_EW columns starting at bv/be/out. */
+PG_TARGET PG_INLINE void PG_SFX(sm90_sub)(const float *restrict av, const int8_t *restrict ae,
+                                          const float *restrict bv, const int8_t *restrict be, int64_t Kp,
+                                          int promote_blocks, float *restrict out)
+{
+    vf c[4][PG_KR], promoted[4][PG_KR];
+    for (int q = 0; q < 4; q++)
+        for (int r = 0; r < PG_KR; r++)
+            c[q][r] = promoted[q][r] = (vf){0};
+    int64_t nblocks = Kp / 32;
+    for (int64_t kb = 0; kb < nblocks; kb++) {
+        if (promote_blocks > 0 && kb > 0 && kb % promote_blocks == 0) {
+            for (int q = 0; q < 4; q++)
+                for (int r = 0; r < PG_KR; r++) {
+                    promoted[q][r] = promoted[q][r] + c[q][r]; /* fp32 RNE add */
+                    c[q][r] = (vf){0};
+                }
+        }
+        vi emax[4][PG_KR];
+        PG_SFX(block_emax)(ae, be, Kp, kb * 32, c, emax);
+        for (int q = 0; q < 4; q++) {
+            vf scale[PG_KR];
+            vi s[PG_KR];
+            for (int r = 0; r < PG_KR; r++) {
+                scale[r] = (vf)((vu)(140 - emax[q][r]) << 23);          /* 2^(13 - e) */
+                s[r] = __builtin_convertvector(c[q][r] * scale[r], vi); /* truncates toward zero */
+            }
+            for (int64_t k = kb * 32; k < kb * 32 + 32; k++) {
+                vf b = PG_SFX(vload)(bv + k * PG_KW + q * PG_VW);
+                for (int r = 0; r < PG_KR; r++)
+                    s[r] += __builtin_convertvector(av[r * Kp + k] * b * scale[r], vi);
+            }
+            for (int r = 0; r < PG_KR; r++) {
+                /* |s| < 2^21: exact as a float; an integer 0 gives +0 */
+                vf kept = (vf)((vu)__builtin_convertvector(s[r], vf) & 0xFFFFFC00u); /* 14 significant bits */
+                vf unit = (vf)((vu)(emax[q][r] + 114) << 23);                      /* 2^(e - 13) */
+                c[q][r] = kept * unit;
+            }
+        }
+    }
+    for (int q = 0; q < 4; q++)
+        for (int r = 0; r < PG_KR; r++) {
+            vf v = promote_blocks > 0 ? promoted[q][r] + c[q][r] : c[q][r];
+            memcpy(out + r * PG_KW + q * PG_VW, &v, sizeof v);
+        }
+}
+
+PG_TARGET static void PG_SFX(sm90)(const float *restrict av, const int8_t *restrict ae, const float *restrict bv,
+                                   const int8_t *restrict be, int64_t Kp, int promote_blocks, float *restrict out)
+{
+    for (int h = 0; h < PG_KW; h += PG_EW)
+        PG_SFX(sm90_sub)(av, ae, bv + h, be + h, Kp, promote_blocks, out + h);
+}
+
+/* sm100 on PG_EW columns: terms are below 2^27, so eight of them fit an
+ * int32 partial sum; the block's four partials and C's term add exactly in
+ * double (< 2^33). */
+PG_TARGET PG_INLINE void PG_SFX(sm100_sub)(const float *restrict av, const int8_t *restrict ae,
+                                           const float *restrict bv, const int8_t *restrict be, int64_t Kp,
+                                           float *restrict out)
+{
+    vf c[4][PG_KR];
+    for (int q = 0; q < 4; q++)
+        for (int r = 0; r < PG_KR; r++)
+            c[q][r] = (vf){0};
+    int64_t nblocks = Kp / 32;
+    for (int64_t kb = 0; kb < nblocks; kb++) {
+        vi emax[4][PG_KR];
+        PG_SFX(block_emax)(ae, be, Kp, kb * 32, c, emax);
+        for (int q = 0; q < 4; q++) {
+            vf scale[PG_KR];
+            vd s[PG_KR];
+            for (int r = 0; r < PG_KR; r++) {
+                scale[r] = (vf)((vu)(152 - emax[q][r]) << 23); /* 2^(25 - e) */
+                s[r] = __builtin_convertvector(__builtin_convertvector(c[q][r] * scale[r], vi), vd); /* < 2^26 */
+            }
+            for (int64_t k8 = kb * 32; k8 < kb * 32 + 32; k8 += 8) {
+                vi part[PG_KR];
+                for (int r = 0; r < PG_KR; r++)
+                    part[r] = (vi){0};
+                for (int64_t k = k8; k < k8 + 8; k++) {
+                    vf b = PG_SFX(vload)(bv + k * PG_KW + q * PG_VW);
+                    for (int r = 0; r < PG_KR; r++)
+                        part[r] += __builtin_convertvector(av[r * Kp + k] * b * scale[r], vi);
+                }
+                for (int r = 0; r < PG_KR; r++)
+                    s[r] = s[r] + __builtin_convertvector(part[r], vd); /* exact: < 2^33 */
+            }
+            for (int r = 0; r < PG_KR; r++) {
+                /* keep 24 significant bits of the double (clear its 29 low
+                 * bits); an integer 0 gives +0 */
+                vd kept = (vd)((vq)s[r] & ~((UINT64_C(1) << 29) - 1));
+                vf unit = (vf)((vu)(emax[q][r] + 102) << 23); /* 2^(e - 25) */
+                c[q][r] = __builtin_convertvector(kept, vf) * unit;
+            }
+        }
+    }
+    for (int q = 0; q < 4; q++)
+        for (int r = 0; r < PG_KR; r++)
+            memcpy(out + r * PG_KW + q * PG_VW, &c[q][r], sizeof c[q][r]);
+}
+
+PG_TARGET static void PG_SFX(sm100)(const float *restrict av, const int8_t *restrict ae, const float *restrict bv,
+                                    const int8_t *restrict be, int64_t Kp, float *restrict out)
+{
+    for (int h = 0; h < PG_KW; h += PG_EW)
+        PG_SFX(sm100_sub)(av, ae, bv + h, be + h, Kp, out + h);
+}
+
+#undef v8
+#undef v8s
+#undef PG_EW
+#undef vf
+#undef vi
+#undef vu
+#undef vd
+#undef vq
