@@ -1,5 +1,5 @@
 /* The cycle model's public API (used by the CLI, verify/ and the tests).
- * A schedule is data (model/schedules/*.sched); the model turns a schedule
+ * A schedule is data (model/schedules/NAME.sched); the model turns a schedule
  * plus phase-duration distributions into waits, tile period, wall clock. */
 #ifndef PG_MODEL_H
 #define PG_MODEL_H
@@ -59,5 +59,13 @@ int pg_model_simulate_trace(const pg_schedule *s, const pg_model_opts *o, int n_
 /* Statistics of a measured trace, in the prediction's form (waits, phases,
  * tile period from consumer/mma tile starts), for trace-vs-model checks. */
 int pg_trace_summarize(const pg_trace *t, double sm_clock_hz, pg_prediction *out);
+
+/* Additions (model/ owner): */
+/* The current value of a structural option ("release_after", "stages", ...);
+ * -1 (no message) if the schedule has no such option.  value may be NULL. */
+int pg_schedule_option(const pg_schedule *s, const char *name, char *value, int n);
+/* A wait or phase statistic of a prediction by name ("epi_wait",
+ * "tensor_idle", "phase1"), NULL if absent. */
+const pg_stat *pg_prediction_find(const pg_prediction *p, const char *name);
 
 #endif

@@ -1,0 +1,98 @@
+#include "engine.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_error.h"
+
+int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
+{
+    memset(E, 0, sizeof *E);
+    E->s = s;
+    E->R = s->maxoff + 1;
+    E->means_only = means_only;
+    E->x = calloc((size_t)E->R * (size_t)s->nnodes, sizeof(double));
+    E->smp = calloc((size_t)E->R * (size_t)(s->nslots ? s->nslots : 1), sizeof(double));
+    if (!E->x || !E->smp) {
+        engine_free(E);
+        return pg_fail("out of memory for the recurrence");
+    }
+    for (int i = 0; i < s->nslots; i++)
+        E->col[i] = s->dists[s->slots[i].dist].family == DIST_EMPIRICAL
+                        ? sch_table_column(s, s->slots[i].dist, s->slots[i].instance)
+                        : -1;
+    rng_seed(&E->r, seed);
+    return 0;
+}
+
+void engine_reset(engine *E, uint64_t seed)
+{
+    memset(E->x, 0, sizeof(double) * (size_t)E->R * (size_t)E->s->nnodes);
+    rng_seed(&E->r, seed);
+    E->k = 0;
+}
+
+void engine_free(engine *E)
+{
+    free(E->x);
+    free(E->smp);
+    E->x = E->smp = NULL;
+}
+
+static void draw(engine *E, double *out)
+{
+    const pg_schedule *s = E->s;
+    int64_t row = -1;
+    for (int i = 0; i < s->nslots; i++) {
+        const sch_dist *d = &s->dists[s->slots[i].dist];
+        if (E->means_only) {
+            out[i] = dist_mean(d);
+        } else if (E->col[i] >= 0) {
+            /* one trace tile for all of this tile's phases: keeps their correlation */
+            if (row < 0)
+                row = (int64_t)rng_below(&E->r, (uint64_t)s->table->rows);
+            out[i] = s->table->v[row * s->table->cols + E->col[i]] + d->shift;
+        } else {
+            out[i] = dist_sample(d, &E->r);
+        }
+    }
+}
+
+void engine_step(engine *E)
+{
+    const pg_schedule *s = E->s;
+    const int64_t k = E->k;
+    const int n = s->nnodes, R = E->R;
+    double *xk = E->x + (k % R) * n;
+    draw(E, E->smp + (k % R) * (s->nslots ? s->nslots : 1));
+    for (int ti = 0; ti < n; ti++) {
+        const int v = s->topo[ti];
+        double best = 0; /* nothing before the kernel starts: time 0 */
+        for (int j = s->in_begin[v]; j < s->in_begin[v + 1]; j++) {
+            const sch_edge *e = &s->edges[s->in_edge[j]];
+            const int64_t kk = k - e->off;
+            double t = (kk < 0 ? 0.0 : E->x[(kk % R) * n + e->from]) + e->w;
+            for (int q = 0; q < e->nterms; q++) {
+                int64_t ks = k - e->toff[q];
+                if (ks < 0)
+                    ks = k; /* before the first tile: use this tile's draw */
+                t += e->coef[q] * E->smp[(ks % R) * s->nslots + e->slot[q]];
+            }
+            if (t > best)
+                best = t;
+        }
+        xk[v] = best;
+    }
+    E->k++;
+}
+
+double engine_latest(const engine *E)
+{
+    double m = 0;
+    int64_t first = E->k - E->R < 0 ? 0 : E->k - E->R;
+    for (int64_t k = first; k < E->k; k++)
+        for (int v = 0; v < E->s->nnodes; v++)
+            if (engine_x(E, v, k) > m)
+                m = engine_x(E, v, k);
+    return m;
+}

@@ -1,0 +1,42 @@
+/* The recurrence engine: runs a compiled schedule tile by tile, drawing each
+ * tile's phase durations (from fitted distributions, or one whole row of a
+ * fitted trace so a tile's phases stay together). */
+#ifndef PG_ENGINE_H
+#define PG_ENGINE_H
+
+#include <stdint.h>
+
+#include "dist.h"
+#include "sched.h"
+
+typedef struct {
+    const pg_schedule *s;
+    int R;          /* ring depth: tiles of history kept */
+    double *x;      /* [R][nnodes] event times (end of each step) */
+    double *smp;    /* [R][nslots] samples */
+    int col[SCH_MAX_NODES]; /* slot -> trace table column, -1 = parametric */
+    int means_only; /* deterministic: every sample at its mean */
+    rng r;
+    int64_t k;      /* next tile */
+} engine;
+
+int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only);
+void engine_reset(engine *E, uint64_t seed);
+void engine_free(engine *E);
+/* Run one tile (E->k), then E->k++. */
+void engine_step(engine *E);
+/* Event time of node v at tile k (k within the last R tiles; k < 0 is 0). */
+static inline double engine_x(const engine *E, int v, int64_t k)
+{
+    return k < 0 ? 0.0 : E->x[(k % E->R) * E->s->nnodes + v];
+}
+/* Start of node v's step at tile k. */
+static inline double engine_start(const engine *E, int v, int64_t k)
+{
+    const sch_node *n = &E->s->nodes[v];
+    return engine_x(E, n->prev, k - n->prev_off);
+}
+/* Latest event time among the kept tiles (the finish time after the last tile). */
+double engine_latest(const engine *E);
+
+#endif

@@ -1,0 +1,79 @@
+#include "expr.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_error.h"
+
+typedef struct {
+    const char *p;
+    double warp;
+    int bad;
+} parser;
+
+static double parse_sum(parser *q);
+
+static double parse_atom(parser *q)
+{
+    if (*q->p == '(') {
+        q->p++;
+        double v = parse_sum(q);
+        if (*q->p != ')')
+            q->bad = 1;
+        else
+            q->p++;
+        return v;
+    }
+    if (*q->p == '-') {
+        q->p++;
+        return -parse_atom(q);
+    }
+    if (strncmp(q->p, "warp", 4) == 0 && !isalnum((unsigned char)q->p[4]) && q->p[4] != '_') {
+        q->p += 4;
+        return q->warp;
+    }
+    char *end;
+    double v = strtod(q->p, &end);
+    if (end == q->p) {
+        q->bad = 1;
+        return 0;
+    }
+    q->p = end;
+    return v;
+}
+
+static double parse_product(parser *q)
+{
+    double v = parse_atom(q);
+    while (!q->bad && (*q->p == '*' || *q->p == '/')) {
+        char op = *q->p++;
+        double r = parse_atom(q);
+        v = op == '*' ? v * r : v / r;
+    }
+    return v;
+}
+
+static double parse_sum(parser *q)
+{
+    double v = parse_product(q);
+    while (!q->bad && (*q->p == '+' || *q->p == '-')) {
+        char op = *q->p++;
+        double r = parse_product(q);
+        v = op == '+' ? v + r : v - r;
+    }
+    return v;
+}
+
+int expr_eval(const char *s, double warp, double *out)
+{
+    parser q = {s, warp, 0};
+    double v = parse_sum(&q);
+    if (q.bad || *q.p != '\0' || !isfinite(v))
+        return pg_fail("'%s' is not a number or arithmetic expression", s);
+    *out = v;
+    return 0;
+}
+
+int expr_uses_warp(const char *s) { return strstr(s, "warp") != NULL; }

@@ -1,0 +1,64 @@
+/* More of the cycle model's API: schedules as text, sweeps, and the seed's
+ * calibration rows.  (model.h keeps the interface others code against;
+ * these are used by the model CLI, its tests and verify/ if it wants them.) */
+#ifndef PG_MODEL_EXT_H
+#define PG_MODEL_EXT_H
+
+#include <stdio.h>
+
+#include "model.h"
+
+int pg_schedule_load_text(const char *text, const char *origin, pg_schedule **out);
+int pg_schedule_clone(const pg_schedule *s, pg_schedule **out);
+/* The schedule as .sched text with its current options, machine and
+ * distributions (trace-fitted ones written as fitted summaries). */
+int pg_schedule_write(const pg_schedule *s, FILE *f, const char *comment);
+int pg_schedule_save(const pg_schedule *s, const char *path, const char *comment); /* atomic */
+const char *pg_schedule_text(const pg_schedule *s);
+
+/* ---- sweeps: vary one parameter, find where things change */
+#define PG_SWEEP_MAX_POINTS 1000
+#define PG_SWEEP_MAX_EVENTS 32
+
+typedef struct {
+    double x;        /* where (interpolated between the two points around it) */
+    char what[160];  /* "epi_wait turns off", "bottleneck: buffer acc -> memory first_load" */
+} pg_sweep_event;
+
+typedef struct {
+    char param[64];
+    int npoints;
+    double *x;                  /* [npoints] */
+    pg_prediction *pred;        /* [npoints] */
+    int nevents;
+    pg_sweep_event events[PG_SWEEP_MAX_EVENTS];
+} pg_sweep;
+
+/* A wait counts as "on" above this many cycles or this share of the period. */
+#define PG_WAIT_ON_CYCLES 25.0
+#define PG_WAIT_ON_SHARE 0.01
+
+/* param: any --set PARAM (a numeric option, PHASE.STAT, machine key); values
+ * from..to in npoints steps (absolute).  Each point uses the same seed
+ * (common random numbers), so differences between points are not noise. */
+int pg_model_sweep(const pg_schedule *s, const char *param, double from, double to, int npoints,
+                   const pg_model_opts *o, pg_sweep *out);
+void pg_sweep_free(pg_sweep *sw);
+
+/* ---- the seed's calibration rows (b200-calibration.csv) */
+typedef struct {
+    char experiment[32], state[128], release_after[16], notes[128];
+    int epilogue_warps;
+    /* NAN where the log reports nothing */
+    double kloop, tma0_wait, epi_wait, phase1, phase2, ml_wait, tile, wall_ms, regs;
+} pg_seed_row;
+
+#define PG_SEED_MAX_ROWS 64
+int pg_seed_read_csv(const char *path, pg_seed_row *rows, int max, int *n);
+/* A b200-seed schedule for one row: the row's busy phases (kloop, phase1,
+ * phase2; a missing one taken from the nearest row, said in *note), its
+ * structure (release point, epilogue warps, stagger from F31 on), and the
+ * log's spreads.  The caller frees *out. */
+int pg_seed_row_schedule(const pg_seed_row *rows, int n, int i, pg_schedule **out, char *note, int note_n);
+
+#endif

@@ -1,0 +1,245 @@
+/* pg_model_predict: deterministic equilibrium (max-plus), the stochastic
+ * equilibrium (Monte Carlo over the recurrence: waits, phases, tile period
+ * with batch-means confidence intervals), wall clock over all units, TFLOPS,
+ * and the Clark closed form. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clark.h"
+#include "engine.h"
+#include "maxplus.h"
+#include "model.h"
+#include "pg_error.h"
+
+#define NBATCH 20
+#define T_19 2.093 /* Student t, 19 degrees of freedom, 97.5% */
+
+typedef struct {
+    char name[32];
+    int is_wait;
+    float *v;
+    int64_t n, cap;
+    double sum;
+    double bsum[NBATCH];
+    int64_t bcnt[NBATCH];
+} series;
+
+static int series_init(series *q, const char *name, int is_wait, int64_t cap)
+{
+    memset(q, 0, sizeof *q);
+    snprintf(q->name, sizeof q->name, "%.31s", name);
+    q->is_wait = is_wait;
+    q->cap = cap;
+    q->v = malloc(sizeof(float) * (size_t)cap);
+    return q->v ? 0 : pg_fail("out of memory for %lld samples", (long long)cap);
+}
+
+static inline void series_add(series *q, double x, int batch)
+{
+    if (q->n < q->cap)
+        q->v[q->n++] = (float)x;
+    q->sum += x;
+    q->bsum[batch] += x;
+    q->bcnt[batch]++;
+}
+
+static float select_kth(float *a, int64_t n, int64_t k)
+{
+    int64_t lo = 0, hi = n - 1;
+    while (lo < hi) {
+        float piv = a[lo + (hi - lo) / 2];
+        int64_t i = lo, j = hi;
+        while (i <= j) {
+            while (a[i] < piv)
+                i++;
+            while (a[j] > piv)
+                j--;
+            if (i <= j) {
+                float t = a[i];
+                a[i++] = a[j];
+                a[j--] = t;
+            }
+        }
+        if (k <= j)
+            hi = j;
+        else if (k >= i)
+            lo = i;
+        else
+            break;
+    }
+    return a[k];
+}
+
+static void series_stat(series *q, pg_stat *out)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "%s", q->name);
+    if (q->n == 0) {
+        out->mean = out->p50 = out->p95 = NAN;
+        return;
+    }
+    out->mean = q->sum / (double)q->n;
+    out->p50 = select_kth(q->v, q->n, (q->n - 1) / 2);
+    out->p95 = select_kth(q->v, q->n, (int64_t)floor(0.95 * (double)(q->n - 1)));
+    double bm[NBATCH], mm = 0;
+    int nb = 0;
+    for (int b = 0; b < NBATCH; b++)
+        if (q->bcnt[b] > 0) {
+            bm[nb] = q->bsum[b] / (double)q->bcnt[b];
+            mm += bm[nb++];
+        }
+    if (nb < 2) {
+        out->ci95 = NAN;
+        return;
+    }
+    mm /= nb;
+    double ss = 0;
+    for (int b = 0; b < nb; b++)
+        ss += (bm[b] - mm) * (bm[b] - mm);
+    out->ci95 = T_19 * sqrt(ss / (nb - 1) / nb);
+}
+
+/* Wall clock of the whole problem: every unit runs its share of tiles from an
+ * empty pipeline (prologue and tail included); the slowest unit finishes last. */
+static int wall_clock(const pg_schedule *s, const pg_model_opts *o, double *mean_cycles, double *ci_cycles)
+{
+    const int64_t units = (int64_t)s->machine.units, tiles = (int64_t)s->machine.tiles;
+    const int64_t base = tiles / units, extra = tiles % units;
+    const int reps = o->deterministic ? 1 : (o->tiles >= 50000 ? 3 : 1);
+    double w[8];
+    engine E;
+    if (engine_init(&E, s, o->seed ^ 0xA5A5u, o->deterministic))
+        return -1;
+    for (int r = 0; r < reps; r++) {
+        double slowest = 0;
+        for (int64_t u = 0; u < (o->deterministic ? 2 : units); u++) {
+            int64_t n = base + (u < extra ? 1 : 0);
+            if (o->deterministic)
+                n = base + (u == 0 && extra ? 1 : 0);
+            engine_reset(&E, o->seed * 1000003u + (uint64_t)r * 7919u + (uint64_t)u + 17);
+            for (int64_t k = 0; k < n; k++)
+                engine_step(&E);
+            double f = engine_latest(&E);
+            if (f > slowest)
+                slowest = f;
+        }
+        w[r] = slowest + s->machine.prologue;
+    }
+    engine_free(&E);
+    double m = 0, ss = 0;
+    for (int r = 0; r < reps; r++)
+        m += w[r];
+    m /= reps;
+    for (int r = 0; r < reps; r++)
+        ss += (w[r] - m) * (w[r] - m);
+    *mean_cycles = m;
+    *ci_cycles = reps > 1 ? 4.303 * sqrt(ss / (reps - 1) / reps) : NAN; /* t(2 dof) */
+    return 0;
+}
+
+int pg_model_predict(const pg_schedule *s, const pg_model_opts *o, pg_prediction *out)
+{
+    memset(out, 0, sizeof *out);
+    const int64_t N = o->tiles > 0 ? o->tiles : 100000;
+    if (N < 100)
+        return pg_fail("--tiles must be at least 100 (got %lld)", (long long)N);
+    if (N > 100000000)
+        return pg_fail("--tiles at most 1e8 (got %lld)", (long long)N);
+    const int64_t W = N / 10, M = N - W; /* warm-up tiles dropped from the statistics */
+    int rc = -1, nser = 0;
+    series ser[PG_MODEL_MAX_STATS * 2];
+    series period;
+    engine E;
+    int eng = 0;
+    memset(&period, 0, sizeof period);
+    memset(ser, 0, sizeof ser);
+    if (sch_deterministic(s, &out->cycle_time_deterministic, out->critical_cycle, sizeof out->critical_cycle,
+                          out->bottleneck, sizeof out->bottleneck))
+        goto done;
+
+    /* one series per (role, step) that is a wait or work, plus idle metrics */
+    int ser_of[SCH_MAX_ROLES][SCH_MAX_STEPS];
+    for (int r = 0; r < s->nroles; r++)
+        for (int st = 0; st < s->roles[r].nsteps; st++) {
+            const sch_step *S = &s->roles[r].steps[st];
+            ser_of[r][st] = -1;
+            if (S->kind == STEP_DELAY || nser == PG_MODEL_MAX_STATS * 2 - SCH_MAX_IDLE)
+                continue;
+            if (series_init(&ser[nser], S->name, S->kind == STEP_WAIT, M * s->roles[r].nchains))
+                goto done;
+            ser_of[r][st] = nser++;
+        }
+    int idle0 = nser;
+    for (int i = 0; i < s->nidle; i++) {
+        char nm[64];
+        snprintf(nm, sizeof nm, "%.24s_idle", s->idle[i].name);
+        if (series_init(&ser[nser++], nm, 1, M))
+            goto done;
+    }
+    if (series_init(&period, "tile_period", 0, M))
+        goto done;
+
+    if (engine_init(&E, s, o->seed, o->deterministic))
+        goto done;
+    eng = 1;
+    const int vref = sch_node_of(s, s->period_role, 0, s->period_step);
+    double xref_w = 0;
+    for (int64_t k = 0; k < N; k++) {
+        engine_step(&E);
+        if (k == W - 1)
+            xref_w = engine_x(&E, vref, k);
+        if (k < W)
+            continue;
+        const int b = (int)((k - W) * NBATCH / M);
+        for (int v = 0; v < s->nnodes; v++) {
+            const sch_node *nd = &s->nodes[v];
+            int q = ser_of[nd->role][nd->step];
+            if (q >= 0)
+                series_add(&ser[q], engine_x(&E, v, k) - engine_start(&E, v, k), b);
+        }
+        for (int i = 0; i < s->nidle; i++) {
+            int v = sch_node_of(s, s->idle[i].role, 0, s->idle[i].step);
+            series_add(&ser[idle0 + i], engine_start(&E, v, k) - engine_x(&E, v, k - 1), b);
+        }
+        series_add(&period, engine_x(&E, vref, k) - engine_x(&E, vref, k - 1), b);
+    }
+    pg_stat ps;
+    series_stat(&period, &ps);
+    out->tile_period = (engine_x(&E, vref, N - 1) - xref_w) / (double)M;
+    out->tile_period_ci95 = ps.ci95;
+    for (int q = 0; q < nser; q++) {
+        pg_stat st;
+        series_stat(&ser[q], &st);
+        if (ser[q].is_wait && out->nwaits < PG_MODEL_MAX_STATS)
+            out->waits[out->nwaits++] = st;
+        else if (!ser[q].is_wait && out->nphases < PG_MODEL_MAX_STATS)
+            out->phases[out->nphases++] = st;
+    }
+    double wc, wci;
+    if (wall_clock(s, o, &wc, &wci))
+        goto done;
+    out->wall_ms = wc / s->machine.clock_hz * 1e3;
+    out->tflops = s->machine.flops / (out->wall_ms * 1e-3) / 1e12;
+    out->clark_tile_period = sch_clark_period(s);
+    rc = 0;
+done:
+    if (eng)
+        engine_free(&E);
+    for (int q = 0; q < nser; q++)
+        free(ser[q].v);
+    free(period.v);
+    return rc;
+}
+
+const pg_stat *pg_prediction_find(const pg_prediction *p, const char *name)
+{
+    for (int i = 0; i < p->nwaits; i++)
+        if (strcmp(p->waits[i].name, name) == 0)
+            return &p->waits[i];
+    for (int i = 0; i < p->nphases; i++)
+        if (strcmp(p->phases[i].name, name) == 0)
+            return &p->phases[i];
+    return NULL;
+}

@@ -1,0 +1,280 @@
+/* Loading schedules (built-in or file), and what-if overrides. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expr.h"
+#include "model.h"
+#include "pg_error.h"
+#include "sched.h"
+
+static char *read_whole_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long n;
+    if (!f) {
+        pg_fail("cannot open schedule file '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+        pg_fail("cannot read schedule file '%s'", path);
+        goto done;
+    }
+    if (n > (1 << 20)) {
+        pg_fail("schedule file '%s' is larger than 1 MiB", path);
+        goto done;
+    }
+    buf = malloc((size_t)n + 1);
+    if (!buf) {
+        pg_fail("out of memory reading '%s'", path);
+        goto done;
+    }
+    if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        pg_fail("cannot read schedule file '%s'", path);
+        free(buf);
+        buf = NULL;
+        goto done;
+    }
+    buf[n] = '\0';
+done:
+    fclose(f);
+    return buf;
+}
+
+int pg_schedule_load(const char *name_or_path, pg_schedule **out)
+{
+    *out = NULL;
+    pg_schedule *s = calloc(1, sizeof *s);
+    if (!s)
+        return pg_fail("out of memory");
+    const char *builtin = sch_builtin_text(name_or_path);
+    if (builtin) {
+        s->text = strdup(builtin);
+        snprintf(s->origin, sizeof s->origin, "builtin:%s", name_or_path);
+    } else if (strchr(name_or_path, '/') || strstr(name_or_path, ".sched")) {
+        s->text = read_whole_file(name_or_path);
+        snprintf(s->origin, sizeof s->origin, "%s", name_or_path);
+        if (!s->text) {
+            free(s);
+            return -1;
+        }
+    } else {
+        free(s);
+        return pg_fail("unknown schedule '%s' (built-in: %s; or give a path to a .sched file)", name_or_path,
+                       sch_builtin_names());
+    }
+    if (!s->text || sch_load_options(s) || sch_compile(s)) {
+        pg_schedule_free(s);
+        return -1;
+    }
+    *out = s;
+    return 0;
+}
+
+void pg_schedule_free(pg_schedule *s)
+{
+    if (!s)
+        return;
+    if (s->table) {
+        free(s->table->v);
+        free(s->table);
+    }
+    free(s->text);
+    free(s);
+}
+
+const char *pg_schedule_name(const pg_schedule *s) { return s->name; }
+
+static const char *const k_machine_keys[] = {"units", "tiles", "clock_hz", "flops", "prologue", NULL};
+
+static double *machine_field(sch_machine *m, const char *key)
+{
+    if (strcmp(key, "units") == 0)
+        return &m->units;
+    if (strcmp(key, "tiles") == 0)
+        return &m->tiles;
+    if (strcmp(key, "clock_hz") == 0)
+        return &m->clock_hz;
+    if (strcmp(key, "flops") == 0)
+        return &m->flops;
+    if (strcmp(key, "prologue") == 0)
+        return &m->prologue;
+    return NULL;
+}
+
+int sch_apply_override(pg_schedule *s, const sch_override *o)
+{
+    char name[SCH_NAME + 16];
+    snprintf(name, sizeof name, "%s", o->param);
+    char *dot = strchr(name, '.');
+    if (!dot) {
+        double *f = machine_field(&s->machine, name);
+        if (!f)
+            return pg_fail("unknown parameter '%s'", o->param);
+        double v = o->relative ? *f + o->value : o->value;
+        if (!(v > 0) && strcmp(name, "prologue") != 0)
+            return pg_fail("'%s' must be positive (got %g)", name, v);
+        *f = v;
+        return 0;
+    }
+    *dot = '\0';
+    const char *stat = dot + 1;
+    int di = sch_find_dist(s, name);
+    if (di < 0) {
+        char known[512] = "";
+        for (int i = 0; i < s->ndists; i++) {
+            strncat(known, s->dists[i].name, sizeof known - strlen(known) - 3);
+            strncat(known, i + 1 < s->ndists ? ", " : "", sizeof known - strlen(known) - 1);
+        }
+        return pg_fail("unknown parameter '%s': '%s' is not a phase, memory or latency of schedule %s (known: %s)",
+                       o->param, name, s->name, known);
+    }
+    sch_dist *d = &s->dists[di];
+    sch_dist saved = *d;
+    double *field = NULL;
+    if (strcmp(stat, "mean") == 0) {
+        /* a new mean keeps the calibrated spread: shift the whole distribution */
+        double cur = dist_mean(d), delta = (o->relative ? cur + o->value : o->value) - cur;
+        if (d->family == DIST_EMPIRICAL)
+            d->shift += delta;
+        else if (d->kind == DKIND_MEMORY)
+            d->dram_latency += delta;
+        else {
+            d->mean += delta;
+            if (isfinite(d->min))
+                d->min += delta;
+            if (isfinite(d->p95))
+                d->p95 += delta;
+            if (isfinite(d->max))
+                d->max += delta;
+        }
+    } else {
+        if (d->family == DIST_EMPIRICAL)
+            return pg_fail("'%s' is resampled from a trace: only %s.mean can be changed", o->param, name);
+        if (d->kind == DKIND_MEMORY) {
+            if (strcmp(stat, "dram_latency") == 0)
+                field = &d->dram_latency;
+            else if (strcmp(stat, "bytes") == 0)
+                field = &d->bytes;
+            else if (strcmp(stat, "bytes_per_cycle") == 0)
+                field = &d->bytes_per_cycle;
+            else if (strcmp(stat, "sd") == 0)
+                field = &d->sd;
+        } else if (strcmp(stat, "min") == 0)
+            field = &d->min;
+        else if (strcmp(stat, "p95") == 0)
+            field = &d->p95;
+        else if (strcmp(stat, "max") == 0)
+            field = &d->max;
+        else if (strcmp(stat, "sd") == 0) {
+            field = &d->sd;
+            if (d->family == DIST_CONST)
+                d->family = DIST_NORMAL;
+        }
+        if (!field)
+            return pg_fail("unknown statistic '%s' in '%s' (%s)", stat, o->param,
+                           d->kind == DKIND_MEMORY ? "mean, dram_latency, bytes, bytes_per_cycle, sd"
+                                                   : "mean, min, p95, max, sd");
+        double cur = isfinite(*field) ? *field : 0;
+        *field = o->relative ? cur + o->value : o->value;
+        if (d->family == DIST_CONST && (strcmp(stat, "p95") == 0 || strcmp(stat, "min") == 0) && isfinite(d->min) &&
+            isfinite(d->p95))
+            d->family = DIST_LOGNORMAL;
+    }
+    if (dist_fit(d)) {
+        *d = saved;
+        return pg_fail_context("after %s %s", o->relative ? "--delta" : "--set", o->param);
+    }
+    return 0;
+}
+
+int pg_schedule_set(pg_schedule *s, const char *assignment, int relative)
+{
+    char param[SCH_NAME + 16];
+    const char *eq = strchr(assignment, '=');
+    if (!eq || eq == assignment || (size_t)(eq - assignment) >= sizeof param)
+        return pg_fail("'%s': expected PARAM=VALUE", assignment);
+    memcpy(param, assignment, (size_t)(eq - assignment));
+    param[eq - assignment] = '\0';
+    const char *value = eq + 1;
+    for (int i = 0; i < s->noptions; i++) {
+        sch_option *o = &s->options[i];
+        if (strcmp(o->name, param) != 0)
+            continue;
+        char old[sizeof o->value], nv[sizeof o->value + 64];
+        snprintf(old, sizeof old, "%s", o->value);
+        if (o->choices[0]) {
+            if (relative)
+                return pg_fail("option '%s' takes one of %s, not a --delta", param, o->choices);
+            int ok = 0;
+            char ch[sizeof o->choices];
+            snprintf(ch, sizeof ch, "%s", o->choices);
+            for (char *c = strtok(ch, "|"); c; c = strtok(NULL, "|"))
+                if (strcmp(c, value) == 0)
+                    ok = 1;
+            if (!ok)
+                return pg_fail("option '%s' must be one of %s (got '%s')", param, o->choices, value);
+            snprintf(nv, sizeof nv, "%s", value);
+        } else {
+            double v, base = 0;
+            if (expr_eval(value, 0, &v))
+                return pg_fail_context("option '%s'", param);
+            if (relative && expr_eval(old, 0, &base))
+                return pg_fail_context("option '%s'", param);
+            snprintf(nv, sizeof nv, "%.17g", base + v);
+        }
+        if (strlen(nv) >= sizeof o->value)
+            return pg_fail("option '%s': value too long", param);
+        memcpy(o->value, nv, strlen(nv) + 1);
+        if (sch_compile(s)) {
+            char msg[1024];
+            snprintf(msg, sizeof msg, "%s", pg_last_error());
+            snprintf(o->value, sizeof o->value, "%s", old);
+            if (sch_compile(s))
+                return pg_fail("%s (and the schedule no longer compiles)", msg);
+            return pg_fail("%s=%s: %s", param, value, msg);
+        }
+        return 0;
+    }
+    double v;
+    if (expr_eval(value, 0, &v))
+        return pg_fail_context("'%s'", assignment);
+    if (!strchr(param, '.') && !machine_field(&s->machine, param)) {
+        char known[512] = "";
+        for (int i = 0; i < s->noptions; i++) {
+            strncat(known, s->options[i].name, sizeof known - strlen(known) - 3);
+            strncat(known, ", ", sizeof known - strlen(known) - 1);
+        }
+        for (int i = 0; k_machine_keys[i]; i++) {
+            strncat(known, k_machine_keys[i], sizeof known - strlen(known) - 3);
+            strncat(known, k_machine_keys[i + 1] ? ", " : "", sizeof known - strlen(known) - 1);
+        }
+        return pg_fail("unknown parameter '%s' for schedule %s (options and machine: %s; or PHASE.STAT such as "
+                       "%s.mean)",
+                       param, s->name, known, s->ndists ? s->dists[0].name : "phase1");
+    }
+    if (s->noverrides == SCH_MAX_OVERRIDES)
+        return pg_fail("too many overrides (at most %d)", SCH_MAX_OVERRIDES);
+    sch_override *o = &s->overrides[s->noverrides];
+    snprintf(o->param, sizeof o->param, "%s", param);
+    o->value = v;
+    o->relative = relative;
+    if (sch_apply_override(s, o))
+        return -1;
+    s->noverrides++;
+    return 0;
+}
+
+int pg_schedule_option(const pg_schedule *s, const char *name, char *value, int n)
+{
+    for (int i = 0; i < s->noptions; i++)
+        if (strcmp(s->options[i].name, name) == 0) {
+            if (value)
+                snprintf(value, (size_t)n, "%s", s->options[i].value);
+            return 0;
+        }
+    return -1;
+}

@@ -1,0 +1,174 @@
+/* The compiled form of a schedule: distributions, roles and steps, and the
+ * timed event graph the recurrence runs on.  Internal to model/ (the public
+ * API is model.h); the text format is documented in docs/model.md. */
+#ifndef PG_SCHED_H
+#define PG_SCHED_H
+
+#include <stdint.h>
+
+#include "dist.h"
+#include "model.h"
+
+#define SCH_NAME 48
+#define SCH_MAX_OPTIONS 16
+#define SCH_MAX_DISTS 24
+#define SCH_MAX_ROLES 6
+#define SCH_MAX_STEPS 8
+#define SCH_MAX_NODES 160
+#define SCH_MAX_EDGES 640
+#define SCH_MAX_TERMS 3
+#define SCH_MAX_OVERRIDES 32
+#define SCH_MAX_IDLE 4
+
+typedef struct {
+    char name[SCH_NAME];
+    char value[64];
+    char choices[128]; /* "a|b|c" or "" for any number */
+    int line;
+} sch_option;
+
+typedef enum { STEP_WORK, STEP_WAIT, STEP_DELAY } sch_step_kind;
+
+typedef struct {
+    sch_step_kind kind;
+    char name[SCH_NAME]; /* a phases.h name for work/wait; "delay" for delays */
+    int dist;            /* work: index into dists */
+    char spec[256];      /* the rest of the line: "+ TERM" and "until EVENT + TERM" clauses */
+    int line;
+} sch_step;
+
+typedef struct {
+    char name[SCH_NAME];
+    int instances;  /* warps (each) or warpgroups taking turns (rotate) */
+    int rotate;     /* 1: instance k mod instances runs tile k (ping-pong) */
+    int group;      /* warps per CTA: the warp index used by `warp` in delays */
+    int nsteps;
+    sch_step steps[SCH_MAX_STEPS];
+    int node0;      /* first node: node0 + chain * nsteps + step */
+    int nchains;    /* node chains: instances (each) or 1 (rotate) */
+    int line;
+} sch_role;
+
+/* One slot of the per-tile sample vector. */
+typedef struct {
+    int dist;     /* distribution sampled */
+    int instance; /* which warp (for empirical columns), 0 otherwise */
+} sch_slot;
+
+typedef enum { EDGE_SEQ, EDGE_DEP, EDGE_BUFFER, EDGE_MEMORY } sch_edge_kind;
+
+/* x[to](k) >= x[from](k - off) + w + sum coef[i] * sample(slot[i], k - off) */
+typedef struct {
+    int from, to, off;
+    double w;
+    int nterms;
+    int slot[SCH_MAX_TERMS];
+    double coef[SCH_MAX_TERMS];
+    int toff[SCH_MAX_TERMS]; /* the sample is tile (k - toff)'s */
+    sch_edge_kind kind;
+    int label; /* buffer or memory dist index for naming, -1 */
+    int line;
+} sch_edge;
+
+typedef struct {
+    int role, chain, step;
+    int prev, prev_off; /* the node whose time starts this step, and its tile offset */
+} sch_node;
+
+typedef struct {
+    char name[SCH_NAME];
+    int count;
+    char acquire[2 * SCH_NAME + 2]; /* role.step that waits for a free buffer */
+    char release[256];              /* EVENT [+ TERM]... that frees it */
+    int line;
+} sch_buffer;
+
+typedef struct {
+    char name[SCH_NAME];
+    int role, step; /* gap between consecutive tiles' step (start(k) - end(k-1)) */
+} sch_idle;
+
+typedef struct {
+    char param[SCH_NAME + 16];
+    double value;
+    int relative;
+} sch_override;
+
+typedef struct {
+    double units;    /* SMs (or clusters) running tiles in parallel */
+    double tiles;    /* tiles in the whole problem */
+    double clock_hz; /* SM clock the cycles are counted in */
+    double flops;    /* work of the whole problem */
+    double prologue; /* launch cycles outside the recurrence */
+} sch_machine;
+
+/* Per-tile rows of a fitted trace, kept together (columns: slots). */
+typedef struct {
+    int64_t rows;
+    int cols;
+    char colname[SCH_MAX_NODES][SCH_NAME + 8];
+    double *v; /* [rows * cols] */
+} sch_table;
+
+struct pg_schedule {
+    char name[SCH_NAME];
+    char origin[256]; /* file path or "builtin:NAME" for messages */
+    char *text;       /* the source, re-compiled when a structural option changes */
+    int noptions;
+    sch_option options[SCH_MAX_OPTIONS];
+    int noverrides;
+    sch_override overrides[SCH_MAX_OVERRIDES];
+    sch_table *table; /* owned; NULL unless fitted from a trace */
+
+    /* compiled */
+    sch_machine machine;
+    int ndists;
+    sch_dist dists[SCH_MAX_DISTS];
+    int nroles;
+    sch_role roles[SCH_MAX_ROLES];
+    int nbuffers;
+    sch_buffer buffers[SCH_MAX_DISTS];
+    int nidle;
+    sch_idle idle[SCH_MAX_IDLE];
+    int period_role, period_step;
+    char period_spec[2 * SCH_NAME + 2];
+    char idle_spec[SCH_MAX_IDLE][2 * SCH_NAME + 2];
+    int period_line, idle_line[SCH_MAX_IDLE];
+    int nnodes;
+    sch_node nodes[SCH_MAX_NODES];
+    int nedges;
+    sch_edge edges[SCH_MAX_EDGES];
+    int nslots;
+    sch_slot slots[SCH_MAX_NODES];
+    int maxoff;
+    int topo[SCH_MAX_NODES];  /* evaluation order within a tile (offset-0 edges acyclic) */
+    int in_begin[SCH_MAX_NODES + 1]; /* edges sorted by `to`: in_edges of v = [in_begin[v], in_begin[v+1]) */
+    int in_edge[SCH_MAX_EDGES];
+};
+
+/* Compile s->text with s->options into the fields above, then apply
+ * s->overrides.  -1 with "origin:line: problem". */
+int sch_compile(pg_schedule *s);
+/* The node of (role, chain, step). */
+static inline int sch_node_of(const pg_schedule *s, int role, int chain, int step)
+{
+    return s->roles[role].node0 + chain * s->roles[role].nsteps + step;
+}
+/* "role.step" of a node, for messages and cycle names. */
+void sch_node_name(const pg_schedule *s, int node, char *buf, int n);
+/* Find a distribution by name, -1 if none. */
+int sch_find_dist(const pg_schedule *s, const char *name);
+/* Read the `option` lines of s->text into s->options (defaults). */
+int sch_load_options(pg_schedule *s);
+/* Make the distributions that have columns in s->table empirical (fit.c). */
+int sch_attach_table(pg_schedule *s);
+/* The table column of (phase distribution, instance), -1 if none. */
+int sch_table_column(const pg_schedule *s, int dist, int instance);
+/* Apply one override to the compiled distributions/machine. */
+int sch_apply_override(pg_schedule *s, const sch_override *o);
+
+/* Built-in schedule texts (generated from model/schedules/ at build time). */
+const char *sch_builtin_text(const char *name);
+const char *sch_builtin_names(void); /* "b200-seed, h100-pingpong" */
+
+#endif
