@@ -155,7 +155,9 @@ done:
 #define CHUNK_BYTES (1u << 20)
 /* Level 4 of deflate: nearly level 6's ratio on these integer tables at
  * a good deal less CPU (docs/experiments.md, "traces"). */
+#ifndef DEFLATE_LEVEL
 #define DEFLATE_LEVEL 4
+#endif
 
 int pg_h5_dataset_write(hid_t loc, const char *loc_name, const char *name, const pg_h5_kind *kind, int rank,
                         const int64_t *dims, const void *data)
