@@ -1,0 +1,203 @@
+/* `pegemm bench-ref`: throughput of the reference in each accumulation mode
+ * beside OpenBLAS sgemm on the same decoded matrices, in the same run and
+ * with the same thread count.  A benchmark, not a test: it prints numbers. */
+#include <getopt.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_util.h"
+#include "commands.h"
+#include "gemm.h"
+#include "gemm_kernels.h"
+#include "inputs.h"
+#include "pg_error.h"
+#include "pg_progress.h"
+
+#if defined(PG_HAVE_OPENBLAS)
+#include <cblas.h>
+#endif
+
+static void bench_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: pegemm bench-ref [--problem M,N,K[,P]] [--family F] [--seed S]\n"
+            "                        [--threads N] [--repeat R] [--modes LIST]\n"
+            "\n"
+            "Time the CPU reference (all rows, D only, double-rounding epilogue) in each\n"
+            "accumulation mode and OpenBLAS sgemm on the same matrices decoded to fp32;\n"
+            "print GMAC/s (M*N*K / best time over R repeats) and the ratio to sgemm.\n"
+            "\n"
+            "  --problem M,N,K[,P]  shape (default 4096,768,768,196)\n"
+            "  --family F           input family (default normal)\n"
+            "  --seed S             seed (default 1)\n"
+            "  --threads N          OpenMP and OpenBLAS threads (default: all)\n"
+            "  --repeat R           repeats per mode, best kept (default 3)\n"
+            "  --modes LIST         comma-separated modes (default: all five)\n"
+            "  --help               this text\n");
+}
+
+/* Best wall time of `repeat` sgemm calls on the decoded matrices; -1 when
+ * OpenBLAS is not in this build. */
+static double time_sgemm(const pg_problem *p, int threads, int repeat)
+{
+#if defined(PG_HAVE_OPENBLAS)
+    int64_t M = p->shape.M, N = p->shape.N, K = p->shape.K;
+    float *A = malloc((size_t)(M * K) * sizeof *A);
+    float *B = malloc((size_t)(N * K) * sizeof *B);
+    float *C = malloc((size_t)(M * N) * sizeof *C);
+    double best = -1.0;
+    if (A == NULL || B == NULL || C == NULL) {
+        pg_fail("out of memory for the decoded fp32 matrices");
+        goto done;
+    }
+    for (int64_t i = 0; i < M * K; i++)
+        A[i] = pg_fp8_to_f32(p->A[i]);
+    for (int64_t i = 0; i < N * K; i++)
+        B[i] = pg_fp8_to_f32(p->B[i]);
+    openblas_set_num_threads(threads);
+    for (int r = 0; r < repeat; r++) {
+        double t = pg_now_seconds();
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (int)M, (int)N, (int)K, 1.0f, A, (int)K, B, (int)K,
+                    0.0f, C, (int)N);
+        t = pg_now_seconds() - t;
+        if (best < 0 || t < best)
+            best = t;
+    }
+done:
+    free(A);
+    free(B);
+    free(C);
+    return best;
+#else
+    (void)p;
+    (void)threads;
+    (void)repeat;
+    return -1.0;
+#endif
+}
+
+int pg_cmd_bench_ref(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"problem", required_argument, NULL, 'p'}, {"family", required_argument, NULL, 'f'},
+        {"seed", required_argument, NULL, 's'},    {"threads", required_argument, NULL, 't'},
+        {"repeat", required_argument, NULL, 'r'},  {"modes", required_argument, NULL, 'm'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+    };
+    const char *shape = "4096,768,768,196", *family = "normal", *modes_s = NULL;
+    uint64_t seed = 1;
+    int threads = 0, repeat = 3;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+        switch (c) {
+        case 'p':
+            shape = optarg;
+            break;
+        case 'f':
+            family = optarg;
+            break;
+        case 's':
+            if (pg_cli_parse_u64(optarg, "--seed", &seed) != 0)
+                goto bad_value;
+            break;
+        case 't':
+            if (pg_cli_parse_int(optarg, "--threads", 1, 4096, &threads) != 0)
+                goto bad_value;
+            break;
+        case 'r':
+            if (pg_cli_parse_int(optarg, "--repeat", 1, 1000, &repeat) != 0)
+                goto bad_value;
+            break;
+        case 'm':
+            modes_s = optarg;
+            break;
+        case 'h':
+            bench_usage(stdout);
+            return 0;
+        default:
+            fprintf(stderr, "pegemm bench-ref: unknown or incomplete option '%s'\n\n", argv[optind - 1]);
+            bench_usage(stderr);
+            return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "pegemm bench-ref: unexpected argument '%s'\n\n", argv[optind]);
+        bench_usage(stderr);
+        return 2;
+    }
+
+    int use[PG_ACC_COUNT];
+    for (int m = 0; m < PG_ACC_COUNT; m++)
+        use[m] = modes_s == NULL;
+    if (modes_s != NULL) {
+        char buf[256];
+        snprintf(buf, sizeof buf, "%s", modes_s);
+        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            pg_accum_mode m;
+            if (pg_accum_parse(tok, &m) != 0)
+                goto bad_value;
+            use[m] = 1;
+        }
+    }
+
+    pg_problem p;
+    int stored;
+    if (pg_cli_load_problem(NULL, shape, family, seed, &p, &stored) != 0)
+        goto bad_value;
+    pg_cli_set_threads(threads);
+    int nthreads = threads > 0 ? threads : omp_get_max_threads();
+    int64_t M = p.shape.M, N = p.shape.N, K = p.shape.K;
+    double macs = (double)M * (double)N * (double)K;
+    uint16_t *D = malloc((size_t)(M * N) * sizeof *D);
+    if (D == NULL) {
+        fprintf(stderr, "pegemm bench-ref: out of memory for D\n");
+        pg_problem_free(&p);
+        return 1;
+    }
+
+    printf("bench-ref: M=%lld N=%lld K=%lld family=%s threads=%d repeat=%d kernels=%s\n", (long long)M,
+           (long long)N, (long long)K, p.family, nthreads, repeat, pg_kernel_isa_name());
+    double t_sgemm = time_sgemm(&p, nthreads, repeat);
+    double g_sgemm = t_sgemm > 0 ? macs / t_sgemm * 1e-9 : 0.0;
+    if (t_sgemm > 0)
+        printf("  %-14s %9.4f s  %8.2f GMAC/s\n", "openblas-sgemm", t_sgemm, g_sgemm);
+    else
+        printf("  %-14s (not in this build: OpenBLAS not found)\n", "openblas-sgemm");
+    int rc = 0;
+    for (int m = 0; m < PG_ACC_COUNT && rc == 0; m++) {
+        if (!use[m])
+            continue;
+        double best = -1.0;
+        for (int r = 0; r < repeat; r++) {
+            double t = pg_now_seconds();
+            if (pg_gemm_ref(&p, (pg_accum_mode)m, PG_EPI_DOUBLE, NULL, M, D, NULL, NULL) != 0) {
+                fprintf(stderr, "pegemm bench-ref: %s\n", pg_last_error());
+                rc = 1;
+                break;
+            }
+            t = pg_now_seconds() - t;
+            if (best < 0 || t < best)
+                best = t;
+        }
+        if (rc != 0)
+            break;
+        double g = macs / best * 1e-9;
+        if (t_sgemm > 0)
+            printf("  %-14s %9.4f s  %8.2f GMAC/s  %6.3fx sgemm\n", pg_accum_name((pg_accum_mode)m), best, g,
+                   g / g_sgemm);
+        else
+            printf("  %-14s %9.4f s  %8.2f GMAC/s\n", pg_accum_name((pg_accum_mode)m), best, g);
+        fflush(stdout);
+    }
+    free(D);
+    pg_problem_free(&p);
+    return rc;
+
+bad_value:
+    fprintf(stderr, "pegemm bench-ref: %s\n", pg_last_error());
+    return 2;
+}
