@@ -634,7 +634,7 @@ static int order_nodes(pg_schedule *s)
     }
     if (tail < n) {
         /* walk backwards along remaining offset-0 edges until a node repeats */
-        int seen[SCH_MAX_NODES], path[SCH_MAX_NODES + 1], plen = 0, v = -1, line = 0;
+        int seen[SCH_MAX_NODES], path[SCH_MAX_NODES + 1], pedge[SCH_MAX_NODES + 1], plen = 0, v = -1;
         for (int i = 0; i < n; i++)
             seen[i] = -1;
         for (int i = 0; i < n && v < 0; i++)
@@ -642,26 +642,40 @@ static int order_nodes(pg_schedule *s)
                 v = i;
         while (seen[v] < 0) {
             seen[v] = plen;
-            path[plen++] = v;
+            path[plen] = v;
+            pedge[plen] = -1;
             for (int i = 0; i < s->nedges; i++) {
                 const sch_edge *e = &s->edges[i];
                 if (e->off == 0 && e->to == v && indeg[e->from] > 0) {
-                    if (e->kind != EDGE_SEQ || !line)
-                        line = e->line;
+                    pedge[plen] = i;
                     v = e->from;
                     break;
                 }
             }
+            plen++;
         }
-        char msg[512] = "", nm[96];
+        char msg[512] = "", nm[96], lines[128] = "";
+        int line = 0;
         for (int i = plen - 1; i >= seen[v]; i--) {
             sch_node_name(s, path[i], nm, sizeof nm);
             strncat(msg, nm, sizeof msg - strlen(msg) - 1);
             strncat(msg, " -> ", sizeof msg - strlen(msg) - 1);
+            const sch_edge *e = pedge[i] >= 0 ? &s->edges[pedge[i]] : NULL;
+            if (e && e->kind != EDGE_SEQ) {
+                char l[16];
+                snprintf(l, sizeof l, "%s%d", lines[0] ? ", " : "", e->line);
+                strncat(lines, l, sizeof lines - strlen(lines) - 1);
+                if (!line || e->line < line)
+                    line = e->line;
+            }
         }
         sch_node_name(s, path[plen - 1], nm, sizeof nm);
         strncat(msg, nm, sizeof msg - strlen(msg) - 1);
-        return FAIL(line, "deadlock: a cycle with no buffer (every step waits, within one tile, on the next): %s", msg);
+        if (!line)
+            line = s->roles[s->nodes[v].role].line;
+        return FAIL(line, "deadlock: a cycle with no buffer (each step waits, within one tile, on the next; "
+                          "dependencies on lines %s): %s",
+                    lines[0] ? lines : "-", msg);
     }
     int cnt[SCH_MAX_NODES + 1] = {0};
     for (int i = 0; i < s->nedges; i++)

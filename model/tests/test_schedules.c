@@ -1,0 +1,211 @@
+/* Schedule files: the built-ins load and round-trip through the writer;
+ * invalid files are rejected with "file:line: problem"; overrides and
+ * fitted distributions behave as documented. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "maxplus.h"
+#include "model_ext.h"
+#include "pg_error.h"
+#include "sched.h"
+
+static const char k_good[] = "schedule t\n"                                                       /* 1 */
+                             "machine units=1 tiles=100 clock_hz=1e9 flops=1e12\n"               /* 2 */
+                             "period consumer.mainloop\n"                                         /* 3 */
+                             "phase producer_issue family=const mean=100\n"                       /* 4 */
+                             "phase mainloop family=const mean=200\n"                             /* 5 */
+                             "role producer instances=1\n"                                        /* 6 */
+                             "  wait producer_wait\n"                                             /* 7 */
+                             "  work producer_issue\n"                                            /* 8 */
+                             "role consumer instances=1\n"                                        /* 9 */
+                             "  wait load_wait until producer.producer_issue\n"                   /* 10 */
+                             "  work mainloop\n"                                                  /* 11 */
+                             "buffer stages count=2 acquire=producer.producer_wait release=consumer.mainloop\n";
+
+/* k_good with line `lineno` (1-based) replaced. */
+static char *with_line(int lineno, const char *repl)
+{
+    static char out[4096];
+    out[0] = '\0';
+    const char *p = k_good;
+    for (int l = 1; *p; l++) {
+        const char *e = strchr(p, '\n');
+        if (l == lineno) {
+            strcat(out, repl);
+            strcat(out, "\n");
+        } else {
+            strncat(out, p, (size_t)(e - p + 1));
+        }
+        p = e + 1;
+    }
+    return out;
+}
+
+static void expect_reject(const char *text, const char *where, const char *what)
+{
+    pg_schedule *s = NULL;
+    pg_clear_error();
+    int rc = pg_schedule_load_text(text, "bad.sched", &s);
+    if (rc == 0) {
+        pg_schedule_free(s);
+        fail_msg("accepted a schedule that should fail with '%s'", what);
+    }
+    assert_null(s);
+    const char *msg = pg_last_error();
+    if (!strstr(msg, where) || !strstr(msg, what))
+        fail_msg("message '%s' lacks '%s' or '%s'", msg, where, what);
+}
+
+static void test_good_loads(void **state)
+{
+    (void)state;
+    pg_schedule *s = NULL;
+    assert_int_equal(pg_schedule_load_text(k_good, "good.sched", &s), 0);
+    double lambda;
+    char c[256], b[64];
+    assert_int_equal(sch_deterministic(s, &lambda, c, sizeof c, b, sizeof b), 0);
+    assert_true(fabs(lambda - 200) < 1e-9);
+    pg_schedule_free(s);
+}
+
+static void test_invalid_files(void **state)
+{
+    (void)state;
+    expect_reject(with_line(11, "  work mainlop"), "bad.sched:11", "unknown phase 'mainlop'");
+    expect_reject(with_line(9, "role consumr instances=1"), "bad.sched:9", "unknown warp role 'consumr'");
+    expect_reject(with_line(10, "  wait load_wait until producr.producer_issue"), "bad.sched:10",
+                  "unknown warp role 'producr'");
+    expect_reject(with_line(10, "  wait load_wait until epilogue.phase1"), "bad.sched:10",
+                  "role 'epilogue' is not in this schedule");
+    /* the producer waits on this tile's mainloop, which waits on the producer: no buffer between */
+    expect_reject(with_line(7, "  wait producer_wait until consumer.mainloop"), "bad.sched:7",
+                  "deadlock: a cycle with no buffer");
+    expect_reject(with_line(5, "phase mainloop family=lognormal mean=200 min=100 p95=190"), "bad.sched:5",
+                  "min < mean < p95");
+    expect_reject(with_line(5, "phase mainloop family=const mean=$nope"), "bad.sched:5", "unknown option '$nope'");
+    expect_reject(with_line(11, "  frobnicate mainloop"), "bad.sched:11", "unknown directive 'frobnicate'");
+    expect_reject(with_line(4, "phase bogus family=const mean=1"), "bad.sched:4", "unknown phase 'bogus'");
+    expect_reject(with_line(8, "  work phase1"), "bad.sched:8", "has no distribution");
+}
+
+static void test_file_rejected_names_file(void **state)
+{
+    (void)state;
+    const char *path = "test_model_bad.sched";
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(with_line(11, "  work mainlop"), f);
+    fclose(f);
+    pg_schedule *s = NULL;
+    assert_int_not_equal(pg_schedule_load(path, &s), 0);
+    assert_non_null(strstr(pg_last_error(), "test_model_bad.sched:11"));
+    remove(path);
+    assert_int_not_equal(pg_schedule_load("no-such-schedule", &s), 0);
+    assert_non_null(strstr(pg_last_error(), "b200-seed"));
+}
+
+static void test_builtins_roundtrip(void **state)
+{
+    (void)state;
+    const char *names[] = {"b200-seed", "h100-pingpong"};
+    for (int i = 0; i < 2; i++) {
+        pg_schedule *s = NULL, *t = NULL;
+        assert_int_equal(pg_schedule_load(names[i], &s), 0);
+        assert_string_equal(pg_schedule_name(s), names[i]);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        assert_non_null(f);
+        assert_int_equal(pg_schedule_write(s, f, "round trip"), 0);
+        fclose(f);
+        assert_int_equal(pg_schedule_load_text(buf, "roundtrip", &t), 0);
+        double l1, l2;
+        char c1[256], c2[256], b1[64], b2[64];
+        assert_int_equal(sch_deterministic(s, &l1, c1, sizeof c1, b1, sizeof b1), 0);
+        assert_int_equal(sch_deterministic(t, &l2, c2, sizeof c2, b2, sizeof b2), 0);
+        assert_true(fabs(l1 - l2) < 1e-6 * l1);
+        assert_string_equal(c1, c2);
+        free(buf);
+        pg_schedule_free(s);
+        pg_schedule_free(t);
+    }
+}
+
+static void test_overrides(void **state)
+{
+    (void)state;
+    pg_schedule *s = NULL;
+    assert_int_equal(pg_schedule_load("b200-seed", &s), 0);
+    int d = sch_find_dist(s, "phase1");
+    double mean = s->dists[d].mean, spread = s->dists[d].p95 - s->dists[d].mean;
+    /* a new mean keeps the calibrated spread */
+    assert_int_equal(pg_schedule_set(s, "phase1.mean=-170", 1), 0);
+    assert_true(fabs(s->dists[d].mean - (mean - 170)) < 1e-9);
+    assert_true(fabs((s->dists[d].p95 - s->dists[d].mean) - spread) < 1e-9);
+    /* structural options recompile and keep earlier overrides */
+    assert_int_equal(pg_schedule_set(s, "release_after=phase2", 0), 0);
+    d = sch_find_dist(s, "phase1");
+    assert_true(fabs(s->dists[d].mean - (mean - 170)) < 1e-9);
+    assert_int_not_equal(pg_schedule_set(s, "release_after=phase3", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "phase1|phase2"));
+    assert_int_not_equal(pg_schedule_set(s, "phase9.mean=1", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "unknown parameter"));
+    assert_int_not_equal(pg_schedule_set(s, "phase1.median=1", 0), 0);
+    assert_int_not_equal(pg_schedule_set(s, "nonsense", 0), 0);
+    assert_int_equal(pg_schedule_set(s, "epilogue_warps=5", 0), 0);
+    assert_int_equal(s->roles[1].instances, 10); /* 5 warps x 2 CTAs */
+    pg_schedule_free(s);
+}
+
+/* The fitted log-normal reproduces the summaries it was fitted to. */
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void test_lognormal_fit(void **state)
+{
+    (void)state;
+    sch_dist d;
+    memset(&d, 0, sizeof d);
+    snprintf(d.name, sizeof d.name, "phase1");
+    d.family = DIST_LOGNORMAL;
+    d.mean = 4345;
+    d.min = 2842;
+    d.p95 = 5537;
+    d.max = NAN;
+    d.sd = NAN;
+    assert_int_equal(dist_fit(&d), 0);
+    enum { N = 400000 };
+    double *v = malloc(sizeof(double) * N), sum = 0;
+    assert_non_null(v);
+    rng r;
+    rng_seed(&r, 3);
+    for (int i = 0; i < N; i++) {
+        v[i] = dist_sample(&d, &r);
+        sum += v[i];
+        assert_true(v[i] >= d.min);
+    }
+    qsort(v, N, sizeof(double), cmp);
+    assert_true(fabs(sum / N - 4345) < 5);
+    assert_true(fabs(v[(int)(0.95 * (N - 1))] - 5537) < 10);
+    free(v);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_good_loads),        cmocka_unit_test(test_invalid_files),
+        cmocka_unit_test(test_file_rejected_names_file), cmocka_unit_test(test_builtins_roundtrip),
+        cmocka_unit_test(test_overrides),         cmocka_unit_test(test_lognormal_fit),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
