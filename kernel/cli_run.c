@@ -247,7 +247,7 @@ static int run_main(int argc, char **argv, int bench)
                 (long long)(s.M * s.N), PG_D_POISON);
         goto fail;
     }
-    printf("poison check: all %lld outputs written\n", (long long)(s.M * s.N));
+    printf("poison check: all %lld outputs written; grid %d CTAs (clusters of %d)\n", (long long)(s.M * s.N), g.grid, PG_CLUSTER);
     run.D = malloc((size_t)(run.nrows * s.N) * sizeof *run.D);
     if (!run.D) {
         pg_fail("out of host memory for %lld output rows", (long long)run.nrows);
@@ -274,8 +274,14 @@ static int run_main(int argc, char **argv, int bench)
     double hz = 0;
     if (pg_gpu_measure_clock(&g, &hz) != 0)
         goto fail;
-    printf("fused kernel: median %.4f ms of %d (%.1f TFLOPS, %.1f GB/s compulsory); SM clock %.0f MHz\n", fused_ms,
-           o.reps, flops / (fused_ms * 1e-3) / 1e12, bytes / (fused_ms * 1e-3) / 1e9, hz / 1e6);
+    printf("fused kernel: median %.4f ms of %d (%.1f TFLOPS, %.1f GB/s compulsory); SM clock %.0f MHz (idle probe)",
+           fused_ms, o.reps, flops / (fused_ms * 1e-3) / 1e12, bytes / (fused_ms * 1e-3) / 1e9, hz / 1e6);
+    if (o.trace && g.trace_clock_hz > 0) {
+        /* the clock the trace's cycles ran at is the one the model needs */
+        printf(", %.0f MHz while the traced kernel ran", g.trace_clock_hz / 1e6);
+        hz = g.trace_clock_hz;
+    }
+    printf("\n");
 
     if (o.baselines) {
         base = calloc(PG_BASE_COUNT, sizeof *base);

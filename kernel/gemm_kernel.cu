@@ -16,16 +16,32 @@
  * accumulators with cvt.rn.bf16x2.f32, adds its combined pair with
  * add.rn.bf16x2 and writes the result back to the same smem word; then one
  * thread TMA-stores the tile (rows past M are clipped by the TMA unit).
- * Tile order: tile t covers rows (t / tiles_n) * 64 and columns
- * (t % tiles_n) * 256; CTAs take t = blockIdx.x + i * gridDim.x, so the
- * tiles_n tiles of one A block run at the same time on neighbouring SMs and
- * read that block from L2 after its first load.
+ * Clusters of two CTAs: the two work on tiles with the same columns and
+ * neighbouring 64-row blocks at the same time; each producer loads its own A
+ * block and one half (128 rows) of the B tile, multicast into both CTAs, so
+ * B's L2-to-SM traffic is halved.  A stage is refilled only when the
+ * consumers of both CTAs have released it (8 arrivals on each empty barrier).
+ * Tile order: pair q covers row blocks 2*(q / tiles_n) + {0, 1} and columns
+ * (q % tiles_n) * 256; cluster c takes q = c + i * clusters, so the tiles_n
+ * column tiles of one A block run at the same time on neighbouring SMs and
+ * read that block from L2 after its first load.  With an odd number of row
+ * blocks the last pair's second block lies past M: TMA reads zeros there and
+ * clips the stores, so both CTAs keep the same schedule.
  * Constraints (checked by the host): N % 256 == 0, K % 128 == 0. */
 #include <stdint.h>
+#include <string.h>
 
 #include "gemm_kernel.h"
 #include "wgmma_m64n256.cuh"
 
+#define CLUSTER PG_CLUSTER
+/* 1: the epilogue reads combined from global memory (L2) into registers
+ * instead of TMA-loading it into the staging buffer. */
+#ifndef PG_EPI_FROM_GLOBAL
+#define PG_EPI_FROM_GLOBAL 0
+#endif
+#define EPI_FROM_GLOBAL PG_EPI_FROM_GLOBAL
+#define B_HALF_ROWS (PG_TILE_N / CLUSTER)
 #define A_STAGE_BYTES (PG_TILE_M * PG_TILE_K)
 #define B_STAGE_BYTES (PG_TILE_N * PG_TILE_K)
 #define STAGE_TX_BYTES (A_STAGE_BYTES + B_STAGE_BYTES)
@@ -81,6 +97,55 @@ static __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorM
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
                  ::"r"(dst), "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(bar)
                  : "memory");
+}
+
+/* The same box lands at the same smem offset in every CTA of cta_mask and
+ * completes bytes on the mbarrier at the same offset in each. */
+static __device__ __forceinline__ void tma_load_2d_multicast(uint32_t dst, const CUtensorMap *map, int32_t c0, int32_t c1,
+                                                             uint32_t bar, uint16_t cta_mask)
+{
+    asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster"
+                 " [%0], [%1, {%2, %3}], [%4], %5;"
+                 ::"r"(dst), "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(bar), "h"(cta_mask)
+                 : "memory");
+}
+
+/* Arrive on the mbarrier at the same offset in CTA `rank` of the cluster. */
+static __device__ __forceinline__ void mbar_arrive_cluster(uint32_t bar, uint32_t rank)
+{
+    uint32_t remote;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(bar), "r"(rank));
+    asm volatile("mbarrier.arrive.shared::cluster.b64 _, [%0];" ::"r"(remote) : "memory");
+}
+
+/* A consumer warp is done reading a stage: tell every CTA whose producer
+ * writes into it. */
+static __device__ __forceinline__ void release_stage(uint32_t bar)
+{
+    if (CLUSTER == 1) {
+        mbar_arrive(bar);
+        return;
+    }
+    for (uint32_t r = 0; r < CLUSTER; r++)
+        mbar_arrive_cluster(bar, r);
+}
+
+static __device__ __forceinline__ uint32_t cluster_rank(void)
+{
+    if (CLUSTER == 1)
+        return 0;
+    uint32_t r;
+    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+    return r;
+}
+
+static __device__ __forceinline__ void cluster_sync(void)
+{
+    if (CLUSTER == 1) {
+        __syncthreads();
+        return;
+    }
+    asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 
 static __device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, int32_t c0, int32_t c1, uint32_t src)
@@ -195,7 +260,9 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
     const int wg = tid / 128;
     const int tiles_n = p.N / PG_TILE_N;
     const int tiles_m = (p.M + PG_TILE_M - 1) / PG_TILE_M;
-    const int num_tiles = tiles_m * tiles_n;
+    const int num_pairs = ((tiles_m + CLUSTER - 1) / CLUSTER) * tiles_n; /* groups of CLUSTER row blocks */
+    const uint32_t rank = cluster_rank();
+    const int cluster_id = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
     const int kblocks = p.K / PG_TILE_K;
 
     if (TRACE && tid == 0) {
@@ -207,7 +274,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
     if (tid == 0) {
         for (int s = 0; s < PG_STAGES; s++) {
             mbar_init(bar_full + 8 * s, 1);
-            mbar_init(bar_empty + 8 * s, 4); /* lane 0 of each consumer warp */
+            mbar_init(bar_empty + 8 * s, 4 * CLUSTER); /* lane 0 of each consumer warp of both CTAs */
         }
         for (int w = 0; w < PG_CONSUMERS; w++) {
             mbar_init(bar_order + 8 * w, 1);
@@ -219,20 +286,20 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
         asm volatile("prefetch.tensormap [%0];" ::"l"((uint64_t)&p.map_combined) : "memory");
         asm volatile("prefetch.tensormap [%0];" ::"l"((uint64_t)&p.map_d) : "memory");
     }
-    __syncthreads();
+    /* Both CTAs' barriers must exist before either multicasts or arrives remotely. */
+    cluster_sync();
 
     if (wg == 0) {
         /* ---- producer warpgroup: only thread 0 works; give registers away. */
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
-        if (tid != 0)
-            return;
+        if (tid == 0) {
         uint32_t g = 0; /* k-blocks issued so far: ring slot and phase */
         for (int i = 0;; i++) {
-            const int tile = blockIdx.x + i * gridDim.x;
-            if (tile >= num_tiles)
+            const int q = cluster_id + i * clusters;
+            if (q >= num_pairs)
                 break;
-            const int m0 = (tile / tiles_n) * PG_TILE_M;
-            const int n0 = (tile % tiles_n) * PG_TILE_N;
+            const int m0 = (CLUSTER * (q / tiles_n) + (int)rank) * PG_TILE_M;
+            const int n0 = (q % tiles_n) * PG_TILE_N;
             const int64_t t_wait = TRACE ? read_clock() : 0;
             int64_t t_issue = 0;
             for (int kb = 0; kb < kblocks; kb++, g++) {
@@ -242,16 +309,20 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
                     t_issue = read_clock();
                 mbar_expect_tx(bar_full + 8 * stage, STAGE_TX_BYTES);
                 tma_load_2d(s_a + stage * A_STAGE_BYTES, &p.map_a, kb * PG_TILE_K, m0, bar_full + 8 * stage);
-                tma_load_2d(s_b + stage * B_STAGE_BYTES, &p.map_b, kb * PG_TILE_K, n0, bar_full + 8 * stage);
+                if (CLUSTER > 1)
+                    tma_load_2d_multicast(s_b + stage * B_STAGE_BYTES + rank * (B_HALF_ROWS * PG_TILE_K), &p.map_b,
+                                          kb * PG_TILE_K, n0 + (int)rank * B_HALF_ROWS, bar_full + 8 * stage,
+                                          (uint16_t)((1u << CLUSTER) - 1));
+                else
+                    tma_load_2d(s_b + stage * B_STAGE_BYTES, &p.map_b, kb * PG_TILE_K, n0, bar_full + 8 * stage);
             }
             if (TRACE) {
                 trace_put<TRACE>(p, i, 5 /* producer_wait */, t_wait, t_issue);
                 trace_put<TRACE>(p, i, 6 /* producer_issue */, t_issue, read_clock());
             }
         }
-        return;
-    }
-
+        }
+    } else {
     /* ---- consumer warpgroups */
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
     const int w = wg - 1;
@@ -265,16 +336,16 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
 
     for (int j = 0;; j++) {
         const int i = 2 * j + w; /* this CTA's local tile number */
-        const int tile = blockIdx.x + i * gridDim.x;
-        if (tile >= num_tiles)
+        const int q = cluster_id + i * clusters;
+        if (q >= num_pairs)
             break;
-        const int m0 = (tile / tiles_n) * PG_TILE_M;
-        const int n0 = (tile % tiles_n) * PG_TILE_N;
+        const int m0 = (CLUSTER * (q / tiles_n) + (int)rank) * PG_TILE_M;
+        const int n0 = (q % tiles_n) * PG_TILE_N;
         const int64_t t0 = TRACE ? read_clock() : 0;
 
         /* Combined rows for this tile into the staging buffer, once the
          * previous tile's TMA store has finished reading it. */
-        if (ltid == 0) {
+        if (!EPI_FROM_GLOBAL && ltid == 0) {
             bulk_wait_read_all();
             mbar_expect_tx(bar_comb + 8 * w, EPI_BYTES);
             const int r0 = m0 % p.P;
@@ -310,13 +381,13 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
             if (kb > 0) {
                 wgmma_wait<1>();
                 if (lane == 0)
-                    mbar_arrive(bar_empty + 8 * ((g - 1) % PG_STAGES));
+                    release_stage(bar_empty + 8 * ((g - 1) % PG_STAGES));
             }
         }
         wgmma_wait<0>();
         fence_acc(acc);
         if (lane == 0)
-            mbar_arrive(bar_empty + 8 * ((g0 + kblocks - 1) % PG_STAGES));
+            release_stage(bar_empty + 8 * ((g0 + kblocks - 1) % PG_STAGES));
         if (p.mainloop_delay > 0)
             spin_cycles(p.mainloop_delay);
         const int64_t t3 = TRACE ? read_clock() : 0;
@@ -325,8 +396,29 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
 
         /* Epilogue in registers: fragment element e of m64n256 sits at row
          * warp*16 + lane/4 + 8*((e>>1)&1), column (e>>2)*8 + (lane&3)*2 + (e&1). */
-        mbar_wait(bar_comb + 8 * w, j & 1);
         const int row_lo = warp * 16 + lane / 4;
+        if (EPI_FROM_GLOBAL) {
+            /* combined pairs straight from the L2-resident table; the staging
+             * buffer only carries D, once the last store has read it out. */
+            if (ltid == 0)
+                bulk_wait_read_all();
+            const uint32_t *crow[2];
+#pragma unroll
+            for (int h = 0; h < 2; h++)
+                crow[h] = (const uint32_t *)(p.combined + (int64_t)((m0 + row_lo + 8 * h) % p.P) * p.N + n0) + (lane & 3);
+            named_barrier_sync(1 + w, 128);
+#pragma unroll
+            for (int c8 = 0; c8 < PG_TILE_N / 8; c8++) {
+                const int sub = c8 / 8, chunk = c8 % 8;
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const int r = row_lo + 8 * h;
+                    const uint32_t a = my_epi + sub * EPI_SUB_BYTES + r * 128 + ((chunk ^ (r & 7)) << 4) + (lane & 3) * 4;
+                    st_shared_u32(a, epilogue_pair(acc[c8 * 4 + 2 * h], acc[c8 * 4 + 2 * h + 1], __ldg(crow[h] + c8 * 4)));
+                }
+            }
+        } else {
+        mbar_wait(bar_comb + 8 * w, j & 1);
 #pragma unroll
         for (int c8 = 0; c8 < PG_TILE_N / 8; c8++) {
             const int sub = c8 / 8, chunk = c8 % 8;
@@ -336,6 +428,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
                 const uint32_t a = my_epi + sub * EPI_SUB_BYTES + r * 128 + ((chunk ^ (r & 7)) << 4) + (lane & 3) * 4;
                 st_shared_u32(a, epilogue_pair(acc[c8 * 4 + 2 * h], acc[c8 * 4 + 2 * h + 1], ld_shared_u32(a)));
             }
+        }
         }
         if (p.epi_delay > 0)
             spin_cycles(p.epi_delay);
@@ -364,6 +457,9 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
             c[4] = read_globaltimer();
         }
     }
+    }
+    /* No CTA may leave while its peer can still arrive on its barriers. */
+    cluster_sync();
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -414,22 +510,56 @@ extern "C" cudaError_t pg_count_equal_launch(const uint16_t *x, int64_t n, uint1
 
 extern "C" size_t pg_kernel_smem_bytes(void) { return SMEM_BYTES; }
 
+static void launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, int grid, cudaStream_t stream)
+{
+    *cfg = cudaLaunchConfig_t{};
+    cfg->gridDim = dim3(grid, 1, 1);
+    cfg->blockDim = dim3(PG_THREADS, 1, 1);
+    cfg->dynamicSmemBytes = SMEM_BYTES;
+    cfg->stream = stream;
+    attr->id = cudaLaunchAttributeClusterDimension;
+    attr->val.clusterDim.x = CLUSTER;
+    attr->val.clusterDim.y = 1;
+    attr->val.clusterDim.z = 1;
+    cfg->attrs = attr;
+    cfg->numAttrs = 1;
+}
+
+template <bool TRACE> static cudaError_t launch_variant(const pg_kernel_params *p, int grid, cudaStream_t stream)
+{
+    cudaLaunchConfig_t cfg;
+    cudaLaunchAttribute attr;
+    cudaError_t e = cudaFuncSetAttribute(pg_fused_gemm<TRACE>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
+    if (e != cudaSuccess)
+        return e;
+    launch_config(&cfg, &attr, grid, stream);
+    e = cudaLaunchKernelEx(&cfg, pg_fused_gemm<TRACE>, *p);
+    if (e != cudaSuccess)
+        return e;
+    return cudaGetLastError();
+}
+
 extern "C" cudaError_t pg_kernel_launch(const pg_kernel_params *p, int trace, int grid, cudaStream_t stream)
 {
-    const size_t smem = SMEM_BYTES;
-    cudaError_t e;
-    if (trace) {
-        e = cudaFuncSetAttribute(pg_fused_gemm<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-        if (e != cudaSuccess)
-            return e;
-        pg_fused_gemm<true><<<grid, PG_THREADS, smem, stream>>>(*p);
-    } else {
-        e = cudaFuncSetAttribute(pg_fused_gemm<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
-        if (e != cudaSuccess)
-            return e;
-        pg_fused_gemm<false><<<grid, PG_THREADS, smem, stream>>>(*p);
-    }
-    return cudaGetLastError();
+    if (grid % CLUSTER != 0)
+        return cudaErrorInvalidValue;
+    return trace ? launch_variant<true>(p, grid, stream) : launch_variant<false>(p, grid, stream);
+}
+
+extern "C" cudaError_t pg_kernel_max_grid(int sm_count, int *grid)
+{
+    cudaLaunchConfig_t cfg;
+    cudaLaunchAttribute attr;
+    int clusters = 0;
+    cudaError_t e = cudaFuncSetAttribute(pg_fused_gemm<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
+    if (e != cudaSuccess)
+        return e;
+    launch_config(&cfg, &attr, sm_count - sm_count % CLUSTER, 0);
+    e = cudaOccupancyMaxActiveClusters(&clusters, pg_fused_gemm<false>, &cfg);
+    if (e != cudaSuccess)
+        return e;
+    *grid = clusters * CLUSTER;
+    return clusters > 0 ? cudaSuccess : cudaErrorInvalidConfiguration;
 }
 
 extern "C" cudaError_t pg_clock_probe_launch(int64_t cycles, int64_t *out, cudaStream_t stream)

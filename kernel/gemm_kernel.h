@@ -17,6 +17,9 @@
 #define PG_TILE_K 128
 #define PG_STAGES 4
 #define PG_CONSUMERS 2
+#ifndef PG_CLUSTER
+#define PG_CLUSTER 2 /* CTAs sharing each B tile through TMA multicast */
+#endif
 #define PG_THREADS 384 /* producer warpgroup + two consumer warpgroups */
 /* Phases recorded per (CTA, tile) in the trace build: the seven Hopper
  * phases of traces/phases.h (enum values 0..6). */
@@ -25,9 +28,10 @@
 
 typedef struct {
     CUtensorMap map_a;        /* A [M, K] u8, box 128 x 64, 128B swizzle */
-    CUtensorMap map_b;        /* B [N, K] u8, box 128 x 256, 128B swizzle */
+    CUtensorMap map_b;        /* B [N, K] u8, box 128 x 128 (half a tile: multicast per CTA of the pair), 128B swizzle */
     CUtensorMap map_combined; /* combined replicated [R, N] bf16, box 64 x 64, 128B swizzle */
     CUtensorMap map_d;        /* D [M, N] bf16, box 64 x 64, 128B swizzle */
+    const uint16_t *combined; /* [P, N] bf16, for the epilogue that reads it from global */
     int32_t M, N, K, P;
     int64_t epi_delay;        /* extra cycles spun in epilogue_regs (0 = off) */
     int64_t mainloop_delay;   /* extra cycles spun at the end of mainloop (0 = off) */
@@ -46,7 +50,9 @@ extern "C" {
 
 /* Dynamic shared memory the kernel needs (bytes). */
 size_t pg_kernel_smem_bytes(void);
-/* Launch on `grid` CTAs (persistent; grid <= SM count).  trace != 0 picks the
+/* The persistent grid: CTAs (pairs of one cluster) that fit at once. */
+cudaError_t pg_kernel_max_grid(int sm_count, int *grid);
+/* Launch on `grid` CTAs (persistent; even, <= pg_kernel_max_grid).  trace != 0 picks the
  * clock64 trace build.  Returns the launch's cudaError_t (cudaSuccess = 0). */
 cudaError_t pg_kernel_launch(const pg_kernel_params *p, int trace, int grid, cudaStream_t stream);
 /* Spin `cycles` SM cycles in one thread per CTA and record clock64 and

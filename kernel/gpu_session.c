@@ -104,12 +104,18 @@ int pg_gpu_load(pg_gpu *g, const pg_problem *p)
     memset(&g->params, 0, sizeof g->params);
     if (pg_tma_maps_build(&g->params, g->dA, g->dB, g->d_combined_rep, g->comb_rows, g->dD, &s) != 0)
         goto done;
+    g->params.combined = g->d_combined;
     g->params.M = (int32_t)s.M;
     g->params.N = (int32_t)s.N;
     g->params.K = (int32_t)s.K;
     g->params.P = (int32_t)s.P;
-    g->num_tiles = ((s.M + PG_TILE_M - 1) / PG_TILE_M) * (s.N / PG_TILE_N);
-    g->grid = g->num_tiles < g->sm_count ? (int)g->num_tiles : g->sm_count;
+    g->tiles_m = (s.M + PG_TILE_M - 1) / PG_TILE_M;
+    g->tiles_n = s.N / PG_TILE_N;
+    g->num_tiles = g->tiles_m * g->tiles_n;
+    g->num_pairs = (g->tiles_m + PG_CLUSTER - 1) / PG_CLUSTER * g->tiles_n;
+    int max_grid = 0;
+    CK(pg_kernel_max_grid(g->sm_count, &max_grid), "sizing the persistent grid (clusters of 2 CTAs)");
+    g->grid = g->num_pairs * PG_CLUSTER < max_grid ? (int)(g->num_pairs * PG_CLUSTER) : max_grid;
     rc = 0;
 done:
     return rc;
@@ -120,7 +126,8 @@ static int ensure_trace_buffers(pg_gpu *g)
     int rc = -1;
     if (g->d_trace_ts)
         return 0;
-    const int64_t per_cta = (g->num_tiles + g->grid - 1) / g->grid;
+    const int64_t clusters = g->grid / PG_CLUSTER;
+    const int64_t per_cta = (g->num_pairs + clusters - 1) / clusters;
     g->params.trace_tiles_per_cta = (int32_t)per_cta;
     if (alloc_dev((void **)&g->d_trace_ts, (size_t)(g->grid * per_cta * PG_TRACE_PHASES * 2 * 8), "trace buffer") ||
         alloc_dev((void **)&g->d_trace_cta, (size_t)(g->grid * PG_TRACE_CTA_FIELDS * 8), "trace anchors"))
@@ -261,10 +268,19 @@ int pg_gpu_collect_trace(pg_gpu *g, pg_trace *t)
     }
     CK(cudaMemcpy(ts, g->d_trace_ts, ts_bytes, cudaMemcpyDeviceToHost), "downloading the trace");
     CK(cudaMemcpy(cta, g->d_trace_cta, cta_bytes, cudaMemcpyDeviceToHost), "downloading the trace anchors");
+    /* CTA c's local tile i is pair q = c / 2 + i * clusters, row block
+     * 2 * (q / tiles_n) + c % 2 (past M for the odd last block: not traced). */
+    const int64_t clusters = g->grid / PG_CLUSTER;
+#define TILE_OF(c, i, q, mb) \
+    const int64_t q = (c) / PG_CLUSTER + (i) * clusters; \
+    const int64_t mb = PG_CLUSTER * (q / g->tiles_n) + (c) % PG_CLUSTER
     int64_t n = 0;
     for (int64_t c = 0; c < g->grid; c++)
-        for (int64_t i = 0; i < T && c + i * g->grid < g->num_tiles; i++)
-            n += PG_TRACE_PHASES;
+        for (int64_t i = 0; i < T; i++) {
+            TILE_OF(c, i, q, mb);
+            if (q < g->num_pairs && mb < g->tiles_m)
+                n += PG_TRACE_PHASES;
+        }
     if (pg_trace_alloc(t, n, g->sm_count) != 0)
         goto done;
     for (int64_t s = 0; s < g->sm_count; s++)
@@ -279,26 +295,44 @@ int pg_gpu_collect_trace(pg_gpu *g, pg_trace *t)
         }
         t->anchor_clock[sm] = ci[1];
         t->anchor_globaltimer_ns[sm] = ci[2];
-        for (int64_t i = 0; i < T && c + i * g->grid < g->num_tiles; i++)
+        for (int64_t i = 0; i < T; i++) {
+            TILE_OF(c, i, q, mb);
+            if (q >= g->num_pairs || mb >= g->tiles_m)
+                continue;
+            const int64_t tile = mb * g->tiles_n + q % g->tiles_n;
             for (int ph = 0; ph < PG_TRACE_PHASES; ph++) {
                 const int64_t *slot = ts + ((c * T + i) * PG_TRACE_PHASES + ph) * 2;
                 const int consumer = ph < PG_PH_PRODUCER_WAIT;
                 if (slot[0] == 0 || slot[1] < slot[0]) {
                     rc = pg_fail("trace: tile %lld phase %s was not recorded (begin %lld, end %lld)",
-                                 (long long)(c + i * g->grid), pg_phase_name((pg_phase)ph), (long long)slot[0],
+                                 (long long)tile, pg_phase_name((pg_phase)ph), (long long)slot[0],
                                  (long long)slot[1]);
                     goto done;
                 }
                 t->sm[k] = sm;
                 t->role[k] = (uint8_t)(consumer ? PG_ROLE_CONSUMER : PG_ROLE_PRODUCER);
                 t->warp[k] = consumer ? (int32_t)(i & 1) : 0;
-                t->tile[k] = (int32_t)(c + i * g->grid);
+                t->tile[k] = (int32_t)tile;
                 t->phase[k] = (uint8_t)ph;
                 t->begin[k] = slot[0];
                 t->end[k] = slot[1];
                 k++;
             }
+        }
     }
+#undef TILE_OF
+    /* The SM clock while the kernel ran: clock64 against %globaltimer from
+     * each CTA's start to consumer 0's end; the mean over CTAs. */
+    double sum = 0;
+    int used = 0;
+    for (int64_t c = 0; c < g->grid; c++) {
+        const int64_t *ci = cta + c * PG_TRACE_CTA_FIELDS;
+        if (ci[4] > ci[2] && ci[3] > ci[1]) {
+            sum += (double)(ci[3] - ci[1]) / ((double)(ci[4] - ci[2]) * 1e-9);
+            used++;
+        }
+    }
+    g->trace_clock_hz = used ? sum / used : 0.0;
     rc = 0;
 done:
     free(ts);

@@ -33,7 +33,8 @@ typedef struct {
     cudaStream_t stream;
     cudaEvent_t ev0, ev1;
     int64_t *d_trace_ts, *d_trace_cta; /* allocated on first trace launch */
-    int64_t num_tiles;
+    int64_t tiles_m, tiles_n, num_tiles, num_pairs;
+    double trace_clock_hz; /* SM clock during the last collected trace run (0 = unknown) */
 } pg_gpu;
 
 /* Pick device 0 and check it is an sm_90 GPU. */

@@ -44,7 +44,7 @@ int pg_tma_maps_build(pg_kernel_params *p, const uint8_t *dA, const uint8_t *dB,
                       int64_t comb_rows, uint16_t *dD, const pg_shape *s)
 {
     if (encode_2d(&p->map_a, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, dA, s->M, s->K, PG_TILE_M, PG_TILE_K, "A") ||
-        encode_2d(&p->map_b, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, dB, s->N, s->K, PG_TILE_N, PG_TILE_K, "B") ||
+        encode_2d(&p->map_b, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, dB, s->N, s->K, PG_TILE_N / PG_CLUSTER, PG_TILE_K, "B") ||
         encode_2d(&p->map_combined, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, d_combined_rep, comb_rows, s->N, PG_TILE_M, 64,
                   "combined") ||
         encode_2d(&p->map_d, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, dD, s->M, s->N, PG_TILE_M, 64, "D"))
