@@ -180,3 +180,40 @@ int32_t pg_bf16_ulp_distance(uint16_t a, uint16_t b)
     int32_t d = bf16_ordinal(a) - bf16_ordinal(b);
     return d < 0 ? -d : d;
 }
+
+/* The epilogue over a row.  First pass: the exact-float fast path for every
+ * element, in a loop the compiler vectorizes (integer and float operations
+ * only), marking the elements it cannot settle (inexact float sum, inf or
+ * NaN); second pass: those through pg_epilogue_apply. */
+#define PG_EPI_CHUNK 256
+
+void pg_epilogue_row(pg_epilogue e, const float *acc, const uint16_t *c, uint16_t *d, int64_t n)
+{
+    for (int64_t j0 = 0; j0 < n; j0 += PG_EPI_CHUNK) {
+        int64_t len = n - j0 < PG_EPI_CHUNK ? n - j0 : PG_EPI_CHUNK;
+        uint8_t slow[PG_EPI_CHUNK];
+        for (int64_t j = 0; j < len; j++) {
+            float x = acc[j0 + j];
+            int nan_acc = (pg_f32_bits(x) & 0x7FFFFFFFu) > 0x7F800000u; /* the bit trick below loses NaN */
+            if (e == PG_EPI_DOUBLE) {
+                uint32_t u = pg_f32_bits(x);
+                uint32_t r = (u + 0x7FFFu + ((u >> 16) & 1u)) & 0xFFFF0000u; /* bf16_rn, as fp32 bits */
+                x = pg_f32_from_bits(r);
+            }
+            float fc = pg_f32_from_bits((uint32_t)c[j0 + j] << 16);
+            float s = x + fc;
+            float bb = s - x;
+            float err = (x - (s - bb)) + (fc - bb);
+            uint32_t su = pg_f32_bits(s);
+            uint32_t rounded = (su + 0x7FFFu + ((su >> 16) & 1u)) >> 16;
+            /* the exponent field of s (and so of an inf/NaN acc or c, which
+             * make s inf or NaN) is all ones: not settled here */
+            int bad = nan_acc | (err != 0.0f) | ((su & 0x7F800000u) == 0x7F800000u);
+            d[j0 + j] = (uint16_t)rounded;
+            slow[j] = (uint8_t)bad;
+        }
+        for (int64_t j = 0; j < len; j++)
+            if (slow[j])
+                d[j0 + j] = pg_epilogue_apply(e, acc[j0 + j], c[j0 + j]);
+    }
+}

@@ -52,6 +52,8 @@ const char *pg_epilogue_name(pg_epilogue e);
 /* 0 on success; -1 with a pg_fail() message listing valid names. */
 int pg_epilogue_parse(const char *s, pg_epilogue *out);
 uint16_t pg_epilogue_apply(pg_epilogue e, float acc, uint16_t c);
+/* d[j] = pg_epilogue_apply(e, acc[j], c[j]) for j < n, faster. */
+void pg_epilogue_row(pg_epilogue e, const float *acc, const uint16_t *c, uint16_t *d, int64_t n);
 
 /* Bits of a float, and back, without aliasing trouble. */
 static inline uint32_t pg_f32_bits(float x)

@@ -18,7 +18,8 @@ typedef struct {
     float *bv;      /* [ntiles][Kp][PG_KW] values */
     int8_t *be;     /* [ntiles][Kp][PG_KW] exponents (tensor-core modes) */
     double *bvd;    /* [ntiles][Kp][PG_KW] values as double (exact mode) */
-    uint8_t *b_nan; /* [N] 1 if row n of B holds a NaN code */
+    uint8_t *b_nan;    /* [N] 1 if row n of B holds a NaN code */
+    uint8_t *tile_nan; /* [ntiles] 1 if any row of the column tile does */
 } b_panels;
 
 /* Per-code tables: value (NaN -> 0) and exponent in the tensor-core rule
@@ -54,6 +55,7 @@ static void panels_free(b_panels *bp)
     free(bp->be);
     free(bp->bvd);
     free(bp->b_nan);
+    free(bp->tile_nan);
     memset(bp, 0, sizeof *bp);
 }
 
@@ -66,13 +68,14 @@ static int panels_make(b_panels *out, const pg_problem *p, pg_accum_mode mode, c
     b.ntiles = (N + PG_KW - 1) / PG_KW;
     size_t elems = (size_t)(b.ntiles * b.Kp * PG_KW);
     b.b_nan = calloc((size_t)N, 1);
+    b.tile_nan = calloc((size_t)b.ntiles, 1);
     if (mode == PG_ACC_EXACT)
         b.bvd = malloc(elems * sizeof *b.bvd);
     else
         b.bv = malloc(elems * sizeof *b.bv);
     if (tc)
         b.be = malloc(elems * sizeof *b.be);
-    if (b.b_nan == NULL || (mode == PG_ACC_EXACT ? b.bvd == NULL : b.bv == NULL) || (tc && b.be == NULL)) {
+    if (b.b_nan == NULL || b.tile_nan == NULL || (mode == PG_ACC_EXACT ? b.bvd == NULL : b.bv == NULL) || (tc && b.be == NULL)) {
         panels_free(&b);
         return pg_fail("out of memory for the decoded B (%zu elements)", elems);
     }
@@ -96,6 +99,7 @@ static int panels_make(b_panels *out, const pg_problem *p, pg_accum_mode mode, c
         for (int64_t k = 0; k < K; k++)
             if (pg_fp8_is_nan(p->B[n * K + k])) {
                 b.b_nan[n] = 1;
+                b.tile_nan[n / PG_KW] = 1;
                 break;
             }
     *out = b;
@@ -230,22 +234,19 @@ int pg_gemm_ref(const pg_problem *p, pg_accum_mode mode, pg_epilogue epi, const 
             decode_rows(p, &t, rows, it * PG_KR, nrows, b.Kp, &s, a_nan, m_of);
             for (int64_t jt = 0; jt < b.ntiles; jt++) {
                 run_kernel(mode, &b, jt, &s);
+                int64_t n0 = jt * PG_KW, nn = N - n0 < PG_KW ? N - n0 : PG_KW;
                 for (int r = 0; r < PG_KR; r++) {
                     if (m_of[r] < 0)
                         continue;
                     int64_t i = it * PG_KR + r;
-                    const uint16_t *crow = p->combined + (m_of[r] % P) * N;
-                    for (int j = 0; j < PG_KW; j++) {
-                        int64_t n = jt * PG_KW + j;
-                        if (n >= N)
-                            break;
-                        float v = s.out[r * PG_KW + j];
-                        if (a_nan[r] || b.b_nan[n])
-                            v = pg_f32_from_bits(PG_F32_QNAN_BITS);
-                        if (acc)
-                            acc[i * N + n] = v;
-                        D[i * N + n] = pg_epilogue_apply(epi, v, crow[n]);
-                    }
+                    float *v = s.out + r * PG_KW;
+                    if (a_nan[r] || b.tile_nan[jt])
+                        for (int64_t j = 0; j < nn; j++)
+                            if (a_nan[r] || b.b_nan[n0 + j])
+                                v[j] = pg_f32_from_bits(PG_F32_QNAN_BITS);
+                    if (acc)
+                        memcpy(acc + i * N + n0, v, (size_t)nn * sizeof *v);
+                    pg_epilogue_row(epi, v, p->combined + (m_of[r] % P) * N + n0, D + i * N + n0, nn);
                 }
             }
             if (progress_label) {

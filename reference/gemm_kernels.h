@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#define PG_KR 4
+#define PG_KR 8
 #define PG_KW 64
 #define PG_ZERO_EXP (-60)
 

@@ -42,28 +42,30 @@ PG_TARGET PG_INLINE vf PG_SFX(vmax)(vf a, vf b)
     return r;
 }
 
-/* fp32: two vectors per row per sub-tile, PG_KR rows: 2*PG_KR independent
- * accumulators, k strictly ascending for each. */
+/* fp32: PG_FP32_NV vectors per row and PG_KR rows of independent
+ * accumulators per sub-tile (enough to cover the add latency), k strictly
+ * ascending for each. */
 PG_TARGET static void PG_SFX(fp32)(const float *restrict av, const float *restrict bv, int64_t Kp,
                                    float *restrict out)
 {
-    for (int h = 0; h < PG_KW; h += 2 * PG_VW) {
-        vf acc[PG_KR][2];
+    for (int h = 0; h < PG_KW; h += PG_FP32_NV * PG_VW) {
+        vf acc[PG_KR][PG_FP32_NV];
         for (int r = 0; r < PG_KR; r++)
-            acc[r][0] = acc[r][1] = (vf){0};
+            for (int v = 0; v < PG_FP32_NV; v++)
+                acc[r][v] = (vf){0};
         for (int64_t k = 0; k < Kp; k++) {
-            vf b0 = PG_SFX(vload)(bv + k * PG_KW + h);
-            vf b1 = PG_SFX(vload)(bv + k * PG_KW + h + PG_VW);
+            vf b[PG_FP32_NV];
+            for (int v = 0; v < PG_FP32_NV; v++)
+                b[v] = PG_SFX(vload)(bv + k * PG_KW + h + v * PG_VW);
             for (int r = 0; r < PG_KR; r++) {
                 float a = av[r * Kp + k];
-                acc[r][0] = acc[r][0] + a * b0;
-                acc[r][1] = acc[r][1] + a * b1;
+                for (int v = 0; v < PG_FP32_NV; v++)
+                    acc[r][v] = acc[r][v] + a * b[v];
             }
         }
-        for (int r = 0; r < PG_KR; r++) {
-            memcpy(out + r * PG_KW + h, &acc[r][0], sizeof acc[r][0]);
-            memcpy(out + r * PG_KW + h + PG_VW, &acc[r][1], sizeof acc[r][1]);
-        }
+        for (int r = 0; r < PG_KR; r++)
+            for (int v = 0; v < PG_FP32_NV; v++)
+                memcpy(out + r * PG_KW + h + v * PG_VW, &acc[r][v], sizeof acc[r][v]);
     }
 }
 
@@ -98,9 +100,11 @@ PG_TARGET static void PG_SFX(exact)(const float *restrict av, const double *rest
 /* The tensor-core kernels take emax from int8 exponents: one int8 vector
  * of PG_EW = 4 * PG_VW lanes (the same register width as a float vector)
  * per tile row covers PG_EW columns, so the max over a block costs one add
- * and one max per k and row for PG_EW outputs.  Exponents: operands
+ * and one max per k and row for PG_EW outputs.  Rows go in groups of
+ * PG_TR = 4 so the state of a group fits the register file.  Exponents: operands
  * -9..8 (zero / NaN: PG_ZERO_EXP), products -120..16, C -100..127. */
 #define PG_EW (4 * PG_VW)
+#define PG_TR 4
 typedef int8_t PG_SFX(v8) __attribute__((vector_size(PG_EW)));
 typedef int8_t PG_SFX(v8s) __attribute__((vector_size(PG_VW)));
 #define v8 PG_SFX(v8)
@@ -125,13 +129,13 @@ PG_TARGET PG_INLINE vi PG_SFX(c_exp)(vf c)
     return r;
 }
 
-/* emax of one block for the PG_KR x PG_EW outputs: c[q][r] is the incoming
+/* emax of one block for the PG_TR x PG_EW outputs: c[q][r] is the incoming
  * accumulator of column chunk q (PG_VW columns) and row r. */
 PG_TARGET PG_INLINE void PG_SFX(block_emax)(const int8_t *restrict ae, const int8_t *restrict be, int64_t Kp,
-                                            int64_t k0, const vf c[4][PG_KR], vi emax[4][PG_KR])
+                                            int64_t k0, const vf c[4][PG_TR], vi emax[4][PG_TR])
 {
-    v8 ex[PG_KR];
-    for (int r = 0; r < PG_KR; r++) {
+    v8 ex[PG_TR];
+    for (int r = 0; r < PG_TR; r++) {
         int8_t lanes[PG_EW];
         for (int q = 0; q < 4; q++) {
             v8s e8 = __builtin_convertvector(PG_SFX(c_exp)(c[q][r]), v8s);
@@ -142,10 +146,10 @@ PG_TARGET PG_INLINE void PG_SFX(block_emax)(const int8_t *restrict ae, const int
     for (int64_t k = k0; k < k0 + 32; k++) {
         v8 b;
         memcpy(&b, be + k * PG_KW, sizeof b);
-        for (int r = 0; r < PG_KR; r++)
+        for (int r = 0; r < PG_TR; r++)
             ex[r] = PG_SFX(vmax8)(ex[r], b + ae[r * Kp + k]);
     }
-    for (int r = 0; r < PG_KR; r++) {
+    for (int r = 0; r < PG_TR; r++) {
         int8_t lanes[PG_EW];
         memcpy(lanes, &ex[r], sizeof lanes);
         for (int q = 0; q < 4; q++) {
@@ -161,34 +165,34 @@ PG_TARGET PG_INLINE void PG_SFX(sm90_sub)(const float *restrict av, const int8_t
                                           const float *restrict bv, const int8_t *restrict be, int64_t Kp,
                                           int promote_blocks, float *restrict out)
 {
-    vf c[4][PG_KR], promoted[4][PG_KR];
+    vf c[4][PG_TR], promoted[4][PG_TR];
     for (int q = 0; q < 4; q++)
-        for (int r = 0; r < PG_KR; r++)
+        for (int r = 0; r < PG_TR; r++)
             c[q][r] = promoted[q][r] = (vf){0};
     int64_t nblocks = Kp / 32;
     for (int64_t kb = 0; kb < nblocks; kb++) {
         if (promote_blocks > 0 && kb > 0 && kb % promote_blocks == 0) {
             for (int q = 0; q < 4; q++)
-                for (int r = 0; r < PG_KR; r++) {
+                for (int r = 0; r < PG_TR; r++) {
                     promoted[q][r] = promoted[q][r] + c[q][r]; /* fp32 RNE add */
                     c[q][r] = (vf){0};
                 }
         }
-        vi emax[4][PG_KR];
+        vi emax[4][PG_TR];
         PG_SFX(block_emax)(ae, be, Kp, kb * 32, c, emax);
         for (int q = 0; q < 4; q++) {
-            vf scale[PG_KR];
-            vi s[PG_KR];
-            for (int r = 0; r < PG_KR; r++) {
+            vf scale[PG_TR];
+            vi s[PG_TR];
+            for (int r = 0; r < PG_TR; r++) {
                 scale[r] = (vf)((vu)(140 - emax[q][r]) << 23);          /* 2^(13 - e) */
                 s[r] = __builtin_convertvector(c[q][r] * scale[r], vi); /* truncates toward zero */
             }
             for (int64_t k = kb * 32; k < kb * 32 + 32; k++) {
                 vf b = PG_SFX(vload)(bv + k * PG_KW + q * PG_VW);
-                for (int r = 0; r < PG_KR; r++)
+                for (int r = 0; r < PG_TR; r++)
                     s[r] += __builtin_convertvector(av[r * Kp + k] * b * scale[r], vi);
             }
-            for (int r = 0; r < PG_KR; r++) {
+            for (int r = 0; r < PG_TR; r++) {
                 /* |s| < 2^21: exact as a float; an integer 0 gives +0 */
                 vf kept = (vf)((vu)__builtin_convertvector(s[r], vf) & 0xFFFFFC00u); /* 14 significant bits */
                 vf unit = (vf)((vu)(emax[q][r] + 114) << 23);                      /* 2^(e - 13) */
@@ -197,7 +201,7 @@ PG_TARGET PG_INLINE void PG_SFX(sm90_sub)(const float *restrict av, const int8_t
         }
     }
     for (int q = 0; q < 4; q++)
-        for (int r = 0; r < PG_KR; r++) {
+        for (int r = 0; r < PG_TR; r++) {
             vf v = promote_blocks > 0 ? promoted[q][r] + c[q][r] : c[q][r];
             memcpy(out + r * PG_KW + q * PG_VW, &v, sizeof v);
         }
@@ -206,8 +210,9 @@ PG_TARGET PG_INLINE void PG_SFX(sm90_sub)(const float *restrict av, const int8_t
 PG_TARGET static void PG_SFX(sm90)(const float *restrict av, const int8_t *restrict ae, const float *restrict bv,
                                    const int8_t *restrict be, int64_t Kp, int promote_blocks, float *restrict out)
 {
-    for (int h = 0; h < PG_KW; h += PG_EW)
-        PG_SFX(sm90_sub)(av, ae, bv + h, be + h, Kp, promote_blocks, out + h);
+    for (int g = 0; g < PG_KR; g += PG_TR)
+        for (int h = 0; h < PG_KW; h += PG_EW)
+            PG_SFX(sm90_sub)(av + g * Kp, ae + g * Kp, bv + h, be + h, Kp, promote_blocks, out + g * PG_KW + h);
 }
 
 /* sm100 on PG_EW columns: terms are below 2^27, so eight of them fit an
@@ -217,34 +222,34 @@ PG_TARGET PG_INLINE void PG_SFX(sm100_sub)(const float *restrict av, const int8_
                                            const float *restrict bv, const int8_t *restrict be, int64_t Kp,
                                            float *restrict out)
 {
-    vf c[4][PG_KR];
+    vf c[4][PG_TR];
     for (int q = 0; q < 4; q++)
-        for (int r = 0; r < PG_KR; r++)
+        for (int r = 0; r < PG_TR; r++)
             c[q][r] = (vf){0};
     int64_t nblocks = Kp / 32;
     for (int64_t kb = 0; kb < nblocks; kb++) {
-        vi emax[4][PG_KR];
+        vi emax[4][PG_TR];
         PG_SFX(block_emax)(ae, be, Kp, kb * 32, c, emax);
         for (int q = 0; q < 4; q++) {
-            vf scale[PG_KR];
-            vd s[PG_KR];
-            for (int r = 0; r < PG_KR; r++) {
+            vf scale[PG_TR];
+            vd s[PG_TR];
+            for (int r = 0; r < PG_TR; r++) {
                 scale[r] = (vf)((vu)(152 - emax[q][r]) << 23); /* 2^(25 - e) */
                 s[r] = __builtin_convertvector(__builtin_convertvector(c[q][r] * scale[r], vi), vd); /* < 2^26 */
             }
             for (int64_t k8 = kb * 32; k8 < kb * 32 + 32; k8 += 8) {
-                vi part[PG_KR];
-                for (int r = 0; r < PG_KR; r++)
+                vi part[PG_TR];
+                for (int r = 0; r < PG_TR; r++)
                     part[r] = (vi){0};
                 for (int64_t k = k8; k < k8 + 8; k++) {
                     vf b = PG_SFX(vload)(bv + k * PG_KW + q * PG_VW);
-                    for (int r = 0; r < PG_KR; r++)
+                    for (int r = 0; r < PG_TR; r++)
                         part[r] += __builtin_convertvector(av[r * Kp + k] * b * scale[r], vi);
                 }
-                for (int r = 0; r < PG_KR; r++)
+                for (int r = 0; r < PG_TR; r++)
                     s[r] = s[r] + __builtin_convertvector(part[r], vd); /* exact: < 2^33 */
             }
-            for (int r = 0; r < PG_KR; r++) {
+            for (int r = 0; r < PG_TR; r++) {
                 /* keep 24 significant bits of the double (clear its 29 low
                  * bits); an integer 0 gives +0 */
                 vd kept = (vd)((vq)s[r] & ~((UINT64_C(1) << 29) - 1));
@@ -254,20 +259,22 @@ PG_TARGET PG_INLINE void PG_SFX(sm100_sub)(const float *restrict av, const int8_
         }
     }
     for (int q = 0; q < 4; q++)
-        for (int r = 0; r < PG_KR; r++)
+        for (int r = 0; r < PG_TR; r++)
             memcpy(out + r * PG_KW + q * PG_VW, &c[q][r], sizeof c[q][r]);
 }
 
 PG_TARGET static void PG_SFX(sm100)(const float *restrict av, const int8_t *restrict ae, const float *restrict bv,
                                     const int8_t *restrict be, int64_t Kp, float *restrict out)
 {
-    for (int h = 0; h < PG_KW; h += PG_EW)
-        PG_SFX(sm100_sub)(av, ae, bv + h, be + h, Kp, out + h);
+    for (int g = 0; g < PG_KR; g += PG_TR)
+        for (int h = 0; h < PG_KW; h += PG_EW)
+            PG_SFX(sm100_sub)(av + g * Kp, ae + g * Kp, bv + h, be + h, Kp, out + g * PG_KW + h);
 }
 
 #undef v8
 #undef v8s
 #undef PG_EW
+#undef PG_TR
 #undef vf
 #undef vi
 #undef vu
