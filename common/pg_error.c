@@ -23,7 +23,8 @@ int pg_fail_context(const char *fmt, ...)
     vsnprintf(prefix, sizeof prefix, fmt, ap);
     va_end(ap);
     memcpy(old, g_msg, sizeof old);
-    snprintf(g_msg, sizeof g_msg, "%s: %s", prefix, old);
+    /* Truncation is acceptable: the newest context comes first. */
+    snprintf(g_msg, sizeof g_msg, "%.500s: %.500s", prefix, old);
     return -1;
 }
 
