@@ -386,7 +386,7 @@ static int demo_f38(demo *d)
     }
     double xs[25];
     for (int i = 0; i < 25; i++)
-        xs[i] = base - 600 + 800.0 * i / 24;
+        xs[i] = base - 1800 + 2400.0 * i / 24;
     pg_sweep sw;
     if (pg_schedule_load("b200-seed", &s) != 0 || pg_sweep_run(s, "phase1.mean", xs, 25, &d->opts, "epi_wait", &sw) != 0)
         goto done;

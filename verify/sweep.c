@@ -54,7 +54,7 @@ int pg_sweep_svg(const char *path, const char *title, const pg_sweep *s, const d
     pg_svg_xy plot = {
         .title = title,
         .xlabel = xlabel,
-        .ylabel = "cycles per tile",
+        .ylabel = "cycles",
         .nseries = 1,
         .series = {{"model tile period", s->x, s->tile_period, s->n, PG_SVG_LINE | PG_SVG_POINTS}},
     };
