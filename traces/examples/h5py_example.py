@@ -5,7 +5,8 @@
         Random inputs (A, B: E4M3 codes; combined: BF16 bits) in a run file
         that `pegemm ref --input IN.h5 ...` accepts.
     python3 h5py_example.py read-output RUN.h5
-        D, the row indices and the trace of a run file, as numpy arrays.
+        D, the row indices, the kernel, the timing samples and the trace of a
+        run file, as numpy arrays.
 
 Both print a short summary of what they wrote or read.  docs/format.md
 describes every path; this file is quoted there and run by the tests.
@@ -79,6 +80,17 @@ def read_output(path):
             values = (D.astype(np.uint32) << 16).view(np.float32)
             assert values.shape == D.shape
 
+        kernel = None
+        if "kernel" in f:
+            kernel = {k: v.decode() if isinstance(v, bytes) else v for k, v in f["kernel"].attrs.items()}
+
+        # One dataset per timing set, samples in ms; pegemm keeps them in the
+        # order they were measured (h5py iterates in creation order).
+        timing = {}
+        if "timing" in f:
+            for name, d in f["timing"].items():
+                timing[name] = dict(ms=d[...], flops=float(d.attrs["flops"]), bytes=float(d.attrs["bytes"]))
+
         trace = None
         if "trace" in f:
             t = f["trace"]
@@ -87,10 +99,10 @@ def read_output(path):
             # The file names its own phase and role codes: no pegemm headers needed.
             trace["phase_names"] = [as_str(s) for s in t.attrs["phase_names"]]
             trace["role_names"] = [as_str(s) for s in t.attrs["role_names"]]
-    print_summary(problem, output=out, trace=trace, **inputs)
+    print_summary(problem, output=out, kernel=kernel, timing=timing, trace=trace, **inputs)
 
 
-def print_summary(problem, A=None, B=None, combined=None, output=None, trace=None):
+def print_summary(problem, A=None, B=None, combined=None, output=None, kernel=None, timing=None, trace=None):
     p = problem
     print(f"problem M={p['M']} N={p['N']} K={p['K']} P={p['P']} family={p['family']} seed={p['seed']}")
     if A is not None:
@@ -100,6 +112,13 @@ def print_summary(problem, A=None, B=None, combined=None, output=None, trace=Non
         rows, D = output["rows"], output["D"]
         print(f"output mode={output['mode']} epilogue={output['epilogue']} rows={len(rows)} "
               f"first={rows[0]} last={rows[-1]} D={int(D.sum(dtype=np.uint64))}")
+    if kernel is not None:
+        print(f"kernel {kernel['name']} on {kernel['device']}: {kernel['sm_count']} SMs at "
+              f"{kernel['sm_clock_hz']:.17g} Hz, tile {kernel['tile_m']}x{kernel['tile_n']}x{kernel['tile_k']}")
+    for name, t in (timing or {}).items():
+        ms = t["ms"]
+        print(f"timing {name} n={len(ms)} first={ms[0]:.17g} last={ms[-1]:.17g} "
+              f"flops={t['flops']:.17g} bytes={t['bytes']:.17g}")
     if trace is not None:
         cycles = int((trace["end"] - trace["begin"]).sum())
         print(f"trace intervals={len(trace['sm'])} sms={len(trace['anchor_clock'])} cycles={cycles}")

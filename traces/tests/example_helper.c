@@ -49,6 +49,22 @@ static int make_output(const char *path)
         run.trace.anchor_clock[s] = 999000 + s;
         run.trace.anchor_globaltimer_ns[s] = 1700000000000000000 + s * 10;
     }
+    /* kernel info, and timing sets added out of name order */
+    run.kernel.present = 1;
+    snprintf(run.kernel.name, sizeof run.kernel.name, "h100-pingpong");
+    snprintf(run.kernel.device, sizeof run.kernel.device, "NVIDIA H100 80GB HBM3");
+    run.kernel.sm_count = 132;
+    run.kernel.sm_clock_hz = 1755123456.5;
+    run.kernel.tile_m = 128, run.kernel.tile_n = 256, run.kernel.tile_k = 128;
+    run.kernel.stages = 4, run.kernel.consumers = 2;
+    static const char *const names[3] = {"fused", "cublaslt_gemm", "copy"};
+    for (int k = 0; k < 3; k++) {
+        double ms[21];
+        for (int i = 0; i < 21; i++)
+            ms[i] = 0.9 + 0.1 * k + i / 3.0e3;
+        if (pg_run_add_timing(&run, names[k], ms, 21 - k, k == 2 ? 0.0 : 1.0952e12, 2.14e9 + k) < 0)
+            goto fail;
+    }
     if (pg_run_write(path, &run, 0) < 0)
         goto fail;
     rc = 0;
@@ -96,6 +112,15 @@ static int summarize(const char *path)
         printf("output mode=%s epilogue=%s rows=%" PRId64 " first=%" PRId64 " last=%" PRId64 " D=%" PRIu64 "\n",
                pg_accum_name(run.mode), pg_epilogue_name(run.epilogue), run.nrows, first, last,
                sum_u16(run.D, run.nrows * s->N));
+    }
+    const pg_kernel_info *k = &run.kernel;
+    if (k->present)
+        printf("kernel %s on %s: %d SMs at %.17g Hz, tile %dx%dx%d\n", k->name, k->device, k->sm_count,
+               k->sm_clock_hz, k->tile_m, k->tile_n, k->tile_k);
+    for (int i = 0; i < run.ntimings; i++) {
+        const pg_timing *tm = &run.timings[i];
+        printf("timing %s n=%" PRId64 " first=%.17g last=%.17g flops=%.17g bytes=%.17g\n", tm->name, tm->n,
+               tm->ms[0], tm->ms[tm->n - 1], tm->flops, tm->bytes);
     }
     const pg_trace *t = &run.trace;
     if (t->n > 0) {
