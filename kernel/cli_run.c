@@ -271,6 +271,15 @@ static int run_main(int argc, char **argv, int bench)
     const double fused_ms = median(samples, o.reps);
     if (pg_run_add_timing(&run, o.trace ? "fused_trace" : "fused", samples, o.reps, flops, bytes) != 0)
         goto fail;
+    if (o.trace) {
+        /* the trace build's overhead, measured in the same process */
+        if (pg_gpu_time(&g, 0, o.epi_delay, o.mainloop_delay, o.warmup, o.reps, samples) != 0 ||
+            pg_run_add_timing(&run, "fused", samples, o.reps, flops, bytes) != 0)
+            goto fail;
+        const double prod_ms = median(samples, o.reps);
+        printf("trace build overhead: %.4f ms traced vs %.4f ms production = %+.2f%%\n", fused_ms, prod_ms,
+               (fused_ms / prod_ms - 1.0) * 100.0);
+    }
     double hz = 0;
     if (pg_gpu_measure_clock(&g, &hz) != 0)
         goto fail;
