@@ -34,7 +34,7 @@ if ! pkg-config --exists cmocka; then
         rm -rf build-gpu-deps && mkdir -p build-gpu-deps
         for d in .debs/libcmocka*.deb; do dpkg -x "$d" build-gpu-deps; done
         pc=$(dirname "$(find "$PWD/build-gpu-deps" -name cmocka.pc | head -1)")
-        sed -i "s#^prefix=.*#prefix=$PWD/build-gpu-deps/usr#" "$pc/cmocka.pc"
+        sed -i "s#/usr/#$PWD/build-gpu-deps/usr/#g" "$pc/cmocka.pc" # Debian's .pc has absolute paths
         export PKG_CONFIG_PATH="$pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
         export LD_LIBRARY_PATH="$(dirname "$(find "$PWD/build-gpu-deps" -name 'libcmocka.so.0' | head -1)")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     else
