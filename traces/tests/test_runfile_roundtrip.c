@@ -194,6 +194,88 @@ static void test_trace_names_in_file(void **state)
     fx_rmtree(dir);
 }
 
+/* What other writers (h5py, other HDF5 programs) may produce and the
+ * format allows: fixed-length strings, narrower integer attributes,
+ * big-endian datasets, timing groups without creation order. */
+static void test_accepts_other_writers_variants(void **state)
+{
+    (void)state;
+    char *dir = fx_tempdir();
+    char *path = fx_path(dir, "variants.h5");
+    pg_run want, got;
+    fx_spec s = {.M = 6, .N = 4, .K = 8, .P = 2, .subset = 1};
+    fx_make_run(&want, &s);
+    assert_int_equal(pg_run_write(path, &want, 1), 0);
+
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0);
+    /* family as a fixed-length, space-padded string */
+    assert_true(H5Adelete_by_name(f, "/problem", "family", H5P_DEFAULT) >= 0);
+    hid_t t = H5Tcopy(H5T_C_S1);
+    assert_true(H5Tset_size(t, 10) >= 0 && H5Tset_strpad(t, H5T_STR_SPACEPAD) >= 0);
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate_by_name(f, "/problem", "family", t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(a >= 0);
+    assert_true(H5Awrite(a, t, "normal    ") >= 0);
+    H5Aclose(a);
+    H5Tclose(t);
+    /* N as an int32 attribute */
+    assert_true(H5Adelete_by_name(f, "/problem", "N", H5P_DEFAULT) >= 0);
+    a = H5Acreate_by_name(f, "/problem", "N", H5T_STD_I32LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    int32_t n32 = 4;
+    assert_true(a >= 0 && H5Awrite(a, H5T_NATIVE_INT32, &n32) >= 0);
+    H5Aclose(a);
+    H5Sclose(sp);
+    /* D stored big-endian */
+    assert_true(H5Ldelete(f, "/output/D", H5P_DEFAULT) >= 0);
+    hsize_t dims[2] = {(hsize_t)want.nrows, 4};
+    sp = H5Screate_simple(2, dims, NULL);
+    hid_t d = H5Dcreate2(f, "/output/D", H5T_STD_U16BE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(d >= 0 && H5Dwrite(d, H5T_NATIVE_UINT16, H5S_ALL, H5S_ALL, H5P_DEFAULT, want.D) >= 0);
+    H5Dclose(d);
+    H5Sclose(sp);
+    /* a /timing group without creation order: read in name order */
+    hid_t g = H5Gcreate2(f, "/timing", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(g >= 0);
+    const char *names[2] = {"zeta", "alpha"};
+    for (int i = 0; i < 2; i++) {
+        hsize_t n = 3;
+        double ms[3] = {i + 1.0, i + 2.0, i + 3.0};
+        sp = H5Screate_simple(1, &n, NULL);
+        d = H5Dcreate2(g, names[i], H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        assert_true(d >= 0 && H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, ms) >= 0);
+        H5Sclose(sp);
+        sp = H5Screate(H5S_SCALAR);
+        int64_t flops = 100; /* an integer where a float64 is expected: converted */
+        a = H5Acreate2(d, "flops", H5T_STD_I64LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+        assert_true(a >= 0 && H5Awrite(a, H5T_NATIVE_INT64, &flops) >= 0);
+        H5Aclose(a);
+        double bytes = 0.5;
+        a = H5Acreate2(d, "bytes", H5T_IEEE_F64LE, sp, H5P_DEFAULT, H5P_DEFAULT);
+        assert_true(a >= 0 && H5Awrite(a, H5T_NATIVE_DOUBLE, &bytes) >= 0);
+        H5Aclose(a);
+        H5Sclose(sp);
+        H5Dclose(d);
+    }
+    H5Gclose(g);
+    assert_true(H5Fclose(f) >= 0);
+
+    if (pg_run_read(path, &got, PG_READ_ALL) != 0)
+        fail_msg("%s", pg_last_error());
+    assert_string_equal(got.problem.family, "normal");
+    assert_int_equal(got.problem.shape.N, 4);
+    assert_memory_equal(got.D, want.D, (size_t)(want.nrows * 4) * sizeof *want.D);
+    assert_int_equal(got.ntimings, 2);
+    assert_string_equal(got.timings[0].name, "alpha");
+    assert_string_equal(got.timings[1].name, "zeta");
+    assert_true(got.timings[0].ms[2] == 4.0);
+    assert_true(got.timings[0].flops == 100.0);
+    pg_run_free(&got);
+    pg_run_free(&want);
+    free(path);
+    fx_rmtree(dir);
+}
+
 /* pg_run_add_timing refuses what the file could not hold. */
 static void test_add_timing_checks(void **state)
 {
@@ -248,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_regenerate_inputs),
         cmocka_unit_test(test_overwrite),
         cmocka_unit_test(test_trace_names_in_file),
+        cmocka_unit_test(test_accepts_other_writers_variants),
         cmocka_unit_test(test_add_timing_checks),
         cmocka_unit_test(test_trace_alloc),
     };
