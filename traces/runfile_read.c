@@ -55,7 +55,11 @@ static hid_t open_file(const char *path)
         return -1;
     }
     close(fd);
+#if H5_VERSION_GE(1, 12, 0)
+    htri_t is_h5 = H5Fis_accessible(path, H5P_DEFAULT); /* H5Fis_hdf5 is deprecated from 1.12 */
+#else
     htri_t is_h5 = H5Fis_hdf5(path);
+#endif
     if (is_h5 <= 0) {
         pg_h5_fail("not an HDF5 file or truncated");
         return -1;
