@@ -9,8 +9,12 @@
 int dist_fit(sch_dist *d)
 {
     if (d->kind == DKIND_MEMORY) {
-        if (!(d->bytes_per_cycle > 0) || !(d->bytes >= 0) || !(d->dram_latency >= 0))
-            return pg_fail("memory '%s': needs dram_latency >= 0, bytes >= 0, bytes_per_cycle > 0", d->name);
+        if (!(d->bytes_per_cycle > 0) || !(d->bytes >= 0))
+            return pg_fail("memory '%s': needs bytes >= 0 and bytes_per_cycle > 0", d->name);
+        if (!(d->dram_latency >= 0))
+            return pg_fail("memory '%s': dram_latency would be %.6g: its mean cannot go below the transfer time "
+                           "bytes/bytes_per_cycle = %.6g cycles",
+                           d->name, d->dram_latency, d->bytes / d->bytes_per_cycle);
         d->mean = d->dram_latency + d->bytes / d->bytes_per_cycle;
         d->family = isfinite(d->sd) && d->sd > 0 ? DIST_NORMAL : DIST_CONST;
     }
