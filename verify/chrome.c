@@ -1,5 +1,6 @@
 #include "chrome.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +79,17 @@ int pg_chrome_write(FILE *f, const pg_run *run, const char *run_name, pg_chrome_
             origin_us[s] = first[s] == INT64_MAX ? 0 : -(double)first[s] / hz * 1e6;
         free(first);
     }
+
+    /* shift the common axis so the earliest event is at 0 (Perfetto and
+     * chrome://tracing expect non-negative timestamps) */
+    double t_min = INFINITY;
+    for (int64_t i = 0; i < t->n; i++) {
+        double ts = origin_us[t->sm[i]] + (double)t->begin[i] / hz * 1e6;
+        if (ts < t_min)
+            t_min = ts;
+    }
+    for (int64_t s = 0; s <= max_sm; s++)
+        origin_us[s] -= t_min;
 
     pg_json_init(&j, f, 0);
     pg_json_object_begin(&j);

@@ -311,9 +311,10 @@ static void test_chrome_alignment(void **state)
     FILE *f = open_memstream(&buf, &len);
     assert_int_equal(pg_chrome_write(f, &run, "a.h5", &c), 0);
     fclose(f);
-    /* SM 0: ts = 0.5 us; SM 1: 3 us; durations 1 us */
-    assert_non_null(strstr(buf, "\"pid\":0,\"tid\":1000,\"ts\":0.5,\"dur\":1"));
-    assert_non_null(strstr(buf, "\"pid\":1,\"tid\":1000,\"ts\":3,\"dur\":1"));
+    /* SM 0 at its anchor + 0.5 us, SM 1 at its anchor (2.5 us later) + 0.5 us;
+     * the axis starts at the earliest event; durations 1 us */
+    assert_non_null(strstr(buf, "\"pid\":0,\"tid\":1000,\"ts\":0,\"dur\":1"));
+    assert_non_null(strstr(buf, "\"pid\":1,\"tid\":1000,\"ts\":2.5,\"dur\":1"));
     free(buf);
     pg_run_free(&run);
 }
