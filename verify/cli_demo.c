@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <omp.h>
 
@@ -45,6 +46,7 @@ typedef struct {
     pg_shape shape;
     int64_t epi_delay, mainloop_delay;
     double tile_period;
+    pg_schedule *fitted; /* kept for undelayed runs: the sweep's starting point */
 } probe_point;
 
 typedef struct {
@@ -57,8 +59,6 @@ typedef struct {
     FILE *txt; /* summary.txt: everything printed on stdout, too */
     pg_json j;
     int failures;
-    pg_schedule *baseline; /* fitted to the first undelayed traced run */
-    probe_point base_point;
     int nprobes;
     probe_point probes[MAX_RUNS];
 } demo;
@@ -98,22 +98,51 @@ static int cmp_entry(const void *a, const void *b)
     return strcmp(((const run_entry *)a)->stem, ((const run_entry *)b)->stem);
 }
 
-static int list_runs(const char *dir, run_entry *out, int max, int *n)
+/* *.h5 under dir and its subfolders (e.g. traces/runs/epi_sweep/); the stem
+ * names report files: "epi_sweep/h100_epi_00400.h5" -> "epi_sweep-h100_epi_00400". */
+static int walk_runs(const char *dir, const char *rel, run_entry *out, int max, int *n, int depth)
 {
+    char sub[4400], subrel[256];
     DIR *dp = opendir(dir);
     if (!dp)
         return pg_fail("cannot open the runs folder %s: %s", dir, strerror(errno));
     struct dirent *e;
-    while ((e = readdir(dp)) != NULL) {
-        size_t len = strlen(e->d_name);
-        if (len < 4 || strcmp(e->d_name + len - 3, ".h5") != 0 || *n >= max)
+    int rc = 0;
+    while (rc == 0 && (e = readdir(dp)) != NULL) {
+        if (e->d_name[0] == '.')
             continue;
+        size_t len = strlen(e->d_name);
+        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(sub, &st) != 0)
+            continue;
+        if (S_ISDIR(st.st_mode)) {
+            if (depth < 3) {
+                snprintf(subrel, sizeof subrel, "%s%s-", rel, e->d_name);
+                rc = walk_runs(sub, subrel, out, max, n, depth + 1);
+            }
+            continue;
+        }
+        if (len < 4 || strcmp(e->d_name + len - 3, ".h5") != 0)
+            continue;
+        if (*n >= max) {
+            rc = pg_fail("more than %d run files under the runs folder", max);
+            break;
+        }
         run_entry *r = &out[(*n)++];
-        snprintf(r->path, sizeof r->path, "%s/%s", dir, e->d_name);
-        snprintf(r->stem, sizeof r->stem, "%.*s", (int)(len - 3), e->d_name);
+        snprintf(r->path, sizeof r->path, "%s", sub);
+        snprintf(r->stem, sizeof r->stem, "%s%.*s", rel, (int)(len - 3), e->d_name);
     }
     closedir(dp);
-    qsort(out, (size_t)*n, sizeof *out, cmp_entry);
+    return rc;
+}
+
+static int list_runs(const char *dir, run_entry *out, int max, int *n)
+{
+    int first = *n;
+    if (walk_runs(dir, "", out, max, n, 0) != 0)
+        return -1;
+    qsort(out + first, (size_t)(*n - first), sizeof *out, cmp_entry);
     return 0;
 }
 
@@ -158,11 +187,17 @@ done:
     return rc;
 }
 
-static void remember_probe(demo *d, const pg_run *run, const pg_trace_cmp *cmp)
+/* Takes `*fitted` for undelayed runs (the sweep may start from it). */
+static void remember_probe(demo *d, const pg_run *run, const pg_trace_cmp *cmp, pg_schedule **fitted)
 {
     if (d->nprobes >= MAX_RUNS)
         return;
     probe_point *p = &d->probes[d->nprobes++];
+    p->fitted = NULL;
+    if (run->kernel.epi_delay == 0 && run->kernel.mainloop_delay == 0) {
+        p->fitted = *fitted;
+        *fitted = NULL;
+    }
     snprintf(p->kernel, sizeof p->kernel, "%s", run->kernel.name);
     p->shape = run->problem.shape;
     p->epi_delay = run->kernel.epi_delay;
@@ -215,7 +250,6 @@ static int demo_trace(demo *d, const run_entry *re, pg_run *run)
     pg_trace_cmp_json(&d->j, &cmp);
     pg_json_object_end(&d->j);
     d->failures += cmp.flagged > 0;
-    remember_probe(d, run, &cmp);
 
     /* timeline: measured SMs above, the fitted model's simulated SM below */
     snprintf(name, sizeof name, "timeline-%s.svg", re->stem);
@@ -232,7 +266,12 @@ static int demo_trace(demo *d, const run_entry *re, pg_run *run)
     snprintf(title, sizeof title, "Trace of %s against the cycle model", re->stem);
     pg_report_add(&d->rep, title, name, cmp.flagged ? PG_ITEM_FAIL : PG_ITEM_PASS, note);
 
-    /* Chrome trace for Perfetto */
+    /* Chrome trace for Perfetto (the probe runs of a sweep would only repeat it) */
+    if (run->kernel.epi_delay != 0 || run->kernel.mainloop_delay != 0) {
+        remember_probe(d, run, &cmp, &fitted);
+        rc = 0;
+        goto done;
+    }
     pg_chrome_counts counts;
     snprintf(name, sizeof name, "chrome-%s.json", re->stem);
     if (report_file(d, name, path, sizeof path) != 0 || pg_chrome_save(path, run, re->path, &counts) != 0)
@@ -243,11 +282,7 @@ static int demo_trace(demo *d, const run_entry *re, pg_run *run)
     snprintf(title, sizeof title, "Chrome trace of %s", re->stem);
     pg_report_add(&d->rep, title, name, PG_ITEM_INFO, note);
 
-    if (!d->baseline && run->kernel.epi_delay == 0 && run->kernel.mainloop_delay == 0) {
-        d->baseline = fitted;
-        fitted = NULL;
-        d->base_point = d->probes[d->nprobes - 1];
-    }
+    remember_probe(d, run, &cmp, &fitted);
     rc = 0;
 done:
     pg_schedule_free(fitted);
@@ -290,47 +325,76 @@ done:
     return rc;
 }
 
+static int same_group(const probe_point *a, const probe_point *b)
+{
+    return strcmp(a->kernel, b->kernel) == 0 && a->mainloop_delay == 0 && b->mainloop_delay == 0 &&
+           a->shape.M == b->shape.M && a->shape.N == b->shape.N && a->shape.K == b->shape.K;
+}
+
 /* The transition curve of the H100 schedule: epi_delay swept in the model
- * fitted to the undelayed run, the measured probe runs as points. */
+ * fitted to an undelayed run, the measured probe runs of the same kernel and
+ * shape as points.  The undelayed run with the most such probes is used. */
 static int demo_sweep(demo *d)
 {
+    int base = -1, best = -1;
+    for (int i = 0; i < d->nprobes; i++) {
+        if (!d->probes[i].fitted)
+            continue;
+        int count = 0;
+        for (int k = 0; k < d->nprobes; k++)
+            count += same_group(&d->probes[i], &d->probes[k]);
+        if (count > best)
+            best = count, base = i;
+    }
+    if (base < 0)
+        return 0; /* no undelayed traced run: nothing to sweep from */
+    const probe_point *bp = &d->probes[base];
     double xs[24], mx[MAX_RUNS], my[MAX_RUNS];
     int nm = 0;
     double xmax = 2000;
     for (int i = 0; i < d->nprobes; i++) {
         const probe_point *p = &d->probes[i];
-        if (strcmp(p->kernel, d->base_point.kernel) != 0 || p->mainloop_delay != 0 ||
-            p->shape.M != d->base_point.shape.M || p->shape.N != d->base_point.shape.N)
+        if (!same_group(bp, p))
             continue;
         mx[nm] = (double)p->epi_delay;
         my[nm] = p->tile_period;
         nm++;
-        if (1.25 * (double)p->epi_delay > xmax)
-            xmax = 1.25 * (double)p->epi_delay;
+        if (1.1 * (double)p->epi_delay > xmax)
+            xmax = 1.1 * (double)p->epi_delay;
     }
     for (int i = 0; i < 24; i++)
         xs[i] = xmax * i / 23;
     pg_sweep sw;
-    if (pg_sweep_run(d->baseline, "epi_delay", xs, 24, &d->opts, "order_wait", &sw) != 0)
+    if (pg_sweep_run(bp->fitted, "epi_delay", xs, 24, &d->opts, "order_wait", &sw) != 0)
         return -1;
     char path[4400], note[512];
     if (report_file(d, "sweep-epi-delay.svg", path, sizeof path) != 0 ||
         pg_sweep_svg(path, "H100 ping-pong: tile period vs added epilogue cycles", &sw, mx, my, nm,
                      "measured tile period") != 0)
         return -1;
-    say(d, "\n== model sweep: epi_delay on the fitted %s schedule (%d measured probe runs)\n", d->base_point.kernel, nm);
+    say(d, "\n== model sweep: epi_delay on the %s schedule fitted to the undelayed M=%lld run (%d measured runs)\n",
+        bp->kernel, (long long)bp->shape.M, nm);
     say(d, "    %10s %14s %14s %12s  %s\n", "epi_delay", "tile period", "order_wait", "TFLOPS", "bottleneck");
     for (int i = 0; i < sw.n; i += 2)
         say(d, "    %10.0f %14.1f %14.1f %12.1f  %s\n", sw.x[i], sw.tile_period[i], sw.wait_mean[i], sw.tflops[i],
             sw.bottleneck[i]);
-    for (int i = 0; i < nm; i++)
-        say(d, "    measured: epi_delay %.0f -> tile period %.1f cycles\n", mx[i], my[i]);
+    for (int i = 0; i < nm; i++) {
+        /* the model at exactly this delay, for the comparison */
+        char assign[64];
+        pg_prediction pr;
+        snprintf(assign, sizeof assign, "epi_delay=%.0f", mx[i]);
+        if (pg_schedule_set(bp->fitted, assign, 0) != 0 || pg_model_predict(bp->fitted, &d->opts, &pr) != 0)
+            return -1;
+        say(d, "    measured: epi_delay %5.0f -> tile period %8.1f cycles; model %8.1f (%+.1f%%)\n", mx[i], my[i],
+            pr.tile_period, 100 * (pr.tile_period / my[i] - 1));
+    }
     if (isfinite(sw.transition_x))
-        say(d, "    the bottleneck changes near epi_delay = %.0f cycles\n", sw.transition_x);
+        say(d, "    the model's bottleneck changes near epi_delay = %.0f cycles\n", sw.transition_x);
     snprintf(note, sizeof note,
-             "Line: the model fitted to the undelayed run with epi_delay swept; points: measured runs with that "
-             "many cycles added to each epilogue (%d). %s",
-             nm, isfinite(sw.transition_x) ? "The dashed line marks where the model's bottleneck changes." : "");
+             "Line: the model fitted to the undelayed run (M=%lld) with epi_delay swept; points: %d measured runs "
+             "with that many cycles added to each epilogue. %s",
+             (long long)bp->shape.M, nm,
+             isfinite(sw.transition_x) ? "The dashed line marks where the model's bottleneck changes." : "");
     pg_report_add(&d->rep, "Phase-transition sweep (H100, epi_delay)", "sweep-epi-delay.svg", PG_ITEM_INFO, note);
     pg_json_key(&d->j, "sweep_epi_delay");
     pg_sweep_json(&d->j, &sw);
@@ -555,7 +619,7 @@ int pg_cmd_demo(int argc, char **argv)
         if (demo_one_run(&d, &runs[i]) != 0)
             goto fail;
     pg_json_array_end(&d.j);
-    if (d.baseline && demo_sweep(&d) != 0)
+    if (demo_sweep(&d) != 0)
         goto fail;
     if (demo_f38(&d) != 0)
         goto fail;
@@ -593,6 +657,7 @@ fail:
     pg_outfile_abort(&d.txt_file);
     rc = 2;
 done:
-    pg_schedule_free(d.baseline);
+    for (int i = 0; i < d.nprobes; i++)
+        pg_schedule_free(d.probes[i].fitted);
     return rc;
 }

@@ -22,7 +22,7 @@
 #include "wellformed.h"
 
 static char g_dir[128];
-static char g_good[256], g_flipped[256], g_traced[256], g_impossible[256];
+static char g_good[256], g_flipped[256], g_traced[256], g_impossible[256], g_probe[256];
 
 /* ---- test doubles for kernel/ ---- */
 static int g_fake_gpu;
@@ -119,6 +119,7 @@ static int setup(void **state)
     path_in(g_flipped, sizeof g_flipped, "flipped.h5");
     path_in(g_traced, sizeof g_traced, "traced.h5");
     path_in(g_impossible, sizeof g_impossible, "impossible.h5");
+    path_in(g_probe, sizeof g_probe, "probe.h5");
     make_outputs(&run, "sample:50");
     if (pg_run_write(g_good, &run, 0) != 0)
         return -1;
@@ -129,6 +130,12 @@ static int setup(void **state)
     make_outputs(&run, "sample:20");
     add_trace(&run, 0);
     if (pg_run_write(g_traced, &run, 0) != 0)
+        return -1;
+    pg_run_free(&run);
+    make_outputs(&run, "sample:20");
+    add_trace(&run, 0);
+    run.kernel.epi_delay = 400; /* a model probe run (the trace itself is the same) */
+    if (pg_run_write(g_probe, &run, 0) != 0)
         return -1;
     pg_run_free(&run);
     make_outputs(&run, "sample:20");
@@ -298,11 +305,12 @@ static void test_trace_export(void **state)
 static void test_demo(void **state)
 {
     (void)state;
-    char runs[256], report[256], f[1024];
+    char runs[256], report[256], f[2048];
     path_in(runs, sizeof runs, "runs");
     path_in(report, sizeof report, "report");
     assert_int_equal(mkdir(runs, 0755), 0);
-    snprintf(f, sizeof f, "cp '%s' '%s' '%s/'", g_good, g_traced, runs);
+    snprintf(f, sizeof f, "cp '%s' '%s' '%s/' && mkdir '%s/sweep' && cp '%s' '%s/sweep/'", g_good, g_traced, runs, runs,
+             g_probe, runs);
     assert_int_equal(system(f), 0);
     g_fake_gpu = 1; /* the GPU path: a "fresh" run first */
     int rc = call(pg_cmd_demo, "demo", "--quick", "--runs", runs, "--report", report, NULL);
@@ -310,7 +318,8 @@ static void test_demo(void **state)
     assert_true(rc == 0 || rc == 1); /* the model's verdict on a synthetic trace may be either */
     assert_int_equal(g_fake_runs, 1);
     static const char *const files[] = {"index.html", "summary.txt", "demo.json", "modes.svg", "f38-b200.svg",
-                                        "ulp-good.svg", "ulp-fresh-run.svg", "chrome-traced.json", "fresh-run.h5"};
+                                        "ulp-good.svg", "ulp-fresh-run.svg", "chrome-traced.json", "fresh-run.h5",
+                                        "sweep-epi-delay.svg", "timeline-sweep-probe.svg"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(f, sizeof f, "%s/%s", report, files[i]);
         if (!exists(f))
@@ -318,13 +327,17 @@ static void test_demo(void **state)
     }
     snprintf(f, sizeof f, "%s/demo.json", report);
     assert_json_file(f, "run", NULL, 0);
-    static const char *const svgs[] = {"modes.svg", "f38-b200.svg", "ulp-good.svg", "ulp-traced.svg"};
+    static const char *const svgs[] = {"modes.svg", "f38-b200.svg", "ulp-good.svg", "ulp-traced.svg",
+                                       "sweep-epi-delay.svg", "timeline-traced.svg"};
     for (size_t i = 0; i < sizeof svgs / sizeof svgs[0]; i++) {
         snprintf(f, sizeof f, "%s/%s", report, svgs[i]);
         assert_svg_file(f);
     }
     snprintf(f, sizeof f, "%s/chrome-traced.json", report);
     assert_json_file(f, "ph", "X", 2 * 6 * 7);
+    /* probe runs get no Chrome trace of their own */
+    snprintf(f, sizeof f, "%s/chrome-sweep-probe.json", report);
+    assert_false(exists(f));
     snprintf(f, sizeof f, "%s/index.html", report);
     size_t len;
     char *html = read_whole_file(f, &len);
