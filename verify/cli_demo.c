@@ -464,7 +464,11 @@ static int demo_f38(demo *d)
         say(d, "    the bottleneck changes at phase1 mean ~ %.0f cycles (baseline %.0f: %+.0f cycles)\n",
             sw.transition_x, base, sw.transition_x - base);
     else
-        say(d, "    no change of bottleneck for phase1 mean in [%.0f, %.0f]\n", xs[0], xs[24]);
+        say(d, "    the bottleneck (%s) does not change for phase1 mean in [%.0f, %.0f]\n", sw.bottleneck[0], xs[0],
+            xs[24]);
+    if (isfinite(sw.wait_off_x))
+        say(d, "    epi_wait turns off at phase1 mean ~ %.0f cycles (baseline %.0f: %+.0f cycles; F38 offers -70..-170)\n",
+            sw.wait_off_x, base, sw.wait_off_x - base);
     double gain = pr[0].tile_period > 0 ? pr[0].tile_period / pr[2].tile_period - 1 : NAN;
     say(d, "    F38 optimistic: tile period %+.1f%%, %.1f -> %.1f TFLOPS (seed's estimate: 2,100-2,200 without the\n"
            "    transition, 2,300-2,600 with it)\n",
@@ -475,7 +479,9 @@ static int demo_f38(demo *d)
              "%s",
              pr[0].tile_period, pr[0].tflops, pr[0].bottleneck, pr[1].tile_period, pr[1].tflops, pr[2].tile_period,
              pr[2].tflops, 100 * gain,
-             isfinite(sw.transition_x) ? "The dashed line marks where the bottleneck changes role." : "");
+             isfinite(sw.transition_x) || isfinite(sw.wait_off_x)
+                 ? "Dashed lines mark where the bottleneck changes role or epi_wait turns off."
+                 : "");
     pg_report_add(&d->rep, "F38 what-if (b200-seed schedule)", "f38-b200.svg", PG_ITEM_INFO, note);
     pg_json_key(&d->j, "f38");
     pg_json_object_begin(&d->j);
@@ -548,7 +554,7 @@ int pg_cmd_demo(int argc, char **argv)
     static run_entry runs[MAX_RUNS + 1];
     int nruns = 0;
     memset(&d, 0, sizeof d);
-    d.opts = (pg_model_opts){.tiles = 4000, .seed = 1, .deterministic = 0};
+    d.opts = (pg_model_opts){.tiles = 20000, .seed = 1, .deterministic = 0};
     d.tol = pg_tolerance_default();
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {

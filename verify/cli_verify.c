@@ -235,7 +235,7 @@ static int cmd_trace(int argc, char **argv)
 {
     const char *path = NULL, *json = NULL, *timeline = NULL, *v;
     pg_tolerance tol = pg_tolerance_default();
-    pg_model_opts opts = {.tiles = 4000, .seed = 1, .deterministic = 0};
+    pg_model_opts opts = {.tiles = 20000, .seed = 1, .deterministic = 0};
     int rc = 2, r, have_run = 0;
     pg_run run, sim;
     pg_schedule *fitted = NULL;

@@ -42,6 +42,21 @@ int pg_sweep_run(pg_schedule *s, const char *param, const double *xs, int n, con
             out->transition_x = 0.5 * (xs[i] + xs[i - 1]);
         out->n = i + 1;
     }
+    /* a wait "off" is below 2% of its largest value along the sweep (and
+     * below 20 cycles): Monte Carlo noise never makes it exactly zero */
+    out->wait_off_x = NAN;
+    double wmax = 0;
+    for (int i = 0; i < n; i++)
+        if (isfinite(out->wait_mean[i]) && out->wait_mean[i] > wmax)
+            wmax = out->wait_mean[i];
+    double thr = fmin(20.0, 0.02 * wmax);
+    for (int i = 1; i < n && wmax > 0; i++) {
+        int off_a = out->wait_mean[i - 1] <= thr, off_b = out->wait_mean[i] <= thr;
+        if (off_a != off_b) {
+            out->wait_off_x = 0.5 * (xs[i] + xs[i - 1]);
+            break;
+        }
+    }
     return 0;
 }
 
@@ -62,10 +77,15 @@ int pg_sweep_svg(const char *path, const char *title, const pg_sweep *s, const d
         plot.series[plot.nseries++] = (pg_svg_series){wlabel, s->x, s->wait_mean, s->n, PG_SVG_LINE};
     if (nm > 0)
         plot.series[plot.nseries++] = (pg_svg_series){points_label ? points_label : "measured", mx, my, nm, PG_SVG_POINTS};
+    char off_label[64];
     if (isfinite(s->transition_x)) {
-        plot.nmarks = 1;
-        plot.mark_x[0] = s->transition_x;
-        plot.mark_label[0] = "bottleneck changes";
+        plot.mark_x[plot.nmarks] = s->transition_x;
+        plot.mark_label[plot.nmarks++] = "bottleneck changes";
+    }
+    if (isfinite(s->wait_off_x)) {
+        snprintf(off_label, sizeof off_label, "%s turns off", s->wait_name);
+        plot.mark_x[plot.nmarks] = s->wait_off_x;
+        plot.mark_label[plot.nmarks++] = off_label;
     }
     return pg_svg_xy_save(path, &plot);
 }
@@ -91,5 +111,6 @@ void pg_sweep_json(pg_json *j, const pg_sweep *s)
         pg_json_string(j, s->bottleneck[i]);
     pg_json_array_end(j);
     pg_json_kv_number(j, "transition_x", s->transition_x);
+    pg_json_kv_number(j, "wait_off_x", s->wait_off_x);
     pg_json_object_end(j);
 }

@@ -17,6 +17,7 @@ typedef struct {
     double tile_period[PG_SWEEP_MAX], wait_mean[PG_SWEEP_MAX], wall_ms[PG_SWEEP_MAX], tflops[PG_SWEEP_MAX];
     char bottleneck[PG_SWEEP_MAX][64];
     double transition_x; /* midpoint where the bottleneck first changes; NAN if it never does */
+    double wait_off_x;   /* midpoint where the followed wait turns off (falls to ~0) or on; NAN if never */
 } pg_sweep;
 
 /* Set `param`=x (absolute) on s for each x and predict.  The schedule keeps
