@@ -82,6 +82,13 @@ int pg_h5_dataset_read(hid_t file, const char *path, const pg_h5_kind *kind, voi
 int pg_h5_dataset_write(hid_t loc, const char *loc_name, const char *name, const pg_h5_kind *kind,
                         int rank, const int64_t *dims, const void *data);
 
+/* Write all of `data` (rank 1 or 2, row-major, already in the file's byte
+ * order) into a dataset created with chunks of `chunk` (whole rows), the
+ * shuffle filter and deflate at `level`: the chunks are filtered in
+ * parallel and written with H5Dwrite_chunk.  h5io_chunks.c. */
+int pg_h5_write_chunks(hid_t dset, size_t elem_size, int rank, const hsize_t *dims, const hsize_t *chunk,
+                       const void *data, int level, const char *what);
+
 /* Byte count of `count` elements of `size` bytes into *out; -1 with a
  * message naming `what` on overflow. */
 int pg_h5_bytes(const char *what, int64_t count, size_t size, size_t *out);

@@ -196,8 +196,18 @@ int pg_h5_dataset_write(hid_t loc, const char *loc_name, const char *name, const
     }
     if ((dset = H5Dcreate2(loc, name, file_type(kind), space, H5P_DEFAULT, dcpl, H5P_DEFAULT)) < 0)
         goto fail;
-    if (count > 0 && H5Dwrite(dset, mem_type(kind), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+    /* Compressed datasets are filtered on all threads (h5io_chunks.c); that
+     * writes file bytes directly, so only where memory already has the
+     * file's byte order (little-endian hosts). */
+    htri_t same_layout = H5Tequal(mem_type(kind), file_type(kind));
+    if (same_layout < 0)
         goto fail;
+    if (bytes >= SMALL_DATASET_BYTES && same_layout) {
+        if (pg_h5_write_chunks(dset, kind->size, rank, h, chunk, data, DEFLATE_LEVEL, what) < 0)
+            goto done;
+    } else if (count > 0 && H5Dwrite(dset, mem_type(kind), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) {
+        goto fail;
+    }
     rc = 0;
     goto done;
 fail:

@@ -14,7 +14,8 @@ typedef struct {
     int64_t M, N, K, P;
     int subset;      /* store a row subset (with /output/rows) instead of all rows */
     int accumulator; /* store fp32 accumulators */
-    int trace;       /* a trace of 50 intervals on 4 SMs */
+    int trace;       /* a trace of trace_n (default 50) intervals on 4 SMs */
+    int64_t trace_n;
     int kernel;      /* kernel info */
     int ntimings;    /* timing sets ("fused", "copy", "cublaslt_gemm", ...) */
     uint64_t salt;   /* varies the contents */

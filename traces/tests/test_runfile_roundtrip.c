@@ -43,6 +43,17 @@ static void test_everything_all_rows(void **state)
     roundtrip(&s, 1, PG_READ_ALL);
 }
 
+/* Several compressed chunks per dataset, the last one partial, for every
+ * element size (1: A, 2: D, 4: accumulator and trace sm, 8: trace clocks):
+ * the parallel chunk filter must match HDF5's own pipeline byte for byte. */
+static void test_many_chunks(void **state)
+{
+    (void)state;
+    fx_spec s = {.M = 9001, .N = 128, .K = 256, .P = 196, .accumulator = 1, .trace = 1, .trace_n = 300007,
+                 .ntimings = 1, .salt = 21};
+    roundtrip(&s, 1, PG_READ_ALL);
+}
+
 static void test_row_subset_without_accumulator(void **state)
 {
     (void)state;
@@ -322,6 +333,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_everything_all_rows),
+        cmocka_unit_test(test_many_chunks),
         cmocka_unit_test(test_row_subset_without_accumulator),
         cmocka_unit_test(test_row_subset_with_accumulator_and_trace),
         cmocka_unit_test(test_outputs_only),
