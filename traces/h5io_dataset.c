@@ -178,7 +178,10 @@ int pg_h5_dataset_write(hid_t loc, const char *loc_name, const char *name, const
     if (pg_h5_bytes(what, count, kind->size, &bytes) < 0)
         return -1;
 
-    if ((space = H5Screate_simple(rank, h, NULL)) < 0 || (dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0)
+    /* No modification times in object headers: the same run gives the same
+     * bytes, so committed files only change when their contents do. */
+    if ((space = H5Screate_simple(rank, h, NULL)) < 0 || (dcpl = H5Pcreate(H5P_DATASET_CREATE)) < 0 ||
+        H5Pset_obj_track_times(dcpl, 0) < 0)
         goto fail;
     if (bytes >= SMALL_DATASET_BYTES) {
         /* Chunks span whole rows (the last dimension) and as many leading

@@ -23,7 +23,7 @@
 static hid_t make_group(hid_t file, const char *name, int track_order)
 {
     hid_t gcpl = -1, g = -1;
-    if ((gcpl = H5Pcreate(H5P_GROUP_CREATE)) < 0)
+    if ((gcpl = H5Pcreate(H5P_GROUP_CREATE)) < 0 || H5Pset_obj_track_times(gcpl, 0) < 0)
         goto done;
     if (track_order && H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0)
         goto done;
