@@ -46,6 +46,7 @@ typedef struct {
     pg_shape shape;
     int64_t epi_delay, mainloop_delay;
     double tile_period;
+    double order_wait;   /* measured mean */
     pg_schedule *fitted; /* kept for undelayed runs: the sweep's starting point */
 } probe_point;
 
@@ -203,6 +204,7 @@ static void remember_probe(demo *d, const pg_run *run, const pg_trace_cmp *cmp, 
     p->epi_delay = run->kernel.epi_delay;
     p->mainloop_delay = run->kernel.mainloop_delay;
     p->tile_period = cmp->measured.tile_period;
+    p->order_wait = pg_prediction_stat_mean(&cmp->measured, "order_wait");
 }
 
 /* Trace of one run: possible? same kernel? then measured vs model. */
@@ -349,7 +351,7 @@ static int demo_sweep(demo *d)
     if (base < 0)
         return 0; /* no undelayed traced run: nothing to sweep from */
     const probe_point *bp = &d->probes[base];
-    double xs[24], mx[MAX_RUNS], my[MAX_RUNS];
+    double xs[24], mx[MAX_RUNS], my[MAX_RUNS], mw[MAX_RUNS];
     int nm = 0;
     double xmax = 2000;
     for (int i = 0; i < d->nprobes; i++) {
@@ -358,6 +360,7 @@ static int demo_sweep(demo *d)
             continue;
         mx[nm] = (double)p->epi_delay;
         my[nm] = p->tile_period;
+        mw[nm] = p->order_wait;
         nm++;
         if (1.1 * (double)p->epi_delay > xmax)
             xmax = 1.1 * (double)p->epi_delay;
@@ -370,7 +373,7 @@ static int demo_sweep(demo *d)
     char path[4400], note[512];
     if (report_file(d, "sweep-epi-delay.svg", path, sizeof path) != 0 ||
         pg_sweep_svg(path, "H100 ping-pong: tile period vs added epilogue cycles", &sw, mx, my, nm,
-                     "measured tile period") != 0)
+                     "measured tile period", mw) != 0)
         return -1;
     say(d, "\n== model sweep: epi_delay on the %s schedule fitted to the undelayed M=%lld run (%d measured runs)\n",
         bp->kernel, (long long)bp->shape.M, nm);
@@ -385,8 +388,9 @@ static int demo_sweep(demo *d)
         snprintf(assign, sizeof assign, "epi_delay=%.0f", mx[i]);
         if (pg_schedule_set(bp->fitted, assign, 0) != 0 || pg_model_predict(bp->fitted, &d->opts, &pr) != 0)
             return -1;
-        say(d, "    measured: epi_delay %5.0f -> tile period %8.1f cycles; model %8.1f (%+.1f%%)\n", mx[i], my[i],
-            pr.tile_period, 100 * (pr.tile_period / my[i] - 1));
+        say(d, "    measured: epi_delay %5.0f -> tile period %8.1f cycles, order_wait %7.1f; model %8.1f (%+.1f%%), %7.1f\n",
+            mx[i], my[i], mw[i], pr.tile_period, 100 * (pr.tile_period / my[i] - 1),
+            pg_prediction_stat_mean(&pr, "order_wait"));
     }
     if (isfinite(sw.transition_x))
         say(d, "    the model's bottleneck changes near epi_delay = %.0f cycles\n", sw.transition_x);
@@ -458,7 +462,7 @@ static int demo_f38(demo *d)
     char path[4400], note[768];
     if (report_file(d, "f38-b200.svg", path, sizeof path) != 0 ||
         pg_sweep_svg(path, "b200-seed: tile period vs phase 1 mean (F38 points: -70, -170 cycles)", &sw, fx, fy, 2,
-                     "F38 -70 / -170 (model)") != 0)
+                     "F38 -70 / -170 (model)", NULL) != 0)
         goto done;
     if (isfinite(sw.transition_x))
         say(d, "    the bottleneck changes at phase1 mean ~ %.0f cycles (baseline %.0f: %+.0f cycles)\n",

@@ -61,7 +61,7 @@ int pg_sweep_run(pg_schedule *s, const char *param, const double *xs, int n, con
 }
 
 int pg_sweep_svg(const char *path, const char *title, const pg_sweep *s, const double *mx, const double *my, int nm,
-                 const char *points_label)
+                 const char *points_label, const double *mwait)
 {
     char xlabel[96], wlabel[64];
     snprintf(xlabel, sizeof xlabel, "%s (cycles)", s->param);
@@ -75,8 +75,12 @@ int pg_sweep_svg(const char *path, const char *title, const pg_sweep *s, const d
     };
     if (s->wait_name[0])
         plot.series[plot.nseries++] = (pg_svg_series){wlabel, s->x, s->wait_mean, s->n, PG_SVG_LINE};
+    char mwlabel[64];
+    snprintf(mwlabel, sizeof mwlabel, "measured %s mean", s->wait_name);
     if (nm > 0)
         plot.series[plot.nseries++] = (pg_svg_series){points_label ? points_label : "measured", mx, my, nm, PG_SVG_POINTS};
+    if (nm > 0 && mwait)
+        plot.series[plot.nseries++] = (pg_svg_series){mwlabel, mx, mwait, nm, PG_SVG_POINTS};
     char off_label[64];
     if (isfinite(s->transition_x)) {
         plot.mark_x[plot.nmarks] = s->transition_x;

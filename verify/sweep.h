@@ -27,10 +27,11 @@ int pg_sweep_run(pg_schedule *s, const char *param, const double *xs, int n, con
 /* Mean of a named phase/wait in a prediction (NAN if absent). */
 double pg_prediction_stat_mean(const pg_prediction *p, const char *name);
 
-/* The transition curve: model tile period (line) and, if given, points
- * (mx, my; nm of them; usually measured runs) named `points_label`. */
+/* The transition curve: model tile period and followed wait (lines) and,
+ * if given, points (mx, my; nm of them; usually measured runs) named
+ * `points_label`, and the measured wait at the same x (mwait, may be NULL). */
 int pg_sweep_svg(const char *path, const char *title, const pg_sweep *s, const double *mx, const double *my, int nm,
-                 const char *points_label);
+                 const char *points_label, const double *mwait);
 void pg_sweep_json(pg_json *j, const pg_sweep *s);
 
 #endif
