@@ -139,8 +139,9 @@ int pg_chrome_write(FILE *f, const pg_run *run, const char *run_name, pg_chrome_
         counts->thread_names++;
     }
     for (int64_t i = 0; i < t->n; i++) {
-        double ts = origin_us[t->sm[i]] + (double)t->begin[i] / hz * 1e6;
-        double dur = (double)(t->end[i] - t->begin[i]) / hz * 1e6;
+        /* 0.1 ns resolution (a cycle is ~0.6 ns) keeps the numbers short */
+        double ts = round((origin_us[t->sm[i]] + (double)t->begin[i] / hz * 1e6) * 1e4) / 1e4;
+        double dur = round((double)(t->end[i] - t->begin[i]) / hz * 1e6 * 1e4) / 1e4;
         pg_json_object_begin(&j);
         pg_json_kv_string(&j, "ph", "X");
         pg_json_kv_string(&j, "name", pg_phase_name((pg_phase)t->phase[i]));
@@ -153,7 +154,6 @@ int pg_chrome_write(FILE *f, const pg_run *run, const char *run_name, pg_chrome_
         pg_json_object_begin(&j);
         pg_json_kv_int(&j, "tile", t->tile[i]);
         pg_json_kv_int(&j, "cycles", t->end[i] - t->begin[i]);
-        pg_json_kv_int(&j, "begin_clock", t->begin[i]);
         pg_json_object_end(&j);
         pg_json_object_end(&j);
         counts->phase_events++;
