@@ -132,14 +132,19 @@ static int check_args(const pg_problem *p, pg_accum_mode mode, pg_epilogue epi, 
     return 0;
 }
 
+/* Row tiles per OpenMP work item (see pg_gemm_ref). */
+#define PG_RB_TILES 8
+
 /* Per-thread scratch for one row tile. */
 typedef struct {
-    float *av;  /* [PG_KR][Kp] */
-    int8_t *ae; /* [PG_KR][Kp] */
+    float *av;  /* [Kp][PG_KR] */
+    int8_t *ae; /* [Kp][PG_KR] */
     float out[PG_KR * PG_KW];
 } tile_scratch;
 
-/* Decode the tile's A rows; rows past the end of the selection are zero. */
+/* Decode the tile's A rows, k-major (av[k * PG_KR + r]) so a kernel reaches
+ * every row of the tile from one pointer; rows past the end of the
+ * selection are zero. */
 static void decode_rows(const pg_problem *p, const code_tables *t, const int64_t *rows, int64_t i0, int64_t nrows,
                         int64_t Kp, tile_scratch *s, int a_nan[PG_KR], int64_t m_of[PG_KR])
 {
@@ -148,26 +153,27 @@ static void decode_rows(const pg_problem *p, const code_tables *t, const int64_t
         int64_t i = i0 + r;
         a_nan[r] = 0;
         m_of[r] = -1;
-        float *av = s->av + r * Kp;
-        int8_t *ae = s->ae + r * Kp;
         if (i >= nrows) {
             for (int64_t k = 0; k < Kp; k++) {
-                av[k] = 0.0f;
-                ae[k] = PG_ZERO_EXP;
+                s->av[k * PG_KR + r] = 0.0f;
+                s->ae[k * PG_KR + r] = PG_ZERO_EXP;
             }
             continue;
         }
         int64_t m = rows ? rows[i] : i;
         m_of[r] = m;
         const uint8_t *a = p->A + m * K;
+        int nan = 0;
         for (int64_t k = 0; k < K; k++) {
-            av[k] = t->val[a[k]];
-            ae[k] = t->exp[a[k]];
-            a_nan[r] |= pg_fp8_is_nan(a[k]);
+            uint8_t c = a[k];
+            s->av[k * PG_KR + r] = t->val[c];
+            s->ae[k * PG_KR + r] = t->exp[c];
+            nan |= (c & 0x7F) == 0x7F;
         }
+        a_nan[r] = nan;
         for (int64_t k = K; k < Kp; k++) {
-            av[k] = 0.0f;
-            ae[k] = PG_ZERO_EXP;
+            s->av[k * PG_KR + r] = 0.0f;
+            s->ae[k * PG_KR + r] = PG_ZERO_EXP;
         }
     }
 }
@@ -208,8 +214,13 @@ int pg_gemm_ref(const pg_problem *p, pg_accum_mode mode, pg_epilogue epi, const 
         return -1;
 
     int64_t N = p->shape.N, P = p->shape.P;
+    /* Work items are blocks of PG_RB_TILES row tiles: each column panel of
+     * B (Kp * PG_KW values, ~200 KB at K = 768) is loaded into L2 once per
+     * block and reused by all its tiles, instead of streaming the whole
+     * decoded B (more than L2) once per tile. */
     int64_t nrow_tiles = (nrows + PG_KR - 1) / PG_KR;
-    int64_t tiles_done = 0;
+    int64_t nblocks = (nrow_tiles + PG_RB_TILES - 1) / PG_RB_TILES;
+    int64_t blocks_done = 0;
     int failed = 0;
     pg_progress prog;
     if (progress_label)
@@ -217,48 +228,60 @@ int pg_gemm_ref(const pg_problem *p, pg_accum_mode mode, pg_epilogue epi, const 
 
 #pragma omp parallel
     {
-        tile_scratch s;
-        s.av = malloc((size_t)(PG_KR * b.Kp) * sizeof(float));
-        s.ae = malloc((size_t)(PG_KR * b.Kp) * sizeof(int8_t));
-        int ok = s.av != NULL && s.ae != NULL;
+        tile_scratch s[PG_RB_TILES];
+        int ok = 1;
+        for (int u = 0; u < PG_RB_TILES; u++) {
+            s[u].av = malloc((size_t)(PG_KR * b.Kp) * sizeof(float));
+            s[u].ae = malloc((size_t)(PG_KR * b.Kp) * sizeof(int8_t));
+            ok = ok && s[u].av != NULL && s[u].ae != NULL;
+        }
         if (!ok) {
 #pragma omp atomic write
             failed = 1;
         }
-#pragma omp for schedule(dynamic, 4)
-        for (int64_t it = 0; it < nrow_tiles; it++) {
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t blk = 0; blk < nblocks; blk++) {
             if (!ok)
                 continue;
-            int a_nan[PG_KR];
-            int64_t m_of[PG_KR];
-            decode_rows(p, &t, rows, it * PG_KR, nrows, b.Kp, &s, a_nan, m_of);
+            int64_t it0 = blk * PG_RB_TILES;
+            int ntiles = (int)(nrow_tiles - it0 < PG_RB_TILES ? nrow_tiles - it0 : PG_RB_TILES);
+            int a_nan[PG_RB_TILES][PG_KR];
+            int64_t m_of[PG_RB_TILES][PG_KR];
+            for (int u = 0; u < ntiles; u++)
+                decode_rows(p, &t, rows, (it0 + u) * PG_KR, nrows, b.Kp, &s[u], a_nan[u], m_of[u]);
             for (int64_t jt = 0; jt < b.ntiles; jt++) {
-                run_kernel(mode, &b, jt, &s);
                 int64_t n0 = jt * PG_KW, nn = N - n0 < PG_KW ? N - n0 : PG_KW;
-                for (int r = 0; r < PG_KR; r++) {
-                    if (m_of[r] < 0)
-                        continue;
-                    int64_t i = it * PG_KR + r;
-                    float *v = s.out + r * PG_KW;
-                    if (a_nan[r] || b.tile_nan[jt])
-                        for (int64_t j = 0; j < nn; j++)
-                            if (a_nan[r] || b.b_nan[n0 + j])
-                                v[j] = pg_f32_from_bits(PG_F32_QNAN_BITS);
-                    if (acc)
-                        memcpy(acc + i * N + n0, v, (size_t)nn * sizeof *v);
-                    pg_epilogue_row(epi, v, p->combined + (m_of[r] % P) * N + n0, D + i * N + n0, nn);
+                for (int u = 0; u < ntiles; u++) {
+                    run_kernel(mode, &b, jt, &s[u]);
+                    for (int r = 0; r < PG_KR; r++) {
+                        if (m_of[u][r] < 0)
+                            continue;
+                        int64_t i = (it0 + u) * PG_KR + r;
+                        float *v = s[u].out + r * PG_KW;
+                        if (a_nan[u][r] || b.tile_nan[jt])
+                            for (int64_t j = 0; j < nn; j++)
+                                if (a_nan[u][r] || b.b_nan[n0 + j])
+                                    v[j] = pg_f32_from_bits(PG_F32_QNAN_BITS);
+                        if (acc)
+                            memcpy(acc + i * N + n0, v, (size_t)nn * sizeof *v);
+                        pg_epilogue_row(epi, v, p->combined + (m_of[u][r] % P) * N + n0, D + i * N + n0, nn);
+                    }
                 }
             }
             if (progress_label) {
                 int64_t done;
 #pragma omp atomic capture
-                done = ++tiles_done;
-                if (omp_get_thread_num() == 0)
-                    pg_progress_update(&prog, done * PG_KR < nrows ? done * PG_KR : nrows);
+                done = ++blocks_done;
+                if (omp_get_thread_num() == 0) {
+                    int64_t rows_done = done * PG_RB_TILES * PG_KR;
+                    pg_progress_update(&prog, rows_done < nrows ? rows_done : nrows);
+                }
             }
         }
-        free(s.av);
-        free(s.ae);
+        for (int u = 0; u < PG_RB_TILES; u++) {
+            free(s[u].av);
+            free(s[u].ae);
+        }
     }
     if (progress_label)
         pg_progress_end(&prog);

@@ -47,32 +47,38 @@
 #if defined(__x86_64__)
 #define PG_VW 16
 #define PG_FP32_NV 2 /* 16 zmm accumulators */
+#define PG_TR 8      /* tensor-core row group: 16 zmm of sums and scales */
 #define PG_SFX(x) pg_v4_##x
 #define PG_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma,prefer-vector-width=512")))
 #include "gemm_kernels_body.h"
 #undef PG_VW
 #undef PG_FP32_NV
+#undef PG_TR
 #undef PG_SFX
 #undef PG_TARGET
 
 #define PG_VW 8
 #define PG_FP32_NV 1 /* 8 of the 16 ymm registers */
+#define PG_TR 4
 #define PG_SFX(x) pg_v3_##x
 #define PG_TARGET __attribute__((target("avx2,fma")))
 #include "gemm_kernels_body.h"
 #undef PG_VW
 #undef PG_FP32_NV
+#undef PG_TR
 #undef PG_SFX
 #undef PG_TARGET
 #endif
 
 #define PG_VW 4
 #define PG_FP32_NV 1
+#define PG_TR 4
 #define PG_SFX(x) pg_v1_##x
 #define PG_TARGET
 #include "gemm_kernels_body.h"
 #undef PG_VW
 #undef PG_FP32_NV
+#undef PG_TR
 #undef PG_SFX
 #undef PG_TARGET
 

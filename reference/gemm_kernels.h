@@ -2,7 +2,7 @@
  *
  * Each kernel computes a tile of PG_KR rows x PG_KW columns of fp32
  * accumulators.  Layouts (k padded with zeros to a multiple of 32):
- *   av, ae   [PG_KR][Kp]  A values and A exponents (int8) of the tile's rows
+ *   av, ae   [Kp][PG_KR]  A values and A exponents (int8) of the tile's rows
  *   bv, be   [Kp][PG_KW]  B values and exponents (int8) of the column tile
  *   bvd      [Kp][PG_KW]  B values as double (exact mode)
  *   out      [PG_KR][PG_KW]

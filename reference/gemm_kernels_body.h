@@ -58,7 +58,7 @@ PG_TARGET static void PG_SFX(fp32)(const float *restrict av, const float *restri
             for (int v = 0; v < PG_FP32_NV; v++)
                 b[v] = PG_SFX(vload)(bv + k * PG_KW + h + v * PG_VW);
             for (int r = 0; r < PG_KR; r++) {
-                float a = av[r * Kp + k];
+                float a = av[k * PG_KR + r];
                 for (int v = 0; v < PG_FP32_NV; v++)
                     acc[r][v] = acc[r][v] + a * b[v];
             }
@@ -85,7 +85,7 @@ PG_TARGET static void PG_SFX(exact)(const float *restrict av, const double *rest
             for (int64_t k = k0; k < k1; k++) {
                 vd b = PG_SFX(vloadd)(bvd + k * PG_KW + h);
                 for (int r = 0; r < PG_KR; r++)
-                    acc[r] = acc[r] + (double)av[r * Kp + k] * b;
+                    acc[r] = acc[r] + (double)av[k * PG_KR + r] * b;
             }
             for (int r = 0; r < PG_KR; r++)
                 for (int l = 0; l < PG_VW; l++)
@@ -101,10 +101,9 @@ PG_TARGET static void PG_SFX(exact)(const float *restrict av, const double *rest
  * of PG_EW = 4 * PG_VW lanes (the same register width as a float vector)
  * per tile row covers PG_EW columns, so the max over a block costs one add
  * and one max per k and row for PG_EW outputs.  Rows go in groups of
- * PG_TR = 4 so the state of a group fits the register file.  Exponents: operands
+ * PG_TR (per instruction set) so the state of a group fits the registers.  Exponents: operands
  * -9..8 (zero / NaN: PG_ZERO_EXP), products -120..16, C -100..127. */
 #define PG_EW (4 * PG_VW)
-#define PG_TR 4
 typedef int8_t PG_SFX(v8) __attribute__((vector_size(PG_EW)));
 typedef int8_t PG_SFX(v8s) __attribute__((vector_size(PG_VW)));
 #define v8 PG_SFX(v8)
@@ -131,8 +130,8 @@ PG_TARGET PG_INLINE vi PG_SFX(c_exp)(vf c)
 
 /* emax of one block for the PG_TR x PG_EW outputs: c[q][r] is the incoming
  * accumulator of column chunk q (PG_VW columns) and row r. */
-PG_TARGET PG_INLINE void PG_SFX(block_emax)(const int8_t *restrict ae, const int8_t *restrict be, int64_t Kp,
-                                            int64_t k0, const vf c[4][PG_TR], vi emax[4][PG_TR])
+PG_TARGET PG_INLINE void PG_SFX(block_emax)(const int8_t *restrict ae, const int8_t *restrict be, int64_t k0,
+                                            const vf c[4][PG_TR], vi emax[4][PG_TR])
 {
     v8 ex[PG_TR];
     for (int r = 0; r < PG_TR; r++) {
@@ -147,7 +146,7 @@ PG_TARGET PG_INLINE void PG_SFX(block_emax)(const int8_t *restrict ae, const int
         v8 b;
         memcpy(&b, be + k * PG_KW, sizeof b);
         for (int r = 0; r < PG_TR; r++)
-            ex[r] = PG_SFX(vmax8)(ex[r], b + ae[r * Kp + k]);
+            ex[r] = PG_SFX(vmax8)(ex[r], b + ae[k * PG_KR + r]);
     }
     for (int r = 0; r < PG_TR; r++) {
         int8_t lanes[PG_EW];
@@ -179,7 +178,7 @@ PG_TARGET PG_INLINE void PG_SFX(sm90_sub)(const float *restrict av, const int8_t
                 }
         }
         vi emax[4][PG_TR];
-        PG_SFX(block_emax)(ae, be, Kp, kb * 32, c, emax);
+        PG_SFX(block_emax)(ae, be, kb * 32, c, emax);
         for (int q = 0; q < 4; q++) {
             vf scale[PG_TR];
             vi s[PG_TR];
@@ -190,7 +189,7 @@ PG_TARGET PG_INLINE void PG_SFX(sm90_sub)(const float *restrict av, const int8_t
             for (int64_t k = kb * 32; k < kb * 32 + 32; k++) {
                 vf b = PG_SFX(vload)(bv + k * PG_KW + q * PG_VW);
                 for (int r = 0; r < PG_TR; r++)
-                    s[r] += __builtin_convertvector(av[r * Kp + k] * b * scale[r], vi);
+                    s[r] += __builtin_convertvector(av[k * PG_KR + r] * b * scale[r], vi);
             }
             for (int r = 0; r < PG_TR; r++) {
                 /* |s| < 2^21: exact as a float; an integer 0 gives +0 */
@@ -212,7 +211,7 @@ PG_TARGET static void PG_SFX(sm90)(const float *restrict av, const int8_t *restr
 {
     for (int g = 0; g < PG_KR; g += PG_TR)
         for (int h = 0; h < PG_KW; h += PG_EW)
-            PG_SFX(sm90_sub)(av + g * Kp, ae + g * Kp, bv + h, be + h, Kp, promote_blocks, out + g * PG_KW + h);
+            PG_SFX(sm90_sub)(av + g, ae + g, bv + h, be + h, Kp, promote_blocks, out + g * PG_KW + h);
 }
 
 /* sm100 on PG_EW columns: terms are below 2^27, so eight of them fit an
@@ -229,7 +228,7 @@ PG_TARGET PG_INLINE void PG_SFX(sm100_sub)(const float *restrict av, const int8_
     int64_t nblocks = Kp / 32;
     for (int64_t kb = 0; kb < nblocks; kb++) {
         vi emax[4][PG_TR];
-        PG_SFX(block_emax)(ae, be, Kp, kb * 32, c, emax);
+        PG_SFX(block_emax)(ae, be, kb * 32, c, emax);
         for (int q = 0; q < 4; q++) {
             vf scale[PG_TR];
             vd s[PG_TR];
@@ -244,7 +243,7 @@ PG_TARGET PG_INLINE void PG_SFX(sm100_sub)(const float *restrict av, const int8_
                 for (int64_t k = k8; k < k8 + 8; k++) {
                     vf b = PG_SFX(vload)(bv + k * PG_KW + q * PG_VW);
                     for (int r = 0; r < PG_TR; r++)
-                        part[r] += __builtin_convertvector(av[r * Kp + k] * b * scale[r], vi);
+                        part[r] += __builtin_convertvector(av[k * PG_KR + r] * b * scale[r], vi);
                 }
                 for (int r = 0; r < PG_TR; r++)
                     s[r] = s[r] + __builtin_convertvector(part[r], vd); /* exact: < 2^33 */
@@ -268,13 +267,12 @@ PG_TARGET static void PG_SFX(sm100)(const float *restrict av, const int8_t *rest
 {
     for (int g = 0; g < PG_KR; g += PG_TR)
         for (int h = 0; h < PG_KW; h += PG_EW)
-            PG_SFX(sm100_sub)(av + g * Kp, ae + g * Kp, bv + h, be + h, Kp, out + g * PG_KW + h);
+            PG_SFX(sm100_sub)(av + g, ae + g, bv + h, be + h, Kp, out + g * PG_KW + h);
 }
 
 #undef v8
 #undef v8s
 #undef PG_EW
-#undef PG_TR
 #undef vf
 #undef vi
 #undef vu
