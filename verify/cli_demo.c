@@ -38,6 +38,7 @@
 typedef struct {
     char path[4400];
     char stem[128];
+    int depth; /* 0: directly in the runs folder; probe sweeps live in subfolders */
 } run_entry;
 
 /* What the sweep needs from each traced run. */
@@ -94,9 +95,13 @@ static void say(demo *d, const char *fmt, ...)
     fflush(stdout);
 }
 
+/* the runs themselves first, then subfolders (probe sweeps); by name within */
 static int cmp_entry(const void *a, const void *b)
 {
-    return strcmp(((const run_entry *)a)->stem, ((const run_entry *)b)->stem);
+    const run_entry *x = a, *y = b;
+    if (x->depth != y->depth)
+        return x->depth - y->depth;
+    return strcmp(x->stem, y->stem);
 }
 
 /* *.h5 under dir and its subfolders (e.g. traces/runs/epi_sweep/); the stem
@@ -133,6 +138,7 @@ static int walk_runs(const char *dir, const char *rel, run_entry *out, int max, 
         run_entry *r = &out[(*n)++];
         snprintf(r->path, sizeof r->path, "%s", sub);
         snprintf(r->stem, sizeof r->stem, "%s%.*s", rel, (int)(len - 3), e->d_name);
+        r->depth = depth;
     }
     closedir(dp);
     return rc;
@@ -296,6 +302,10 @@ static int demo_one_run(demo *d, const run_entry *re)
 {
     pg_run run;
     int rc = -1;
+    if (re->depth == 0)
+        pg_report_section(&d->rep, 0, "Runs: outputs bit for bit, traces against the model");
+    else
+        pg_report_section(&d->rep, 3, "Probe runs (subfolders of the runs folder)");
     memset(&run, 0, sizeof run);
     double t0 = pg_now_seconds();
     if (pg_run_read(re->path, &run, PG_READ_OUTPUT | PG_READ_TRACE) != 0) {
@@ -399,6 +409,7 @@ static int demo_sweep(demo *d)
              "with that many cycles added to each epilogue. %s",
              (long long)bp->shape.M, nm,
              isfinite(sw.transition_x) ? "The dashed line marks where the model's bottleneck changes." : "");
+    pg_report_section(&d->rep, 1, "The cycle model: sweeps and what-ifs");
     pg_report_add(&d->rep, "Phase-transition sweep (H100, epi_delay)", "sweep-epi-delay.svg", PG_ITEM_INFO, note);
     pg_json_key(&d->j, "sweep_epi_delay");
     pg_sweep_json(&d->j, &sw);
@@ -486,6 +497,7 @@ static int demo_f38(demo *d)
              isfinite(sw.transition_x) || isfinite(sw.wait_off_x)
                  ? "Dashed lines mark where the bottleneck changes role or epi_wait turns off."
                  : "");
+    pg_report_section(&d->rep, 1, "The cycle model: sweeps and what-ifs");
     pg_report_add(&d->rep, "F38 what-if (b200-seed schedule)", "f38-b200.svg", PG_ITEM_INFO, note);
     pg_json_key(&d->j, "f38");
     pg_json_object_begin(&d->j);
@@ -525,6 +537,7 @@ static int demo_modes(demo *d)
              (long long)shape.M, (long long)r.hist[PG_ACC_SM90][PG_EPI_DOUBLE].nonzero,
              (long long)r.hist[PG_ACC_SM90][PG_EPI_DOUBLE].total, r.hist[PG_ACC_SM90][PG_EPI_DOUBLE].max_ulp,
              (long long)r.epi_differ[PG_ACC_SM90]);
+    pg_report_section(&d->rep, 2, "Numerics");
     pg_report_add(&d->rep, "Numerics between reference modes", "modes.svg", PG_ITEM_INFO, note);
     pg_json_key(&d->j, "modes");
     pg_modes_json(&d->j, &r);
@@ -609,6 +622,7 @@ int pg_cmd_demo(int argc, char **argv)
             nruns++;
         } else {
             say(&d, "   no fresh run (%s); continuing with the committed runs\n", pg_last_error());
+            pg_report_section(&d.rep, 0, "Runs: outputs bit for bit, traces against the model");
             pg_report_add(&d.rep, "Fresh GPU run", NULL, PG_ITEM_INFO, pg_last_error());
         }
     } else {
@@ -642,6 +656,7 @@ int pg_cmd_demo(int argc, char **argv)
     pg_json_object_end(&d.j);
     if (pg_json_finish(&d.j) != 0 || pg_outfile_commit(&d.json_file) != 0)
         goto fail;
+    pg_report_section(&d.rep, 4, "All of it as data");
     pg_report_add(&d.rep, "Everything above as JSON", "demo.json", PG_ITEM_INFO, NULL);
     pg_report_add(&d.rep, "Everything above as text", "summary.txt", PG_ITEM_INFO, NULL);
     char intro[512];

@@ -45,6 +45,20 @@ int pg_report_path(const pg_report *r, const char *file, char *out, size_t n)
     return 0;
 }
 
+void pg_report_section(pg_report *r, int rank, const char *title)
+{
+    for (int i = 0; i < r->nsections; i++)
+        if (strcmp(r->section_title[i], title) == 0) {
+            r->current = i;
+            return;
+        }
+    if (r->nsections >= PG_REPORT_MAX_SECTIONS)
+        return;
+    snprintf(r->section_title[r->nsections], sizeof r->section_title[0], "%s", title);
+    r->section_rank[r->nsections] = rank;
+    r->current = r->nsections++;
+}
+
 void pg_report_add(pg_report *r, const char *title, const char *file, int status, const char *note)
 {
     if (r->n >= PG_REPORT_MAX_ITEMS)
@@ -54,6 +68,7 @@ void pg_report_add(pg_report *r, const char *title, const char *file, int status
     snprintf(it->file, sizeof it->file, "%s", file ? file : "");
     snprintf(it->note, sizeof it->note, "%s", note ? note : "");
     it->status = status;
+    it->section = r->current;
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -62,8 +77,36 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
+/* Section indices in rank order (stable). */
+static int section_order(const pg_report *r, int *order)
+{
+    int n = r->nsections > 0 ? r->nsections : 1;
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    for (int i = 1; i < n; i++)
+        for (int k = i; k > 0 && r->section_rank[order[k]] < r->section_rank[order[k - 1]]; k--) {
+            int t = order[k];
+            order[k] = order[k - 1];
+            order[k - 1] = t;
+        }
+    return n;
+}
+
+static void write_item_link(FILE *f, const pg_report_item *it, int i)
+{
+    fprintf(f, "<li><a href=\"#item%d\">", i);
+    pg_svg_escape(f, it->title);
+    fputs("</a>", f);
+    if (it->status != PG_ITEM_INFO)
+        fprintf(f, " <span class=\"%s\">%s</span>", it->status == PG_ITEM_PASS ? "pass" : "fail",
+                it->status == PG_ITEM_PASS ? "PASS" : "FAIL");
+    fputs("</li>\n", f);
+}
+
 int pg_report_write_index(const pg_report *r, const char *heading, const char *intro)
 {
+    int order[PG_REPORT_MAX_SECTIONS];
+    int nsec = section_order(r, order);
     char path[4200];
     pg_outfile o;
     if (pg_report_path(r, "index.html", path, sizeof path) != 0 || pg_outfile_open(&o, path) != 0)
@@ -82,46 +125,53 @@ int pg_report_write_index(const pg_report *r, const char *heading, const char *i
         pg_svg_escape(f, intro);
         fputs("</p>\n", f);
     }
-    fputs("<h2>Contents</h2><ul>\n", f);
-    for (int i = 0; i < r->n; i++) {
-        const pg_report_item *it = &r->items[i];
-        fprintf(f, "<li><a href=\"#item%d\">", i);
-        pg_svg_escape(f, it->title);
-        fputs("</a>", f);
-        if (it->status != PG_ITEM_INFO)
-            fprintf(f, " <span class=\"%s\">%s</span>", it->status == PG_ITEM_PASS ? "pass" : "fail",
-                    it->status == PG_ITEM_PASS ? "PASS" : "FAIL");
-        fputs("</li>\n", f);
+    fputs("<h2>Contents</h2>\n", f);
+    for (int k = 0; k < nsec; k++) {
+        int sec = order[k];
+        if (r->nsections > 0) {
+            fputs("<h3>", f);
+            pg_svg_escape(f, r->section_title[sec]);
+            fputs("</h3>\n", f);
+        }
+        fputs("<ul>\n", f);
+        for (int i = 0; i < r->n; i++)
+            if (r->nsections == 0 || r->items[i].section == sec)
+                write_item_link(f, &r->items[i], i);
+        fputs("</ul>\n", f);
     }
-    fputs("</ul>\n", f);
-    for (int i = 0; i < r->n; i++) {
-        const pg_report_item *it = &r->items[i];
-        fprintf(f, "<section id=\"item%d\"><h2>", i);
-        pg_svg_escape(f, it->title);
-        if (it->status != PG_ITEM_INFO)
-            fprintf(f, " <span class=\"%s\">%s</span>", it->status == PG_ITEM_PASS ? "pass" : "fail",
-                    it->status == PG_ITEM_PASS ? "PASS" : "FAIL");
-        fputs("</h2>\n", f);
-        if (it->note[0]) {
-            fputs("<p>", f);
-            pg_svg_escape(f, it->note);
-            fputs("</p>\n", f);
-        }
-        if (it->file[0]) {
-            if (ends_with(it->file, ".svg")) {
-                fputs("<img src=\"", f);
-                pg_svg_escape(f, it->file);
-                fputs("\" alt=\"", f);
-                pg_svg_escape(f, it->title);
-                fputs("\"><br>\n", f);
+    for (int k = 0; k < nsec; k++) {
+        int sec = order[k];
+        for (int i = 0; i < r->n; i++) {
+            const pg_report_item *it = &r->items[i];
+            if (r->nsections > 0 && it->section != sec)
+                continue;
+            fprintf(f, "<section id=\"item%d\"><h2>", i);
+            pg_svg_escape(f, it->title);
+            if (it->status != PG_ITEM_INFO)
+                fprintf(f, " <span class=\"%s\">%s</span>", it->status == PG_ITEM_PASS ? "pass" : "fail",
+                        it->status == PG_ITEM_PASS ? "PASS" : "FAIL");
+            fputs("</h2>\n", f);
+            if (it->note[0]) {
+                fputs("<p>", f);
+                pg_svg_escape(f, it->note);
+                fputs("</p>\n", f);
             }
-            fputs("<a href=\"", f);
-            pg_svg_escape(f, it->file);
-            fputs("\">", f);
-            pg_svg_escape(f, it->file);
-            fputs("</a>\n", f);
+            if (it->file[0]) {
+                if (ends_with(it->file, ".svg")) {
+                    fputs("<img src=\"", f);
+                    pg_svg_escape(f, it->file);
+                    fputs("\" alt=\"", f);
+                    pg_svg_escape(f, it->title);
+                    fputs("\"><br>\n", f);
+                }
+                fputs("<a href=\"", f);
+                pg_svg_escape(f, it->file);
+                fputs("\">", f);
+                pg_svg_escape(f, it->file);
+                fputs("</a>\n", f);
+            }
+            fputs("</section>\n", f);
         }
-        fputs("</section>\n", f);
     }
     fputs("</body></html>\n", f);
     return pg_outfile_commit(&o);
