@@ -22,6 +22,11 @@ int pg_runfile_check_timing_name(const char *name, size_t cap);
 /* Everything pg_run_write needs before it creates any file. */
 int pg_runfile_check_run(const pg_run *run, int store_problem);
 
+/* The complete file for `run` as a malloc'd byte image of *size bytes
+ * (runfile_write.c); `name` only labels the in-memory file.  NULL with a
+ * message on failure. */
+unsigned char *pg_runfile_build_image(const char *name, const pg_run *run, int store_problem, size_t *size);
+
 /* Reader sections (runfile_read_*.c).  Each validates its part of an open
  * file; the message names the dataset or attribute. */
 /* Open the group at `path` (absolute) into *g: 1 if opened, 0 if there

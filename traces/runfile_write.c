@@ -1,13 +1,9 @@
-/* pg_run_write: the run file, written atomically.  The whole file is built
- * in memory, written under a temporary name in the destination's directory,
- * synced, and only then renamed over the destination, so a reader (or a
- * crash) sees either the previous file or the complete new one, never a mix. */
-#include <errno.h>
-#include <fcntl.h>
+/* The contents of a run file: every group, dataset and attribute of schema
+ * v1 (docs/format.md), built in memory.  pg_run_write (runfile_atomic.c)
+ * puts the bytes on disk. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "h5io.h"
 #include "pg_error.h"
@@ -199,66 +195,6 @@ static int write_contents(hid_t file, const pg_run *run, int store_problem)
     return 0;
 }
 
-/* "<dir>/.<base>.tmp.<pid>": same directory, so rename() cannot cross
- * file systems; hidden and pid-tagged, so it is ours alone. */
-static char *temp_name(const char *path, char **dir_out)
-{
-    const char *slash = strrchr(path, '/');
-    const char *base = slash ? slash + 1 : path;
-    size_t dlen = slash ? (size_t)(slash - path) : 0;
-    if (*base == '\0') {
-        pg_fail("'%s' names a directory, not a file", path);
-        return NULL;
-    }
-    char *dir = malloc(dlen + 2);
-    size_t n = strlen(path) + 48;
-    char *tmp = malloc(n);
-    if (!dir || !tmp) {
-        free(dir);
-        free(tmp);
-        pg_fail("out of memory");
-        return NULL;
-    }
-    if (slash) {
-        memcpy(dir, path, dlen);
-        dir[dlen] = '\0';
-        if (dlen == 0)
-            strcpy(dir, "/");
-    } else {
-        strcpy(dir, ".");
-    }
-    snprintf(tmp, n, "%.*s%s.%s.tmp.%ld", (int)dlen, path, slash ? "/" : "", base, (long)getpid());
-    *dir_out = dir;
-    return tmp;
-}
-
-static int fsync_path(const char *p, int is_dir)
-{
-    int fd = open(p, O_RDONLY | (is_dir ? O_DIRECTORY : 0));
-    if (fd < 0)
-        return -1;
-    int rc = fsync(fd);
-    int err = errno;
-    close(fd);
-    errno = err;
-    return rc;
-}
-
-static int write_all(int fd, const unsigned char *buf, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, buf, n);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            return -1;
-        }
-        buf += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* Grow the in-memory file in steps of this much. */
 #define CORE_INCREMENT ((size_t)16 << 20)
 
@@ -267,7 +203,7 @@ static int write_all(int fd, const unsigned char *buf, size_t n)
  * disk: in HDF5 1.10 an H5Fclose that fails on a write error (disk full)
  * leaves a dangling file id that crashes the process at exit, so all file
  * I/O, and every error it can raise, stays in our own code. */
-static unsigned char *build_image(const char *name, const pg_run *run, int store_problem, size_t *size)
+unsigned char *pg_runfile_build_image(const char *name, const pg_run *run, int store_problem, size_t *size)
 {
     hid_t fapl = -1, file = -1;
     unsigned char *image = NULL;
@@ -314,61 +250,4 @@ done:
         image = NULL;
     }
     return image;
-}
-
-int pg_run_write(const char *path, const pg_run *run, int store_problem)
-{
-    int rc = -1, fd = -1, tmp_exists = 0;
-    char *dir = NULL, *tmp = NULL;
-    unsigned char *image = NULL;
-    size_t size = 0;
-    pg_h5_quiet quiet;
-    pg_h5_quiet_begin(&quiet);
-
-    if (pg_runfile_check_run(run, store_problem) < 0)
-        goto done;
-    if ((tmp = temp_name(path, &dir)) == NULL)
-        goto done;
-    /* Create the temporary file before the (possibly long) build, so an
-     * unwritable destination fails at once, with errno's reason. */
-    fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    if (fd < 0) {
-        pg_fail("cannot create a file in '%s': %s", dir, strerror(errno));
-        goto done;
-    }
-    tmp_exists = 1;
-    if ((image = build_image(tmp, run, store_problem, &size)) == NULL)
-        goto done;
-    if (write_all(fd, image, size) < 0 || fsync(fd) < 0) {
-        pg_fail("cannot write %s: %s", tmp, strerror(errno));
-        goto done;
-    }
-    int closed = close(fd);
-    fd = -1;
-    if (closed < 0) {
-        pg_fail("cannot write %s: %s", tmp, strerror(errno));
-        goto done;
-    }
-    if (rename(tmp, path) < 0) {
-        pg_fail("cannot rename the finished temporary file over it: %s", strerror(errno));
-        goto done;
-    }
-    tmp_exists = 0;
-    /* Make the rename itself durable.  The file is complete and in place
-     * by now, and some file systems cannot sync directories, so a failure
-     * here is not an error. */
-    (void)fsync_path(dir, 1);
-    rc = 0;
-done:
-    if (fd >= 0)
-        close(fd);
-    if (tmp_exists)
-        unlink(tmp);
-    free(image);
-    free(tmp);
-    free(dir);
-    pg_h5_quiet_end(&quiet);
-    if (rc < 0)
-        pg_fail_context("writing %s", path);
-    return rc;
 }
