@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "chrome.h"
+#include "timeline.h"
 #include "pg_error.h"
 #include "runfile.h"
 #include "trace_check.h"
@@ -319,6 +320,41 @@ static void test_chrome_alignment(void **state)
     pg_run_free(&run);
 }
 
+/* The timeline picture: well-formed SVG with measured and model lanes,
+ * and waits drawn hatched. */
+static void test_timeline_svg(void **state)
+{
+    (void)state;
+    pg_run run;
+    make_run(&run);
+    char dir[] = "/tmp/pg_test_timeline_XXXXXX", path[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/t.svg", dir);
+    if (pg_timeline_svg(path, "t & <model>", &run.trace, &run.trace, 2, 3) != 0)
+        fail_msg("timeline: %s", pg_last_error());
+    size_t len;
+    char *text = read_whole_file(path, &len);
+    assert_non_null(text);
+    xml_stats st;
+    char err[200];
+    if (xml_validate(text, len, &st, err, sizeof err) != 0)
+        fail_msg("timeline SVG: %s", err);
+    assert_non_null(strstr(text, "measured SM0 consumer 1"));
+    assert_non_null(strstr(text, "measured SM1 producer 0"));
+    assert_non_null(strstr(text, "model SM0 consumer 0"));
+    assert_null(strstr(text, "measured SM2")); /* 2 SMs asked for */
+    assert_non_null(strstr(text, "url(#hatch)"));
+    free(text);
+    /* an empty trace is an error, and leaves no file */
+    unlink(path);
+    pg_trace empty;
+    memset(&empty, 0, sizeof empty);
+    assert_int_equal(pg_timeline_svg(path, "x", &empty, NULL, 2, 3), -1);
+    assert_int_equal(access(path, F_OK), -1);
+    rmdir(dir);
+    pg_run_free(&run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -331,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_file_round_trip),
         cmocka_unit_test(test_chrome_export),
         cmocka_unit_test(test_chrome_alignment),
+        cmocka_unit_test(test_timeline_svg),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
