@@ -77,11 +77,38 @@ void pg_trace_compare_stats(const pg_prediction *measured, const pg_prediction *
     out->predicted = *predicted;
     out->nrows = 0;
     out->flagged = 0;
+    out->timed_trace_ms = NAN;
+    out->timed_production_ms = NAN;
     add_stats(out, measured->phases, measured->nphases, predicted->phases, predicted->nphases);
     add_stats(out, measured->waits, measured->nwaits, predicted->waits, predicted->nwaits);
     add_row(out, "tile_period", "cycles", measured->tile_period, predicted->tile_period, out->tol.abs_cycles);
     /* wall clock: relative tolerance only (no cycle floor applies to ms) */
     add_row(out, "wall_ms", "ms", measured->wall_ms, predicted->wall_ms, 0);
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median of the timing set `name`, NAN if the run has none. */
+static double timing_median(const pg_run *run, const char *name)
+{
+    for (int i = 0; i < run->ntimings; i++) {
+        const pg_timing *t = &run->timings[i];
+        if (strcmp(t->name, name) != 0 || t->n < 1)
+            continue;
+        double *v = malloc((size_t)t->n * sizeof *v);
+        if (!v)
+            return NAN;
+        memcpy(v, t->ms, (size_t)t->n * sizeof *v);
+        qsort(v, (size_t)t->n, sizeof *v, cmp_dbl);
+        double m = t->n % 2 ? v[t->n / 2] : 0.5 * (v[t->n / 2 - 1] + v[t->n / 2]);
+        free(v);
+        return m;
+    }
+    return NAN;
 }
 
 int pg_trace_compare(const pg_run *run, const pg_model_opts *opts, pg_tolerance tol, pg_trace_cmp *out,
@@ -107,6 +134,8 @@ int pg_trace_compare(const pg_run *run, const pg_model_opts *opts, pg_tolerance 
     }
     pg_trace_compare_stats(&meas, &pred, tol, out);
     snprintf(out->schedule, sizeof out->schedule, "%s", pg_schedule_name(s));
+    out->timed_trace_ms = timing_median(run, "fused_trace");
+    out->timed_production_ms = timing_median(run, "fused");
     if (fitted) {
         *fitted = s;
         s = NULL;
@@ -125,6 +154,9 @@ void pg_trace_cmp_print(FILE *f, const pg_trace_cmp *c)
                "wall %.4f ms, bottleneck %s\n",
             c->measured.tile_period, c->measured.wall_ms, c->predicted.tile_period,
             c->predicted.cycle_time_deterministic, c->predicted.wall_ms, c->predicted.bottleneck);
+    if (isfinite(c->timed_trace_ms) || isfinite(c->timed_production_ms))
+        fprintf(f, "  timed by the runner (median): trace build %.4f ms, production build %.4f ms\n", c->timed_trace_ms,
+                c->timed_production_ms);
     if (c->predicted.critical_cycle[0])
         fprintf(f, "  critical cycle: %s\n", c->predicted.critical_cycle);
     fprintf(f, "    %-28s %14s %14s %10s %10s\n", "figure", "measured", "model", "diff", "allowed");
@@ -150,6 +182,8 @@ void pg_trace_cmp_json(pg_json *j, const pg_trace_cmp *c)
     pg_json_kv_string(j, "critical_cycle", c->predicted.critical_cycle);
     pg_json_kv_number(j, "deterministic_cycle_time", c->predicted.cycle_time_deterministic);
     pg_json_kv_number(j, "clark_tile_period", c->predicted.clark_tile_period);
+    pg_json_kv_number(j, "timed_trace_ms", c->timed_trace_ms);
+    pg_json_kv_number(j, "timed_production_ms", c->timed_production_ms);
     pg_json_key(j, "figures");
     pg_json_array_begin(j);
     for (int i = 0; i < c->nrows; i++) {

@@ -30,6 +30,9 @@ typedef struct {
     pg_prediction measured, predicted;
     int nrows, flagged;
     pg_trace_cmp_row rows[PG_TRACE_CMP_MAX];
+    /* the run's own timing sets (CUDA events), for context: medians in ms,
+     * NAN when absent; not flagged (the trace's span is the wall compared) */
+    double timed_trace_ms, timed_production_ms;
 } pg_trace_cmp;
 
 /* Default: 15% or 150 cycles, whichever is larger. */
