@@ -22,7 +22,7 @@ typedef struct {
     int points, deterministic, help;
     int64_t tiles;
     uint64_t seed;
-    const char *positional[4];
+    const char *positional[32];
     int npos;
 } cli_args;
 
@@ -96,7 +96,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
                 return pg_fail("--seed: '%s' is not an integer", v);
         } else if (argv[i][0] == '-' && argv[i][1] != '\0')
             return pg_fail("unknown or incomplete option '%s'", argv[i]);
-        else if (a->npos < 4)
+        else if (a->npos < 32)
             a->positional[a->npos++] = argv[i];
         else
             return pg_fail("too many arguments ('%s')", argv[i]);
@@ -332,6 +332,35 @@ static int cmd_import_seed(int argc, char **argv)
     return ok ? 0 : 1;
 }
 
+/* --------------------------------------------------------- validate-delays */
+static const char k_delays_help[] =
+    "usage: pegemm model validate-delays RUN.h5... [--format text|json] [--tiles N] [--seed S]\n"
+    "The H100 check of the model against the kernel's --epi-delay sweep: fit the schedule on\n"
+    "the zero-delay run's trace only, predict every run's tile period at its delay, and find\n"
+    "where the tensor cores start to idle (tensor_idle grows by 10%% of the zero-delay period\n"
+    "over its zero-delay value) on the measured and on the predicted curve.\n"
+    "Exit 1 if a period is off by more than 5%% or the onset by more than 10%%.\n";
+
+static int cmd_validate_delays(int argc, char **argv)
+{
+    cli_args a;
+    if (parse_args(argc, argv, &a))
+        return fail_usage("validate-delays");
+    if (a.help) {
+        printf(k_delays_help);
+        return 0;
+    }
+    if (a.npos < 2) {
+        pg_fail("give at least two runs of the --epi-delay sweep (one at delay 0)");
+        return fail_usage("validate-delays");
+    }
+    pg_model_opts o = {a.tiles ? a.tiles : 40000, a.seed, 0};
+    int ok = 1;
+    if (delays_validate(stdout, a.positional, a.npos, &o, strcmp(a.format, "json") == 0, &ok))
+        return fail_usage("validate-delays");
+    return ok ? 0 : 1;
+}
+
 /* ------------------------------------------------------------- list, show */
 static int cmd_list(int argc, char **argv)
 {
@@ -381,6 +410,7 @@ static void usage(FILE *f)
                "  sweep        vary one parameter; find where the bottleneck moves and waits turn on/off\n"
                "  fit          fit a schedule to a run's trace and compare prediction with measurement\n"
                "  import-seed  the seed's calibration CSV: predict each row, compare with the log\n"
+               "  validate-delays  fit on a zero-delay trace, predict an --epi-delay sweep, compare\n"
                "  list         built-in schedules, their options and phases\n"
                "  show         print a schedule (with overrides) as a .sched file\n");
 }
@@ -404,6 +434,8 @@ int pg_cmd_model(int argc, char **argv)
         return cmd_fit(argc - 1, argv + 1);
     if (strcmp(c, "import-seed") == 0)
         return cmd_import_seed(argc - 1, argv + 1);
+    if (strcmp(c, "validate-delays") == 0)
+        return cmd_validate_delays(argc - 1, argv + 1);
     if (strcmp(c, "list") == 0)
         return cmd_list(argc - 1, argv + 1);
     if (strcmp(c, "show") == 0)

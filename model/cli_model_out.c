@@ -30,6 +30,7 @@ static void json_prediction_body(pg_json *j, const pg_prediction *p)
     pg_json_kv_number(j, "clark_tile_period", p->clark_tile_period);
     pg_json_kv_number(j, "wall_ms", p->wall_ms);
     pg_json_kv_number(j, "tflops", p->tflops);
+    pg_json_kv_number(j, "dram_utilization", p->dram_utilization);
     pg_json_key(j, "waits");
     pg_json_object_begin(j);
     for (int i = 0; i < p->nwaits; i++)
@@ -103,6 +104,9 @@ int model_print_text(FILE *f, const pg_schedule *s, const pg_model_opts *o, cons
     fprintf(f, "  wall clock              %.4f ms (%.0f units x %.0f tiles at %.4g GHz)\n", p->wall_ms,
             s->machine.units, s->machine.tiles / s->machine.units, s->machine.clock_hz / 1e9);
     fprintf(f, "  throughput              %.0f TFLOPS\n", p->tflops);
+    if (isfinite(p->dram_utilization))
+        fprintf(f, "  DRAM bandwidth share    %.1f%% (%s mean %.1f at that load)\n", 100 * p->dram_utilization,
+                s->dists[s->bw_dist].name, p->bandwidth_phase_mean);
     print_stats(f, "waits", p->waits, p->nwaits);
     print_stats(f, "phases", p->phases, p->nphases);
     return ferror(f) ? pg_fail("write error") : 0;
@@ -327,4 +331,134 @@ int seed_validate(FILE *f, const pg_seed_row *rows, int n, const pg_model_opts *
     }
     fprintf(f, "m = measured (b200-calibration.csv), p = predicted; tolerance: tile 5%%, waits 20%% or 150 cycles\n");
     return ferror(f) ? pg_fail("write error") : 0;
+}
+
+/* ------------------------------------------------------- epi-delay sweep */
+
+typedef struct {
+    double delay, meas_period, meas_idle, pred_period, pred_idle;
+} delay_point;
+
+static int cmp_delay(const void *a, const void *b)
+{
+    double x = ((const delay_point *)a)->delay, y = ((const delay_point *)b)->delay;
+    return x < y ? -1 : x > y;
+}
+
+/* Where idle(D) - idle(first) first reaches `rise` (linear between points), NAN if never. */
+static double onset(const delay_point *p, int n, int predicted, double rise)
+{
+    double i0 = predicted ? p[0].pred_idle : p[0].meas_idle;
+    for (int i = 1; i < n; i++) {
+        double a = (predicted ? p[i - 1].pred_idle : p[i - 1].meas_idle) - i0;
+        double b = (predicted ? p[i].pred_idle : p[i].meas_idle) - i0;
+        if (b >= rise && a < rise)
+            return p[i - 1].delay + (p[i].delay - p[i - 1].delay) * (rise - a) / (b - a);
+    }
+    return NAN;
+}
+
+int delays_validate(FILE *f, const char *const *paths, int n, const pg_model_opts *o, int json, int *all_ok)
+{
+    delay_point *pt = calloc((size_t)n, sizeof *pt);
+    pg_run *runs = calloc((size_t)n, sizeof *runs);
+    pg_schedule *fit = NULL;
+    int rc = -1, base = -1;
+    *all_ok = 1;
+    if (!pt || !runs) {
+        pg_fail("out of memory");
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        if (pg_run_read(paths[i], &runs[i], PG_READ_TRACE))
+            goto done;
+        if (runs[i].trace.n == 0) {
+            pg_fail("%s has no trace", paths[i]);
+            goto done;
+        }
+        if (runs[i].kernel.epi_delay == 0 && base < 0)
+            base = i;
+    }
+    if (base < 0) {
+        pg_fail("none of the runs has --epi-delay 0 (the fit uses the zero-delay trace only)");
+        goto done;
+    }
+    if (pg_schedule_fit(&runs[base], &fit)) {
+        pg_fail_context("fitting %s", paths[base]);
+        goto done;
+    }
+    for (int i = 0; i < n; i++) {
+        pg_prediction m, p;
+        pg_schedule *c = NULL;
+        char a[64];
+        if (pg_trace_summarize(&runs[i].trace, runs[i].kernel.sm_clock_hz, &m) || pg_schedule_clone(fit, &c))
+            goto done;
+        snprintf(a, sizeof a, "epi_delay=%lld", (long long)runs[i].kernel.epi_delay);
+        int r = pg_schedule_set(c, a, 0) || pg_model_predict(c, o, &p);
+        pg_schedule_free(c);
+        if (r)
+            goto done;
+        const pg_stat *mi = pg_prediction_find(&m, "tensor_idle"), *pi = pg_prediction_find(&p, "tensor_idle");
+        pt[i] = (delay_point){(double)runs[i].kernel.epi_delay, m.tile_period, mi ? mi->mean : NAN, p.tile_period,
+                              pi ? pi->mean : NAN};
+    }
+    qsort(pt, (size_t)n, sizeof *pt, cmp_delay);
+    double rise = 0.10 * pt[0].meas_period;
+    double on_m = onset(pt, n, 0, rise), on_p = onset(pt, n, 1, 0.10 * pt[0].pred_period);
+    int on_ok = isfinite(on_m) && isfinite(on_p) && fabs(on_p - on_m) <= 0.10 * on_m;
+    if (!on_ok)
+        *all_ok = 0;
+    pg_json j;
+    if (json) {
+        pg_json_init(&j, f, 1);
+        pg_json_object_begin(&j);
+        pg_json_kv_string(&j, "fitted_on", paths[base]);
+        pg_json_key(&j, "points");
+        pg_json_array_begin(&j);
+    } else {
+        fprintf(f, "fit on %s (epi_delay 0); tile period and tensor_idle in cycles per tile\n", paths[base]);
+        fprintf(f, "%8s %10s %10s %8s %10s %10s  %s\n", "delay", "measured", "predicted", "diff", "idle meas",
+                "idle pred", "ok");
+    }
+    for (int i = 0; i < n; i++) {
+        double d = pt[i].pred_period / pt[i].meas_period - 1;
+        int ok = fabs(d) <= 0.05;
+        if (!ok)
+            *all_ok = 0;
+        if (json) {
+            pg_json_object_begin(&j);
+            pg_json_kv_number(&j, "epi_delay", pt[i].delay);
+            pg_json_kv_number(&j, "tile_period_measured", pt[i].meas_period);
+            pg_json_kv_number(&j, "tile_period_predicted", pt[i].pred_period);
+            pg_json_kv_number(&j, "tensor_idle_measured", pt[i].meas_idle);
+            pg_json_kv_number(&j, "tensor_idle_predicted", pt[i].pred_idle);
+            pg_json_kv_bool(&j, "within_5_percent", ok);
+            pg_json_object_end(&j);
+        } else {
+            fprintf(f, "%8.0f %10.1f %10.1f %+7.1f%% %10.1f %10.1f  %s\n", pt[i].delay, pt[i].meas_period,
+                    pt[i].pred_period, 100 * d, pt[i].meas_idle, pt[i].pred_idle, ok ? "yes" : "NO");
+        }
+    }
+    if (json) {
+        pg_json_array_end(&j);
+        pg_json_kv_number(&j, "idle_onset_measured", on_m);
+        pg_json_kv_number(&j, "idle_onset_predicted", on_p);
+        pg_json_kv_bool(&j, "onset_within_10_percent", on_ok);
+        pg_json_object_end(&j);
+        if (pg_json_finish(&j))
+            goto done;
+    } else {
+        fprintf(f, "idle onset (tensor_idle up by 10%% of the zero-delay period): measured %.0f, predicted %.0f "
+                   "cycles of delay (%+.1f%%) %s\n",
+                on_m, on_p, 100 * (on_p / on_m - 1), on_ok ? "ok" : "NOT within 10%");
+    }
+    rc = 0;
+done:
+    if (runs)
+        for (int i = 0; i < n; i++)
+            pg_run_free(&runs[i]);
+    free(runs);
+    free(pt);
+    pg_schedule_free(fit);
+    return rc;
 }

@@ -102,6 +102,294 @@ static int step_has_deps(const pg_schedule *s, int node)
     return 0;
 }
 
+/* ------------------------------------------------ latencies from the trace */
+
+/* Per-tile begin/end of every (role, phase) of the schedule, warp 0 for
+ * roles whose every warp runs every tile; and each tile's place in its SM's
+ * sequence (ordered by when its first consumer/mma step began), so that
+ * "tile k - off on the same unit" can be found. */
+typedef struct {
+    int64_t ntiles;
+    int64_t *b[SCH_MAX_NODES], *e[SCH_MAX_NODES]; /* per node of chain 0, by tile; -1 = absent */
+    int64_t *order;                               /* tile ids sorted by (sm, start) */
+    int64_t *pos;                                 /* tile -> index in order, -1 = absent */
+    int32_t *sm;                                  /* tile -> sm */
+    const int64_t *ref_begin;                     /* begin of the reference step, by tile (sort key) */
+} trace_index;
+
+static trace_index *g_sort_ctx;
+static int cmp_tile_start(const void *a, const void *b)
+{
+    const trace_index *x = g_sort_ctx;
+    int64_t i = *(const int64_t *)a, j = *(const int64_t *)b;
+    if (x->sm[i] != x->sm[j])
+        return x->sm[i] < x->sm[j] ? -1 : 1;
+    int64_t bi = x->ref_begin[i], bj = x->ref_begin[j];
+    return bi < bj ? -1 : bi > bj;
+}
+
+static void index_free(trace_index *x, int nnodes)
+{
+    for (int v = 0; v < nnodes; v++) {
+        free(x->b[v]);
+        free(x->e[v]);
+    }
+    free(x->order);
+    free(x->pos);
+    free(x->sm);
+}
+
+static int index_build(const pg_schedule *s, const pg_trace *t, const pg_role *roleid, int64_t ntiles, trace_index *x,
+                       int *ref_node)
+{
+    memset(x, 0, sizeof *x);
+    x->ntiles = ntiles;
+    x->order = malloc(sizeof(int64_t) * (size_t)ntiles);
+    x->pos = malloc(sizeof(int64_t) * (size_t)ntiles);
+    x->sm = calloc((size_t)ntiles, sizeof(int32_t));
+    if (!x->order || !x->pos || !x->sm)
+        return pg_fail("out of memory");
+    for (int v = 0; v < s->nnodes; v++) {
+        if (s->nodes[v].chain != 0)
+            continue;
+        x->b[v] = malloc(sizeof(int64_t) * (size_t)ntiles);
+        x->e[v] = malloc(sizeof(int64_t) * (size_t)ntiles);
+        if (!x->b[v] || !x->e[v])
+            return pg_fail("out of memory");
+        for (int64_t k = 0; k < ntiles; k++)
+            x->b[v][k] = x->e[v][k] = -1;
+    }
+    for (int64_t i = 0; i < t->n; i++) {
+        for (int v = 0; v < s->nnodes; v++) {
+            const sch_node *nd = &s->nodes[v];
+            const sch_role *R = &s->roles[nd->role];
+            pg_phase ph;
+            if (nd->chain != 0 || t->role[i] != roleid[nd->role] || (!R->rotate && t->warp[i] != 0) ||
+                pg_phase_parse(R->steps[nd->step].name, &ph) || t->phase[i] != ph)
+                continue;
+            x->b[v][t->tile[i]] = t->begin[i];
+            x->e[v][t->tile[i]] = t->end[i];
+            x->sm[t->tile[i]] = t->sm[i];
+        }
+    }
+    /* reference: the period step (the serialized resource, e.g. the tensor
+     * cores' mainloop), whose begin orders an SM's tiles as they ran */
+    int ref = sch_node_of(s, s->period_role, 0, s->period_step);
+    int64_t n = 0;
+    for (int64_t k = 0; k < ntiles; k++) {
+        x->pos[k] = -1;
+        if (x->b[ref][k] >= 0)
+            x->order[n++] = k;
+    }
+    /* sort by (sm, begin of the reference step) */
+    x->ref_begin = x->b[ref];
+    g_sort_ctx = x;
+    qsort(x->order, (size_t)n, sizeof(int64_t), cmp_tile_start);
+    for (int64_t i = 0; i < n; i++)
+        x->pos[x->order[i]] = i;
+    x->ntiles = n; /* number of ordered tiles */
+    *ref_node = ref;
+    return 0;
+}
+
+/* The tile `off` places before tile k on the same SM, -1 if none. */
+static int64_t tile_before(const trace_index *x, int64_t k, int off)
+{
+    int64_t p = x->pos[k];
+    if (p < 0 || p - off < 0)
+        return -1;
+    int64_t q = x->order[p - off];
+    return x->sm[q] == x->sm[k] ? q : -1;
+}
+
+/* The time edge e's event happened for tile k (its source, before the
+ * edge's own constant and latency terms), NAN where the trace lacks it. */
+static double edge_source(const pg_schedule *s, const trace_index *x, const sch_edge *e, int64_t k)
+{
+    if (e->at_node >= 0) {
+        int64_t kk = tile_before(x, k, e->at_off);
+        if (kk < 0 || !x->b[e->at_node] || x->b[e->at_node][kk] < 0)
+            return NAN;
+        return (double)x->b[e->at_node][kk] + e->at_frac * (double)(x->e[e->at_node][kk] - x->b[e->at_node][kk]);
+    }
+    int64_t kk = tile_before(x, k, e->off);
+    if (kk < 0 || !x->e[e->from] || x->e[e->from][kk] < 0)
+        return NAN;
+    (void)s;
+    return (double)x->e[e->from][kk];
+}
+
+/* The one latency/memory term of an edge (the thing to fit), -1 if none or several. */
+static int edge_latency(const pg_schedule *s, const sch_edge *e)
+{
+    int lat = -1, n = 0;
+    for (int q = 0; q < e->nterms; q++) {
+        int d = s->slots[e->slot[q]].dist;
+        if (s->dists[d].kind != DKIND_PHASE) {
+            lat = d;
+            n++;
+        }
+    }
+    return n == 1 ? lat : -1;
+}
+
+static int set_latency(pg_schedule *s, int lat, double *v, int64_t n)
+{
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    double sum = 0;
+    for (int64_t i = 0; i < n; i++)
+        sum += v[i];
+    double mean = sum / (double)n, mn = quantile_sorted(v, n, 0.01), p95 = quantile_sorted(v, n, 0.95);
+    double sd = (quantile_sorted(v, n, 0.75) - quantile_sorted(v, n, 0.25)) / 1.349;
+    if (mean < 0)
+        mean = 0;
+    sch_dist d = s->dists[lat];
+    d.sd = sd;
+    if (d.kind == DKIND_MEMORY) {
+        /* keep the transfer term while it fits under the measured mean */
+        if (mean < d.bytes / d.bytes_per_cycle)
+            d.bytes = 0;
+        d.dram_latency = mean - d.bytes / d.bytes_per_cycle;
+        return sch_set_dist(s, &d);
+    }
+    /* skewed (a few long handovers): a log-normal through p1, mean, p95 when
+     * one fits, else a normal with the interquartile spread */
+    d.family = DIST_LOGNORMAL;
+    d.mean = mean;
+    d.min = mn;
+    d.p95 = p95;
+    d.max = NAN;
+    if (!(mn >= 0) || dist_fit(&d) != 0) {
+        d.family = DIST_NORMAL;
+        d.min = mn >= 0 ? mn : 0;
+        d.p95 = NAN;
+    }
+    return sch_set_dist(s, &d);
+}
+
+/* A wait ends at the latest of its dependencies (each: an event + a
+ * latency).  For each traced tile the dependency predicted to arrive last
+ * (event + current latency estimate; the wait's own start competing) is
+ * taken as the binding one, and its latency is sampled as wait end - event.
+ * Each latency's distribution is refitted from its samples; four rounds let
+ * the attribution settle.  Roles with an option ROLE_gap get the median
+ * untraced time between their tiles. */
+static int fit_latencies(pg_schedule *s, const pg_trace *t, const pg_role *roleid, int64_t ntiles)
+{
+    trace_index x;
+    int ref, rc = -1;
+    double *v = NULL;
+    memset(&x, 0, sizeof x);
+    int nedges = s->nedges, ndist = s->ndists;
+    double **samples = calloc((size_t)ndist, sizeof(double *));
+    int64_t *nsamp = calloc((size_t)ndist, sizeof(int64_t));
+    v = malloc(sizeof(double) * (size_t)(ntiles + 1));
+    if (!samples || !nsamp || !v) {
+        pg_fail("out of memory");
+        goto done;
+    }
+    for (int d = 0; d < ndist; d++)
+        if (!(samples[d] = malloc(sizeof(double) * (size_t)(ntiles + 1)))) {
+            pg_fail("out of memory");
+            goto done;
+        }
+    if (index_build(s, t, roleid, ntiles, &x, &ref))
+        goto done;
+    sch_edge edges[SCH_MAX_EDGES];
+    memcpy(edges, s->edges, sizeof(sch_edge) * (size_t)nedges);
+    for (int round = 0; round < 4; round++) {
+        memset(nsamp, 0, sizeof(int64_t) * (size_t)ndist);
+        for (int nvi = 0; nvi < s->nnodes; nvi++) {
+            const sch_node *nv = &s->nodes[nvi];
+            if (nv->chain != 0 || s->roles[nv->role].steps[nv->step].kind != STEP_WAIT || !x.e[nvi])
+                continue;
+            for (int64_t k = 0; k < ntiles; k++) {
+                int64_t we = x.e[nvi][k], wb = x.b[nvi][k];
+                if (we < 0)
+                    continue;
+                double best = (double)wb; /* nothing to wait for: the step's own start */
+                int best_e = -1;
+                double best_src = 0;
+                int complete = 1;
+                for (int ei = 0; ei < nedges; ei++) {
+                    const sch_edge *e = &edges[ei];
+                    if (e->to != nvi || e->kind == EDGE_SEQ)
+                        continue;
+                    if (s->nodes[e->from].chain != 0) {
+                        complete = 0; /* a barrier over warps the index does not hold */
+                        continue;
+                    }
+                    double src = edge_source(s, &x, e, k);
+                    if (!isfinite(src)) {
+                        complete = 0;
+                        continue;
+                    }
+                    double arr = src + e->w;
+                    for (int q = 0; q < e->nterms; q++) {
+                        int d = s->slots[e->slot[q]].dist;
+                        if (s->dists[d].kind != DKIND_PHASE)
+                            arr += e->coef[q] * dist_mean(&s->dists[d]);
+                    }
+                    if (arr >= best) {
+                        best = arr;
+                        best_e = ei;
+                        best_src = src;
+                    }
+                }
+                if (!complete || best_e < 0)
+                    continue;
+                int lat = edge_latency(s, &edges[best_e]);
+                if (lat >= 0)
+                    samples[lat][nsamp[lat]++] = (double)we - best_src - edges[best_e].w;
+            }
+        }
+        for (int d = 0; d < ndist; d++)
+            if (nsamp[d] >= 20 && set_latency(s, d, samples[d], nsamp[d]))
+                goto done;
+    }
+    for (int r = 0; r < s->nroles; r++) {
+        char opt[SCH_NAME + 8], a[96];
+        snprintf(opt, sizeof opt, "%s_gap", s->roles[r].name);
+        if (pg_schedule_option(s, opt, NULL, 0) != 0)
+            continue;
+        const sch_role *R = &s->roles[r];
+        int first = -1, last = -1;
+        for (int st = 0; st < R->nsteps; st++)
+            if (R->steps[st].kind != STEP_DELAY) {
+                if (first < 0)
+                    first = sch_node_of(s, r, 0, st);
+                last = sch_node_of(s, r, 0, st);
+            }
+        int step = R->rotate ? R->instances : 1;
+        int64_t n = 0;
+        for (int64_t k = 0; k < ntiles; k++) {
+            if (!x.e[last] || x.e[last][k] < 0 || x.pos[k] < 0 || x.pos[k] + step >= x.ntiles)
+                continue;
+            int64_t nx = x.order[x.pos[k] + step];
+            if (x.sm[nx] != x.sm[k] || x.b[first][nx] < 0)
+                continue;
+            v[n++] = (double)(x.b[first][nx] - x.e[last][k]);
+        }
+        if (n < 20)
+            continue;
+        qsort(v, (size_t)n, sizeof(double), cmp_double);
+        double med = quantile_sorted(v, n, 0.5);
+        snprintf(a, sizeof a, "%s=%.6g", opt, med > 0 ? med : 0);
+        if (pg_schedule_set(s, a, 0))
+            goto done;
+    }
+    rc = 0;
+done:
+    index_free(&x, SCH_MAX_NODES);
+    if (samples)
+        for (int d = 0; d < ndist; d++)
+            free(samples[d]);
+    free(samples);
+    free(nsamp);
+    free(v);
+    return rc;
+}
+
 int pg_schedule_fit(const pg_run *run, pg_schedule **out)
 {
     *out = NULL;
@@ -223,96 +511,30 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
     buf = NULL;
     s->table = tab;
     tab = NULL;
+    if (sch_compile(s)) /* makes the tabled phases empirical */
+        goto done;
 
-    /* work steps that also wait (producer_issue waits for stages 1..5): their
-     * own time is the fast end of the measured durations */
-    for (int r = 0; r < s->nroles; r++)
-        for (int st = 0; st < s->roles[r].nsteps; st++) {
-            const sch_step *S = &s->roles[r].steps[st];
-            int v = sch_node_of(s, r, 0, st);
-            pg_phase ph;
-            if (S->kind != STEP_WORK || !step_has_deps(s, v) || pg_phase_parse(S->name, &ph))
-                continue;
-            pg_role rid = roleid[r];
-            int64_t n = 0;
-            ends = realloc(ends, sizeof(double) * (size_t)t->n);
-            if (!ends) {
-                pg_fail("out of memory");
-                goto done;
-            }
-            for (int64_t i = 0; i < t->n; i++)
-                if (t->role[i] == rid && t->phase[i] == ph)
-                    ends[n++] = (double)(t->end[i] - t->begin[i]);
-            if (n < 10)
-                continue;
-            qsort(ends, (size_t)n, sizeof(double), cmp_double);
-            snprintf(opt, sizeof opt, "%s.mean=%.6g", S->name, quantile_sorted(ends, n, 0.05));
+    /* A work step that also waits (producer_issue waits for stages 1..5) is
+     * not fitted: its trace time is mostly that wait, and its own issue time
+     * cannot be separated from it; the schedule's prior stays. */
+    if (fit_latencies(s, t, roleid, ntiles))
+        goto done;
+    if (s->bw_dist >= 0) {
+        /* the fitted phase was measured at the trace's period and traffic */
+        pg_prediction m;
+        if (pg_trace_summarize(t, s->machine.clock_hz, &m))
+            goto done;
+        if (isfinite(m.tile_period) && m.tile_period > 0) {
+            snprintf(opt, sizeof opt, "bandwidth.calibrated_period=%.9g", m.tile_period);
             if (pg_schedule_set(s, opt, 0))
                 goto done;
         }
-
-    /* memory latency: a load wait that binds ends when the load lands, so
-     * (wait end - issue event) samples the latency; only same-tile issue
-     * events (offset 0) can be read off a trace row by row. */
-    for (int ei = 0; ei < s->nedges; ei++) {
-        const sch_edge *e = &s->edges[ei];
-        if (e->kind != EDGE_MEMORY || e->off != 0)
-            continue;
-        const sch_node *nv = &s->nodes[e->to], *nu = &s->nodes[e->from];
-        pg_phase pv, pu;
-        if (pg_phase_parse(s->roles[nv->role].steps[nv->step].name, &pv) ||
-            pg_phase_parse(s->roles[nu->role].steps[nu->step].name, &pu))
-            continue;
-        pg_role rv = roleid[nv->role], ru = roleid[nu->role];
-        double *src = malloc(sizeof(double) * (size_t)ntiles), *lat = malloc(sizeof(double) * (size_t)ntiles);
-        double *wdur = malloc(sizeof(double) * (size_t)ntiles), *wend = malloc(sizeof(double) * (size_t)ntiles);
-        if (!src || !lat || !wdur || !wend) {
-            free(src);
-            free(lat);
-            free(wdur);
-            free(wend);
-            pg_fail("out of memory");
-            goto done;
+        if (sh->M > 0 && s->machine.tiles > 0) {
+            snprintf(opt, sizeof opt, "bandwidth.bytes_per_tile=%.9g",
+                     ((double)sh->M * (double)sh->K + 2.0 * (double)sh->M * (double)sh->N) / s->machine.tiles);
+            if (pg_schedule_set(s, opt, 0))
+                goto done;
         }
-        for (int64_t k = 0; k < ntiles; k++)
-            src[k] = wend[k] = NAN;
-        for (int64_t i = 0; i < t->n; i++) {
-            if (t->role[i] == ru && t->phase[i] == pu)
-                src[t->tile[i]] = (double)t->end[i];
-            if (t->role[i] == rv && t->phase[i] == pv) {
-                wend[t->tile[i]] = (double)t->end[i];
-                wdur[t->tile[i]] = (double)(t->end[i] - t->begin[i]);
-            }
-        }
-        int64_t n = 0;
-        for (int64_t k = 0; k < ntiles; k++)
-            if (isfinite(src[k]) && isfinite(wend[k]) && wdur[k] > 32)
-                lat[n++] = wend[k] - src[k] - e->w;
-        if (n >= 20) {
-            qsort(lat, (size_t)n, sizeof(double), cmp_double);
-            int mem = -1;
-            for (int q = 0; q < e->nterms; q++)
-                if (s->dists[s->slots[e->slot[q]].dist].kind == DKIND_MEMORY)
-                    mem = s->slots[e->slot[q]].dist;
-            if (mem >= 0) {
-                double med = quantile_sorted(lat, n, 0.5);
-                double sd = (quantile_sorted(lat, n, 0.75) - quantile_sorted(lat, n, 0.25)) / 1.349;
-                snprintf(opt, sizeof opt, "%s.mean=%.6g", s->dists[mem].name, med);
-                int r1 = pg_schedule_set(s, opt, 0);
-                snprintf(opt, sizeof opt, "%s.sd=%.6g", s->dists[mem].name, sd);
-                if (r1 || pg_schedule_set(s, opt, 0)) {
-                    free(src);
-                    free(lat);
-                    free(wdur);
-                    free(wend);
-                    goto done;
-                }
-            }
-        }
-        free(src);
-        free(lat);
-        free(wdur);
-        free(wend);
     }
     snprintf(s->origin, sizeof s->origin, "fit:%s", s->name);
     *out = s;
@@ -348,7 +570,7 @@ int pg_trace_summarize(const pg_trace *t, double sm_clock_hz, pg_prediction *out
 {
     memset(out, 0, sizeof *out);
     out->clark_tile_period = out->cycle_time_deterministic = NAN;
-    out->tflops = NAN;
+    out->tflops = out->dram_utilization = out->bandwidth_phase_mean = NAN;
     if (t->n == 0)
         return pg_fail("the trace is empty");
     int rc = -1;
@@ -489,7 +711,11 @@ int pg_model_simulate_trace(const pg_schedule *s, const pg_model_opts *o, int n_
     if (pg_trace_alloc(out, (int64_t)n_sm * per_sm * rows_per_tile, n_sm))
         return -1;
     engine E;
-    if (engine_init(&E, s, o->seed, o->deterministic)) {
+    pg_schedule *eq = NULL;
+    double rho, mean;
+    /* at the bandwidth equilibrium, as pg_model_predict */
+    if (sch_bandwidth_equilibrium(s, o, &eq, &rho, &mean) || engine_init(&E, eq, o->seed, o->deterministic)) {
+        pg_schedule_free(eq);
         trace_release(out);
         return -1;
     }
@@ -516,6 +742,7 @@ int pg_model_simulate_trace(const pg_schedule *s, const pg_model_opts *o, int n_
         }
     }
     engine_free(&E);
+    pg_schedule_free(eq);
     if (row != out->n) {
         trace_release(out);
         return pg_fail("simulated trace: %lld rows written, %lld expected", (long long)row, (long long)out->n);

@@ -49,6 +49,10 @@ typedef struct {
     int nwaits, nphases;
     pg_stat waits[PG_MODEL_MAX_STATS];
     pg_stat phases[PG_MODEL_MAX_STATS];
+    /* added: share of DRAM bandwidth used at the predicted period (schedules
+     * with a `bandwidth` line; NAN otherwise), and the phase mean it implies */
+    double dram_utilization;
+    double bandwidth_phase_mean;
 } pg_prediction;
 
 int pg_model_predict(const pg_schedule *s, const pg_model_opts *o, pg_prediction *out);

@@ -11,6 +11,8 @@
 #include "engine.h"
 #include "maxplus.h"
 #include "model.h"
+#include "model_ext.h"
+#include "sched.h"
 #include "pg_error.h"
 
 #define NBATCH 20
@@ -139,7 +141,7 @@ static int wall_clock(const pg_schedule *s, const pg_model_opts *o, double *mean
     return 0;
 }
 
-int pg_model_predict(const pg_schedule *s, const pg_model_opts *o, pg_prediction *out)
+static int predict_core(const pg_schedule *s, const pg_model_opts *o, pg_prediction *out, int with_wall)
 {
     memset(out, 0, sizeof *out);
     const int64_t N = o->tiles > 0 ? o->tiles : 100000;
@@ -217,12 +219,16 @@ int pg_model_predict(const pg_schedule *s, const pg_model_opts *o, pg_prediction
         else if (!ser[q].is_wait && out->nphases < PG_MODEL_MAX_STATS)
             out->phases[out->nphases++] = st;
     }
-    double wc, wci;
-    if (wall_clock(s, o, &wc, &wci))
-        goto done;
-    out->wall_ms = wc / s->machine.clock_hz * 1e3;
-    out->tflops = s->machine.flops / (out->wall_ms * 1e-3) / 1e12;
-    out->clark_tile_period = sch_clark_period(s);
+    out->dram_utilization = out->bandwidth_phase_mean = NAN;
+    out->wall_ms = out->tflops = out->clark_tile_period = NAN;
+    if (with_wall) {
+        double wc, wci;
+        if (wall_clock(s, o, &wc, &wci))
+            goto done;
+        out->wall_ms = wc / s->machine.clock_hz * 1e3;
+        out->tflops = s->machine.flops / (out->wall_ms * 1e-3) / 1e12;
+        out->clark_tile_period = sch_clark_period(s);
+    }
     rc = 0;
 done:
     if (eng)
@@ -230,6 +236,71 @@ done:
     for (int q = 0; q < nser; q++)
         free(ser[q].v);
     free(period.v);
+    return rc;
+}
+
+/* A schedule with a `bandwidth` line: the phase's memory stall depends on the
+ * period it produces (rho = full-bandwidth cycles per tile / period).  Solve
+ * period = f(period) by damped iteration; *out is a clone whose phase mean is
+ * the one at that equilibrium (the caller frees it). */
+int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_schedule **out, double *rho_out,
+                              double *mean_out)
+{
+    pg_schedule *c = NULL;
+    pg_prediction p;
+    *out = NULL;
+    if (pg_schedule_clone(s, &c))
+        return -1;
+    if (s->bw_dist < 0) {
+        *out = c;
+        *rho_out = *mean_out = NAN;
+        return 0;
+    }
+    const double full = s->bw_bytes_per_tile * s->machine.units * s->machine.clock_hz / s->bw_bytes_per_s;
+    const double mean_cal = dist_mean(&s->dists[s->bw_dist]);
+    const double stall_cal = mean_cal > s->bw_compute ? mean_cal - s->bw_compute : 0;
+    const double rho_cal = fmin(0.98, full / s->bw_calibrated_period);
+    double T = s->bw_calibrated_period, mean = mean_cal, rho = rho_cal;
+    pg_model_opts quick = *o;
+    if (quick.tiles <= 0 || quick.tiles > 20000)
+        quick.tiles = 20000;
+    for (int it = 0; it < 16; it++) {
+        rho = fmin(0.98, full / T);
+        mean = s->bw_compute + stall_cal * (1 - rho_cal) / (1 - rho);
+        sch_override ov;
+        memset(&ov, 0, sizeof ov);
+        snprintf(ov.param, sizeof ov.param, "%s.mean", s->dists[s->bw_dist].name);
+        ov.value = mean;
+        c->dists[c->bw_dist] = s->dists[s->bw_dist];
+        if (sch_apply_override(c, &ov) || predict_core(c, &quick, &p, 0)) {
+            pg_schedule_free(c);
+            return -1;
+        }
+        if (fabs(p.tile_period - T) < 1e-3 * T)
+            break;
+        T = 0.5 * (T + p.tile_period);
+    }
+    *out = c;
+    *rho_out = fmin(0.98, full / p.tile_period);
+    *mean_out = mean;
+    return 0;
+}
+
+int pg_model_predict(const pg_schedule *s, const pg_model_opts *o, pg_prediction *out)
+{
+    if (s->bw_dist < 0)
+        return predict_core(s, o, out, 1);
+    pg_schedule *c = NULL;
+    double rho, mean;
+    if (sch_bandwidth_equilibrium(s, o, &c, &rho, &mean))
+        return -1;
+    int rc = predict_core(c, o, out, 1);
+    pg_schedule_free(c);
+    if (rc == 0) {
+        out->dram_utilization = s->bw_bytes_per_tile * s->machine.units * s->machine.clock_hz / s->bw_bytes_per_s /
+                                out->tile_period;
+        out->bandwidth_phase_mean = mean;
+    }
     return rc;
 }
 

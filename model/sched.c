@@ -107,6 +107,18 @@ static double *machine_field(sch_machine *m, const char *key)
 
 int sch_apply_override(pg_schedule *s, const sch_override *o)
 {
+    if (o->has_dist) {
+        int di = sch_find_dist(s, o->param);
+        if (di < 0)
+            return pg_fail("fitted distribution '%s' is not in schedule %s", o->param, s->name);
+        sch_dist d = o->dist;
+        d.line = s->dists[di].line;
+        d.kind = s->dists[di].kind;
+        if (dist_fit(&d))
+            return -1;
+        s->dists[di] = d;
+        return 0;
+    }
     char name[SCH_NAME + 16];
     snprintf(name, sizeof name, "%s", o->param);
     char *dot = strchr(name, '.');
@@ -122,6 +134,22 @@ int sch_apply_override(pg_schedule *s, const sch_override *o)
     }
     *dot = '\0';
     const char *stat = dot + 1;
+    if (strcmp(name, "bandwidth") == 0) {
+        double *f = strcmp(stat, "compute") == 0             ? &s->bw_compute
+                    : strcmp(stat, "bytes_per_tile") == 0    ? &s->bw_bytes_per_tile
+                    : strcmp(stat, "bytes_per_s") == 0       ? &s->bw_bytes_per_s
+                    : strcmp(stat, "calibrated_period") == 0 ? &s->bw_calibrated_period
+                                                             : NULL;
+        if (!f || s->bw_dist < 0)
+            return pg_fail("'%s': %s", o->param,
+                           s->bw_dist < 0 ? "this schedule has no bandwidth line"
+                                          : "bandwidth takes compute, bytes_per_tile, bytes_per_s, calibrated_period");
+        double v = o->relative ? *f + o->value : o->value;
+        if (!(v >= 0) || (f != &s->bw_compute && !(v > 0)))
+            return pg_fail("'%s' must be positive", o->param);
+        *f = v;
+        return 0;
+    }
     int di = sch_find_dist(s, name);
     if (di < 0) {
         char known[512] = "";
@@ -191,6 +219,26 @@ int sch_apply_override(pg_schedule *s, const sch_override *o)
     return 0;
 }
 
+int sch_set_dist(pg_schedule *s, const sch_dist *d)
+{
+    sch_override o;
+    memset(&o, 0, sizeof o);
+    snprintf(o.param, sizeof o.param, "%s", d->name);
+    o.has_dist = 1;
+    o.dist = *d;
+    if (sch_apply_override(s, &o))
+        return -1;
+    for (int i = 0; i < s->noverrides; i++)
+        if (s->overrides[i].has_dist && strcmp(s->overrides[i].param, o.param) == 0) {
+            s->overrides[i] = o;
+            return 0;
+        }
+    if (s->noverrides == SCH_MAX_OVERRIDES)
+        return pg_fail("too many overrides (at most %d)", SCH_MAX_OVERRIDES);
+    s->overrides[s->noverrides++] = o;
+    return 0;
+}
+
 int pg_schedule_set(pg_schedule *s, const char *assignment, int relative)
 {
     char param[SCH_NAME + 16];
@@ -256,6 +304,16 @@ int pg_schedule_set(pg_schedule *s, const char *assignment, int relative)
                        "%s.mean)",
                        param, s->name, known, s->ndists ? s->dists[0].name : "phase1");
     }
+    /* a second absolute value for the same parameter replaces the first */
+    for (int i = 0; i < s->noverrides && !relative; i++)
+        if (!s->overrides[i].relative && !s->overrides[i].has_dist && strcmp(s->overrides[i].param, param) == 0) {
+            sch_override o = s->overrides[i];
+            o.value = v;
+            if (sch_apply_override(s, &o))
+                return -1;
+            s->overrides[i] = o;
+            return 0;
+        }
     if (s->noverrides == SCH_MAX_OVERRIDES)
         return pg_fail("too many overrides (at most %d)", SCH_MAX_OVERRIDES);
     sch_override *o = &s->overrides[s->noverrides];

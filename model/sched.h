@@ -17,7 +17,7 @@
 #define SCH_MAX_NODES 160
 #define SCH_MAX_EDGES 640
 #define SCH_MAX_TERMS 3
-#define SCH_MAX_OVERRIDES 32
+#define SCH_MAX_OVERRIDES 64
 #define SCH_MAX_IDLE 4
 
 typedef struct {
@@ -65,6 +65,9 @@ typedef struct {
     int slot[SCH_MAX_TERMS];
     double coef[SCH_MAX_TERMS];
     int toff[SCH_MAX_TERMS]; /* the sample is tile (k - toff)'s */
+    int at_node;             /* EVENT was ROLE.STEP@F: that step's node (its start + F x duration), else -1 */
+    double at_frac;
+    int at_off;              /* ... of tile k - at_off */
     sch_edge_kind kind;
     int label; /* buffer or memory dist index for naming, -1 */
     int line;
@@ -92,6 +95,8 @@ typedef struct {
     char param[SCH_NAME + 16];
     double value;
     int relative;
+    int has_dist;  /* a whole fitted distribution for `param` (a dist name) */
+    sch_dist dist;
 } sch_override;
 
 typedef struct {
@@ -134,6 +139,12 @@ struct pg_schedule {
     char period_spec[2 * SCH_NAME + 2];
     char idle_spec[SCH_MAX_IDLE][2 * SCH_NAME + 2];
     int period_line, idle_line[SCH_MAX_IDLE];
+    /* `bandwidth PHASE compute= bytes_per_tile= bytes_per_s= calibrated_period=`:
+     * PHASE's time above `compute` is memory stall that grows as 1/(1 - rho),
+     * rho = the DRAM bandwidth share the kernel uses at its period. */
+    int bw_dist;  /* -1: none */
+    double bw_compute, bw_bytes_per_tile, bw_bytes_per_s, bw_calibrated_period;
+    int bw_line;
     int nnodes;
     sch_node nodes[SCH_MAX_NODES];
     int nedges;
@@ -164,8 +175,16 @@ int sch_load_options(pg_schedule *s);
 int sch_attach_table(pg_schedule *s);
 /* The table column of (phase distribution, instance), -1 if none. */
 int sch_table_column(const pg_schedule *s, int dist, int instance);
+/* Replace distribution d->name by *d (fitted first), recorded as an
+ * override so recompiles keep it; replaces an earlier one for that name. */
+int sch_set_dist(pg_schedule *s, const sch_dist *d);
 /* Apply one override to the compiled distributions/machine. */
 int sch_apply_override(pg_schedule *s, const sch_override *o);
+
+/* For a schedule with a `bandwidth` line, a clone whose phase mean is at the
+ * bandwidth equilibrium (predict.c); a plain clone otherwise. */
+int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_schedule **out, double *rho,
+                              double *mean);
 
 /* Built-in schedule texts (generated from model/schedules/ at build time). */
 const char *sch_builtin_text(const char *name);

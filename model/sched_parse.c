@@ -491,9 +491,13 @@ static int add_event_deps(pg_schedule *s, int rv, int cv, int v, char **tok, int
         e.label = label;
         e.line = line;
         int u = sch_node_of(s, re, c, se);
+        e.at_node = -1;
         if (frac >= 0 && frac < 1) {
             e.from = s->nodes[u].prev;
             e.off = off + s->nodes[u].prev_off;
+            e.at_node = u;
+            e.at_frac = frac;
+            e.at_off = off;
             if (S->kind == STEP_WORK && frac > 0 && add_term(s, &e, S->dist, R->rotate ? 0 : c, frac, off, line))
                 return -1;
         } else {
@@ -555,6 +559,7 @@ static int build_graph(pg_schedule *s)
                 e.to = v;
                 e.kind = EDGE_SEQ;
                 e.label = -1;
+                e.at_node = -1;
                 e.line = S->line;
                 int first_until = t.n;
                 for (int i = 0; i < t.n; i++)
@@ -693,6 +698,8 @@ int sch_compile(pg_schedule *s)
     /* reset the compiled part */
     memset(&s->machine, 0, sizeof *s - offsetof(pg_schedule, machine));
     s->period_role = s->period_step = -1;
+    s->bw_dist = -1;
+    char bw_phase[SCH_NAME] = "";
     const char *cur = s->text;
     char raw[1024], line[1024];
     int lineno = 0;
@@ -721,6 +728,21 @@ int sch_compile(pg_schedule *s)
             rc = parse_step(s, &t, lineno);
         } else if (strcmp(d, "buffer") == 0) {
             rc = parse_buffer(s, &t, lineno);
+        } else if (strcmp(d, "bandwidth") == 0) {
+            static const char *const keys[] = {"compute", "bytes_per_tile", "bytes_per_s", "calibrated_period", NULL};
+            if (t.n < 2 || kv_check(s, &t, 2, keys, lineno))
+                return t.n < 2 ? FAIL(lineno, "usage: bandwidth PHASE compute= bytes_per_tile= bytes_per_s= "
+                                              "calibrated_period=")
+                               : -1;
+            snprintf(bw_phase, sizeof bw_phase, "%s", t.tok[1]);
+            if (kv_num(s, &t, 2, "compute", &s->bw_compute, lineno) != 1 ||
+                kv_num(s, &t, 2, "bytes_per_tile", &s->bw_bytes_per_tile, lineno) != 1 ||
+                kv_num(s, &t, 2, "bytes_per_s", &s->bw_bytes_per_s, lineno) != 1 ||
+                kv_num(s, &t, 2, "calibrated_period", &s->bw_calibrated_period, lineno) != 1)
+                return FAIL(lineno, "bandwidth needs compute=, bytes_per_tile=, bytes_per_s= and calibrated_period=");
+            if (!(s->bw_bytes_per_s > 0) || !(s->bw_calibrated_period > 0) || !(s->bw_compute >= 0))
+                return FAIL(lineno, "bandwidth: bytes_per_s and calibrated_period must be positive");
+            s->bw_line = lineno;
         } else if (strcmp(d, "period") == 0) {
             if (t.n != 2)
                 return FAIL(lineno, "usage: period ROLE.STEP");
@@ -734,7 +756,7 @@ int sch_compile(pg_schedule *s)
             s->idle_line[s->nidle++] = lineno;
         } else {
             return FAIL(lineno, "unknown directive '%s' (schedule, doc, option, machine, phase, memory, latency, "
-                                "role, work, wait, delay, buffer, period, idle)",
+                                "role, work, wait, delay, buffer, period, idle, bandwidth)",
                         d);
         }
         if (rc)
@@ -750,6 +772,11 @@ int sch_compile(pg_schedule *s)
         return FAIL(lineno, "needs a `period ROLE.STEP` line (the step whose tile-to-tile gap is the period)");
     if (build_graph(s) || order_nodes(s))
         return -1;
+    if (bw_phase[0]) {
+        s->bw_dist = sch_find_dist(s, bw_phase);
+        if (s->bw_dist < 0 || s->dists[s->bw_dist].kind != DKIND_PHASE)
+            return FAIL(s->bw_line, "bandwidth: '%s' is not a phase of this schedule", bw_phase);
+    }
     if (resolve_role_step(s, s->period_spec, &s->period_role, &s->period_step, s->period_line))
         return -1;
     for (int i = 0; i < s->nidle; i++)

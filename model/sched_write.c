@@ -167,6 +167,11 @@ int pg_schedule_write(const pg_schedule *s, FILE *f, const char *comment)
                 write_dist(f, s, di);
                 done = 1;
             }
+        } else if (strcmp(w1, "bandwidth") == 0 && s->bw_dist >= 0) {
+            fprintf(f, "bandwidth %s compute=%.9g bytes_per_tile=%.9g bytes_per_s=%.9g calibrated_period=%.9g\n",
+                    s->dists[s->bw_dist].name, s->bw_compute, s->bw_bytes_per_tile, s->bw_bytes_per_s,
+                    s->bw_calibrated_period);
+            done = 1;
         } else if (strcmp(w1, "machine") == 0) {
             fprintf(f, "machine units=%.17g tiles=%.17g clock_hz=%.17g flops=%.17g prologue=%.17g\n", s->machine.units,
                     s->machine.tiles, s->machine.clock_hz, s->machine.flops, s->machine.prologue);
