@@ -301,13 +301,16 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const pg_role *rolei
         memset(nsamp, 0, sizeof(int64_t) * (size_t)ndist);
         for (int nvi = 0; nvi < s->nnodes; nvi++) {
             const sch_node *nv = &s->nodes[nvi];
-            if (nv->chain != 0 || s->roles[nv->role].steps[nv->step].kind != STEP_WAIT || !x.e[nvi])
+            const sch_step *st = &s->roles[nv->role].steps[nv->step];
+            if (nv->chain != 0 || st->kind == STEP_DELAY || !x.e[nvi] || !step_has_deps(s, nvi))
                 continue;
+            /* a work step that also waits ends at the later of its own work and its dependencies */
+            double own = st->kind == STEP_WORK ? dist_mean(&s->dists[st->dist]) + work_step_const(s, nvi) : 0;
             for (int64_t k = 0; k < ntiles; k++) {
                 int64_t we = x.e[nvi][k], wb = x.b[nvi][k];
                 if (we < 0)
                     continue;
-                double best = (double)wb; /* nothing to wait for: the step's own start */
+                double best = (double)wb + own; /* nothing to wait for: the step's own start (+ work) */
                 int best_e = -1;
                 double best_src = 0;
                 int complete = 1;
