@@ -37,38 +37,35 @@ float pg_fp8_to_f32(uint8_t code)
     return v;
 }
 
-/* Round-to-nearest-even onto the E4M3 grid, saturating to +-448.
- * The grid spacing is 2^-9 below 2^-6 (subnormals) and 2^(e-3) in the
- * binade [2^e, 2^(e+1)).  Work in double: |x| < 448 and the quotient by a
- * power of two is exact, and rint() rounds half to even in the default
- * rounding mode. */
+/* m >> sh with round-to-nearest-even (sh in 1..31). */
+static uint32_t shift_rne(uint32_t m, int sh)
+{
+    uint32_t kept = m >> sh, rem = m & ((1u << sh) - 1), half = 1u << (sh - 1);
+    return kept + (rem > half || (rem == half && (kept & 1)));
+}
+
+/* Round-to-nearest-even onto the E4M3 grid, saturating to +-448, on the
+ * bits of the float (no libm, so the bytes are the same everywhere):
+ * a normal E4M3 keeps 3 of the 23 fraction bits (a carry out of the
+ * mantissa moves into the exponent field, which is the right code); below
+ * 2^-6 the grid is 2^-9 and the code is the count of 2^-9 units (8 units
+ * is code 0x08, the smallest normal). */
 uint8_t pg_fp8_from_f32(float x)
 {
-    uint8_t sign = signbit(x) ? 0x80 : 0x00;
-    if (isnan(x))
+    uint32_t u = pg_f32_bits(x);
+    uint8_t sign = (uint8_t)((u >> 24) & 0x80);
+    uint32_t a = u & 0x7FFFFFFFu;
+    if (a > 0x7F800000u)
         return (uint8_t)(PG_FP8_NAN | sign);
-    double a = fabs((double)x);
-    /* satfinite: everything whose rounded magnitude would exceed 448
-     * (the next grid point 480 does not exist) is 448, and +-inf too. */
-    if (a >= 448.0)
+    /* satfinite: everything whose rounded magnitude would exceed 448 (the
+     * next grid point 480 does not exist) is 448, and +-inf too */
+    if (a >= 0x43E00000u) /* 448.0f */
         return (uint8_t)(0x7E | sign);
-    int e;
-    (void)frexp(a, &e); /* a = f * 2^e, f in [0.5, 1) -> binade exponent e-1 */
-    int binade = e - 1;
-    if (a == 0.0 || binade < -6)
-        binade = -6; /* subnormal range shares the quantum of [2^-6, 2^-5) */
-    double quantum = ldexp(1.0, binade - 3);
-    double units = rint(a / quantum); /* integer count of quanta, RNE */
-    /* Rounding may carry into the next binade (units == 16): renormalise. */
-    if (units >= 16.0) {
-        units /= 2.0;
-        binade += 1;
-    }
-    int m_units = (int)units; /* 0..15 */
-    if (m_units < 8) /* zero or subnormal: only possible when binade == -6 */
-        return (uint8_t)(sign | m_units);
-    int efield = binade + 7;
-    if (efield > 15 || (efield == 15 && m_units - 8 == 7))
-        return (uint8_t)(0x7E | sign); /* 480 would be NaN: saturate */
-    return (uint8_t)(sign | (efield << 3) | (m_units - 8));
+    int e = (int)(a >> 23) - 127;
+    if (e < -11) /* below 2^-11: under half the smallest subnormal 2^-9... */
+        return sign; /* ...(the halfway point 2^-10 itself rounds to even 0) */
+    uint32_t m = (a & 0x7FFFFFu) | 0x800000u; /* value = m * 2^(e-23) */
+    if (e < -6)
+        return (uint8_t)(sign | shift_rne(m, 14 - e)); /* units of 2^-9: 0..8 */
+    return (uint8_t)(sign | (((uint32_t)(e + 7) << 3) + (shift_rne(m, 20) - 8)));
 }

@@ -101,12 +101,58 @@ static void test_encode_saturation_and_nan(void **state)
     assert_int_equal(pg_fp8_from_f32(0x1.4p-9f), 0x01);
 }
 
+/* Independent encoder: double arithmetic, rint() (round half to even in the
+ * default mode) on the grid spacing of the value's binade. */
+static uint8_t encode_by_rint(float x)
+{
+    uint8_t sign = signbit(x) ? 0x80 : 0;
+    if (isnan(x))
+        return (uint8_t)(0x7F | sign);
+    double a = fabs((double)x);
+    if (a >= 448.0)
+        return (uint8_t)(0x7E | sign);
+    int e;
+    frexp(a, &e);
+    int binade = (a == 0.0 || e - 1 < -6) ? -6 : e - 1;
+    double units = rint(a / ldexp(1.0, binade - 3));
+    if (units >= 16.0) {
+        units /= 2.0;
+        binade++;
+    }
+    if (units < 8.0)
+        return (uint8_t)(sign | (int)units);
+    return (uint8_t)(sign | ((binade + 7) << 3) | ((int)units - 8));
+}
+
+static void test_encode_against_rint(void **state)
+{
+    (void)state;
+    /* every float in [2^-12, 512) with the low 8 mantissa bits fixed to a
+     * few patterns (both signs), plus random patterns */
+    long bad = 0;
+    for (uint32_t e = 115; e < 136; e++)
+        for (uint32_t hi = 0; hi < (1u << 15); hi++)
+            for (uint32_t lo = 0; lo < 4; lo++) {
+                static const uint32_t low[4] = {0x00, 0x01, 0x80, 0xFF};
+                uint32_t u = (e << 23) | (hi << 8) | low[lo] | ((hi & 1u) << 31);
+                float x = pg_f32_from_bits(u);
+                bad += pg_fp8_from_f32(x) != encode_by_rint(x);
+            }
+    uint64_t s = 5;
+    for (int i = 0; i < 2000000; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        float x = pg_f32_from_bits((uint32_t)(s >> 32));
+        bad += pg_fp8_from_f32(x) != encode_by_rint(x);
+    }
+    assert_int_equal(bad, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_decode_all_codes),    cmocka_unit_test(test_decode_stated_values),
         cmocka_unit_test(test_encode_round_trip),   cmocka_unit_test(test_encode_rne_midpoints),
-        cmocka_unit_test(test_encode_saturation_and_nan),
+        cmocka_unit_test(test_encode_saturation_and_nan), cmocka_unit_test(test_encode_against_rint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
