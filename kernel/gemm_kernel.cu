@@ -27,9 +27,11 @@
  * read that block from L2 after its first load.  With an odd number of row
  * blocks the last pair's second block lies past M: TMA reads zeros there and
  * clips the stores, so both CTAs keep the same schedule.
- * Constraints (checked by the host): N % 256 == 0, K % 128 == 0. */
+ * Constraints (checked by the host): N % 256 == 0, K % PG_TILE_K == 0.
+ * Compile-time variants (-DPG_...; measured in docs/experiments.md "## kernel",
+ * all bit-exact, the defaults the fastest): PG_CLUSTER 1|2, PG_STAGES,
+ * PG_TILE_K 128|64, PG_EARLY_ORDER, PG_EPI_FROM_GLOBAL. */
 #include <stdint.h>
-#include <string.h>
 
 #include "gemm_kernel.h"
 #include "wgmma_m64n256.cuh"
@@ -41,6 +43,12 @@
 #define PG_EPI_FROM_GLOBAL 0
 #endif
 #define EPI_FROM_GLOBAL PG_EPI_FROM_GLOBAL
+/* 1: release the order barrier once the last k-block's wgmmas are issued
+ * (0: after they complete). */
+#ifndef PG_EARLY_ORDER
+#define PG_EARLY_ORDER 0
+#endif
+#define EARLY_ORDER PG_EARLY_ORDER
 #define B_HALF_ROWS (PG_TILE_N / CLUSTER)
 #define A_STAGE_BYTES (PG_TILE_M * PG_TILE_K)
 #define B_STAGE_BYTES (PG_TILE_N * PG_TILE_K)
@@ -187,8 +195,8 @@ static __device__ __forceinline__ uint64_t smem_desc_sw128(uint32_t addr)
 {
     uint64_t d = (uint64_t)((addr & 0x3FFFF) >> 4);
     d |= (uint64_t)1 << 16;
-    d |= (uint64_t)(1024 >> 4) << 32;
-    d |= (uint64_t)1 << 62;
+    d |= (uint64_t)((8 * PG_TILE_K) >> 4) << 32; /* 8 rows of PG_TILE_K bytes */
+    d |= (uint64_t)(PG_TILE_K == 128 ? 1 : 2) << 62; /* 128B or 64B swizzle */
     return d;
 }
 
@@ -378,6 +386,15 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
             }
             wgmma_commit();
             fence_acc(acc);
+            if (EARLY_ORDER && kb == kblocks - 1) {
+                /* Hand the tensor cores over as soon as the last wgmma is
+                 * queued, so the other warpgroup's first wgmma follows it
+                 * without the pipeline draining in between. */
+                if (p.mainloop_delay > 0)
+                    spin_cycles(p.mainloop_delay);
+                if (ltid == 0)
+                    mbar_arrive(bar_order + 8 * (1 - w));
+            }
             if (kb > 0) {
                 wgmma_wait<1>();
                 if (lane == 0)
@@ -388,10 +405,10 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
         fence_acc(acc);
         if (lane == 0)
             release_stage(bar_empty + 8 * ((g0 + kblocks - 1) % PG_STAGES));
-        if (p.mainloop_delay > 0)
+        if (!EARLY_ORDER && p.mainloop_delay > 0)
             spin_cycles(p.mainloop_delay);
         const int64_t t3 = TRACE ? read_clock() : 0;
-        if (ltid == 0)
+        if (!EARLY_ORDER && ltid == 0)
             mbar_arrive(bar_order + 8 * (1 - w));
 
         /* Epilogue in registers: fragment element e of m64n256 sits at row

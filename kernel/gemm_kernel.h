@@ -14,8 +14,12 @@
  * (one 128-byte swizzle row of E4M3) per pipeline stage. */
 #define PG_TILE_M 64
 #define PG_TILE_N 256
-#define PG_TILE_K 128
+#ifndef PG_TILE_K
+#define PG_TILE_K 128 /* 128 (128B swizzle) or 64 (64B swizzle) */
+#endif
+#ifndef PG_STAGES
 #define PG_STAGES 4
+#endif
 #define PG_CONSUMERS 2
 #ifndef PG_CLUSTER
 #define PG_CLUSTER 2 /* CTAs sharing each B tile through TMA multicast */

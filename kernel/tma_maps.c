@@ -4,6 +4,9 @@
 
 #include "pg_error.h"
 
+/* The operand rows are PG_TILE_K bytes: swizzle over exactly that width. */
+#define OPERAND_SWIZZLE (PG_TILE_K == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B)
+
 static PFN_cuTensorMapEncodeTiled_v12000 get_encoder(void)
 {
     static PFN_cuTensorMapEncodeTiled_v12000 fn = NULL;
@@ -23,7 +26,7 @@ static PFN_cuTensorMapEncodeTiled_v12000 get_encoder(void)
 /* A 2-D row-major tensor [rows, cols] of `elem` bytes, box [box_rows, box_cols],
  * 128-byte swizzle; out-of-range reads are zero-filled, out-of-range writes dropped. */
 static int encode_2d(CUtensorMap *map, CUtensorMapDataType type, size_t elem, const void *base, int64_t rows,
-                     int64_t cols, uint32_t box_rows, uint32_t box_cols, const char *what)
+                     int64_t cols, uint32_t box_rows, uint32_t box_cols, CUtensorMapSwizzle swizzle, const char *what)
 {
     PFN_cuTensorMapEncodeTiled_v12000 enc = get_encoder();
     if (!enc)
@@ -33,7 +36,7 @@ static int encode_2d(CUtensorMap *map, CUtensorMapDataType type, size_t elem, co
     const cuuint32_t box[2] = {box_cols, box_rows};
     const cuuint32_t estr[2] = {1, 1};
     CUresult r = enc(map, type, 2, (void *)base, dims, strides, box, estr, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                     CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+                     swizzle, CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS)
         return pg_fail("building the TMA descriptor of %s ([%lld, %lld], box %u x %u): CUresult %d", what,
                        (long long)rows, (long long)cols, box_rows, box_cols, (int)r);
@@ -43,11 +46,11 @@ static int encode_2d(CUtensorMap *map, CUtensorMapDataType type, size_t elem, co
 int pg_tma_maps_build(pg_kernel_params *p, const uint8_t *dA, const uint8_t *dB, const uint16_t *d_combined_rep,
                       int64_t comb_rows, uint16_t *dD, const pg_shape *s)
 {
-    if (encode_2d(&p->map_a, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, dA, s->M, s->K, PG_TILE_M, PG_TILE_K, "A") ||
-        encode_2d(&p->map_b, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, dB, s->N, s->K, PG_TILE_N / PG_CLUSTER, PG_TILE_K, "B") ||
+    if (encode_2d(&p->map_a, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, dA, s->M, s->K, PG_TILE_M, PG_TILE_K, OPERAND_SWIZZLE, "A") ||
+        encode_2d(&p->map_b, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, dB, s->N, s->K, PG_TILE_N / PG_CLUSTER, PG_TILE_K, OPERAND_SWIZZLE, "B") ||
         encode_2d(&p->map_combined, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, d_combined_rep, comb_rows, s->N, PG_TILE_M, 64,
-                  "combined") ||
-        encode_2d(&p->map_d, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, dD, s->M, s->N, PG_TILE_M, 64, "D"))
+                  CU_TENSOR_MAP_SWIZZLE_128B, "combined") ||
+        encode_2d(&p->map_d, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, dD, s->M, s->N, PG_TILE_M, 64, CU_TENSOR_MAP_SWIZZLE_128B, "D"))
         return -1;
     return 0;
 }
