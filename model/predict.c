@@ -260,11 +260,13 @@ int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_s
     const double mean_cal = dist_mean(&s->dists[s->bw_dist]);
     const double stall_cal = mean_cal > s->bw_compute ? mean_cal - s->bw_compute : 0;
     const double rho_cal = fmin(0.98, full / s->bw_calibrated_period);
-    double T = s->bw_calibrated_period, mean = mean_cal, rho = rho_cal;
+    double mean = mean_cal, rho = rho_cal;
     pg_model_opts quick = *o;
-    if (quick.tiles <= 0 || quick.tiles > 20000)
-        quick.tiles = 20000;
-    for (int it = 0; it < 16; it++) {
+    if (quick.tiles <= 0 || quick.tiles > 8000)
+        quick.tiles = 8000; /* same seed every time: f(T) is smooth in T, not noisy */
+    /* f(T): the period the schedule produces when its phase mean is the one at period T */
+    double Tprev = NAN, gprev = NAN, T = s->bw_calibrated_period;
+    for (int it = 0; it < 12; it++) {
         rho = fmin(0.98, full / T);
         mean = s->bw_compute + stall_cal * (1 - rho_cal) / (1 - rho);
         sch_override ov;
@@ -276,9 +278,18 @@ int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_s
             pg_schedule_free(c);
             return -1;
         }
-        if (fabs(p.tile_period - T) < 1e-3 * T)
+        double g = p.tile_period - T; /* solve g(T) = f(T) - T = 0 */
+        if (fabs(g) < 1e-3 * T)
             break;
-        T = 0.5 * (T + p.tile_period);
+        double Tn = T + 0.5 * g; /* damped step, or a secant step once there are two points */
+        if (isfinite(gprev) && fabs(g - gprev) > 1e-9) {
+            double sec = T - g * (T - Tprev) / (g - gprev);
+            if (sec > 0.5 * T && sec < 2 * T)
+                Tn = sec;
+        }
+        Tprev = T;
+        gprev = g;
+        T = Tn;
     }
     *out = c;
     *rho_out = fmin(0.98, full / p.tile_period);
