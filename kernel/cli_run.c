@@ -214,11 +214,14 @@ static int run_main(int argc, char **argv, int bench)
     rc = 2;
     /* inputs */
     if (o.input) {
-        if (pg_run_read(o.input, &run, PG_READ_PROBLEM) != 0)
+        /* take only the inputs from that file; everything else is this run's */
+        pg_run in;
+        memset(&in, 0, sizeof in);
+        if (pg_run_read(o.input, &in, PG_READ_PROBLEM) != 0)
             goto fail;
-        pg_kernel_info keep_nothing = {0};
-        run.kernel = keep_nothing;
-        run.nrows = 0;
+        run.problem = in.problem;
+        memset(&in.problem, 0, sizeof in.problem);
+        pg_run_free(&in);
     } else {
         if (pg_shape_check(&o.shape) != 0 || pg_gpu_shape_supported(&o.shape) != 0)
             goto fail;
