@@ -69,6 +69,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: pegemm demo [--report DIR] [--quick] [--runs DIR] [--threads N] [--no-gpu]\n"
+            "                   [--tolerance REL[,ABS]]\n"
             "  The main job. With a GPU (a CUDA build and a device) it first runs the kernel (a fresh\n"
             "  run file with a trace); then for the fresh run and every committed run in --runs\n"
             "  (default: %s/traces/runs): outputs bit for bit against the\n"
@@ -77,6 +78,7 @@ static void usage(FILE *f)
             "  on the b200-seed schedule; the reference modes report at reduced M. Writes DIR (default\n"
             "  report/) with index.html, summary.txt, demo.json, SVG pictures and Chrome traces.\n"
             "  --quick: fewer sampled rows and a smaller modes problem (CI smoke).\n"
+            "  --tolerance: for trace vs model, as in pegemm verify trace (default 0.15,150).\n"
             "exit status: 0 every check passed, 1 a check failed, 2 bad usage or input\n",
             PG_SOURCE_DIR);
 }
@@ -585,6 +587,9 @@ int pg_cmd_demo(int argc, char **argv)
                    (r = pg_arg_value(argc, argv, &i, "--runs", &runs_dir)) != 0) {
             if (r < 0)
                 goto usage_error;
+        } else if ((r = pg_arg_value(argc, argv, &i, "--tolerance", &v)) != 0) {
+            if (r < 0 || pg_tolerance_parse(v, &d.tol) != 0)
+                goto usage_error;
         } else if ((r = pg_arg_value(argc, argv, &i, "--threads", &v)) != 0) {
             int64_t t;
             if (r < 0 || pg_arg_int("--threads", v, 1, 4096, &t) != 0)
@@ -659,11 +664,12 @@ int pg_cmd_demo(int argc, char **argv)
     pg_report_section(&d.rep, 4, "All of it as data");
     pg_report_add(&d.rep, "Everything above as JSON", "demo.json", PG_ITEM_INFO, NULL);
     pg_report_add(&d.rep, "Everything above as text", "summary.txt", PG_ITEM_INFO, NULL);
-    char intro[512];
+    char intro[768];
     snprintf(intro, sizeof intro,
              "%d run file(s) from %s; %d check(s) failed; %.1f s on %d thread(s). Outputs are verified bit for bit "
-             "against the CPU reference; traces are checked for possibility and compared with the cycle model.",
-             nruns, runs_dir, d.failures, secs, omp_get_max_threads());
+             "against the CPU reference; traces are checked for possibility and compared with the cycle model "
+             "(tolerance %.3g%% or %.0f cycles, whichever is larger).",
+             nruns, runs_dir, d.failures, secs, omp_get_max_threads(), d.tol.rel * 100, d.tol.abs_cycles);
     if (pg_report_write_index(&d.rep, "pegemm demo report", intro) != 0)
         goto fail;
     say(&d, "\n%s: %d check(s) failed; report: %s/index.html (%.1f s)\n", d.failures ? "FAIL" : "PASS", d.failures,
