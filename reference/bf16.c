@@ -39,13 +39,6 @@ static inline uint64_t d2u(double x)
     return u;
 }
 
-static inline double u2d(uint64_t u)
-{
-    double x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-}
-
 /* Round the real s + err (s != 0 finite, |err| <= ulp(s)/2 the exact
  * remainder of a double two-sum; err == 0 when s is exact) to BF16 with RNE.
  * On the bits of |s|: BF16 keeps 7 of the double's 52 fraction bits in the

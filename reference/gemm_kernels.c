@@ -49,7 +49,11 @@
 #define PG_FP32_NV 2 /* 16 zmm accumulators */
 #define PG_TR 8      /* tensor-core row group: 16 zmm of sums and scales */
 #define PG_SFX(x) pg_v4_##x
+#if defined(__clang__)
+#define PG_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma")))
+#else /* gcc: also let its per-lane helper loops use whole 512-bit vectors */
 #define PG_TARGET __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma,prefer-vector-width=512")))
+#endif
 #include "gemm_kernels_body.h"
 #undef PG_VW
 #undef PG_FP32_NV
