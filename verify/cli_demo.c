@@ -431,6 +431,36 @@ static void json_prediction(pg_json *j, const char *label, const pg_prediction *
     pg_json_object_end(j);
 }
 
+static int f38_timeline(demo *d)
+{
+    pg_schedule *s = NULL;
+    pg_run base, f38;
+    int rc = -1;
+    char path[4400];
+    memset(&base, 0, sizeof base);
+    memset(&f38, 0, sizeof f38);
+    pg_model_opts o = d->opts;
+    o.tiles = 200; /* a picture of a few tiles, not statistics */
+    if (pg_schedule_load("b200-seed", &s) != 0 || pg_model_simulate_trace(s, &o, 1, &base.trace) != 0)
+        goto done;
+    if (pg_schedule_set(s, "phase1.mean=-170", 1) != 0 || pg_model_simulate_trace(s, &o, 1, &f38.trace) != 0)
+        goto done;
+    if (report_file(d, "f38-timeline.svg", path, sizeof path) != 0 ||
+        pg_timeline_svg_pair(path, "b200-seed model: baseline (top) and F38, phase 1 -170 cycles (bottom)", &base.trace,
+                             "baseline", 1, &f38.trace, "F38", 6) != 0)
+        goto done;
+    pg_report_section(&d->rep, 1, "The cycle model: sweeps and what-ifs");
+    pg_report_add(&d->rep, "F38 in the model's timeline (b200-seed, one SM)", "f38-timeline.svg", PG_ITEM_INFO,
+                  "Simulated traces of the seed's Blackwell schedule, six tiles from a third of the way in: the "
+                  "baseline above, phase 1 shortened by 170 cycles below; waits hatched.");
+    rc = 0;
+done:
+    pg_schedule_free(s);
+    pg_run_free(&base);
+    pg_run_free(&f38);
+    return rc;
+}
+
 /* F38 (seed future-proposals.md): a unified epilogue saves 70-170 cycles
  * of phase 1; does epi_wait collapse (the phase transition)? */
 static int demo_f38(demo *d)
@@ -459,6 +489,10 @@ static int demo_f38(demo *d)
             pg_prediction_stat_mean(&pr[c], "epi_wait"), pg_prediction_stat_mean(&pr[c], "phase1"), pr[c].wall_ms,
             pr[c].tflops, pr[c].bottleneck);
     }
+    /* the two pipelines side by side: the model's simulated SM, baseline
+     * above and F38 (-170) below */
+    if (f38_timeline(d) != 0)
+        goto done;
     /* the transition curve: phase 1's mean swept around the baseline */
     double base = pg_prediction_stat_mean(&pr[0], "phase1");
     if (!isfinite(base)) {

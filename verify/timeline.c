@@ -177,6 +177,12 @@ static int lowest_sms(const pg_trace *t, int *out, int max)
 int pg_timeline_svg(const char *path, const char *title, const pg_trace *measured, const pg_trace *model, int nsm,
                     int ntiles)
 {
+    return pg_timeline_svg_pair(path, title, measured, "measured", nsm, model, "model", ntiles);
+}
+
+int pg_timeline_svg_pair(const char *path, const char *title, const pg_trace *measured, const char *a_label, int nsm,
+                         const pg_trace *model, const char *b_label, int ntiles)
+{
     int rc = -1;
     drawing d;
     int sms[8];
@@ -194,11 +200,11 @@ int pg_timeline_svg(const char *path, const char *title, const pg_trace *measure
         goto done;
     }
     for (int k = 0; k < n; k++)
-        if (draw_sm(&d, measured, sms[k], ntiles, "measured") != 0)
+        if (draw_sm(&d, measured, sms[k], ntiles, a_label) != 0)
             goto done;
     if (model && model->n > 0) {
         int msm;
-        if (lowest_sms(model, &msm, 1) == 1 && draw_sm(&d, model, msm, ntiles, "model") != 0)
+        if (lowest_sms(model, &msm, 1) == 1 && draw_sm(&d, model, msm, ntiles, b_label) != 0)
             goto done;
     }
     char xlabel[96];

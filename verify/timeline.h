@@ -11,5 +11,9 @@
  * (counted on each SM's first consumer/mma lane). */
 int pg_timeline_svg(const char *path, const char *title, const pg_trace *measured, const pg_trace *model, int nsm,
                     int ntiles);
+/* The same with lane prefixes of the caller's choosing (e.g. two model
+ * traces: "baseline" above, "F38" below); b may be NULL. */
+int pg_timeline_svg_pair(const char *path, const char *title, const pg_trace *a, const char *a_label, int nsm_a,
+                         const pg_trace *b, const char *b_label, int ntiles);
 
 #endif

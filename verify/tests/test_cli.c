@@ -319,7 +319,7 @@ static void test_demo(void **state)
     assert_int_equal(g_fake_runs, 1);
     static const char *const files[] = {"index.html", "summary.txt", "demo.json", "modes.svg", "f38-b200.svg",
                                         "ulp-good.svg", "ulp-fresh-run.svg", "chrome-traced.json", "fresh-run.h5",
-                                        "sweep-epi-delay.svg", "timeline-sweep-probe.svg"};
+                                        "sweep-epi-delay.svg", "timeline-sweep-probe.svg", "f38-timeline.svg"};
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(f, sizeof f, "%s/%s", report, files[i]);
         if (!exists(f))
@@ -328,7 +328,7 @@ static void test_demo(void **state)
     snprintf(f, sizeof f, "%s/demo.json", report);
     assert_json_file(f, "run", NULL, 0);
     static const char *const svgs[] = {"modes.svg", "f38-b200.svg", "ulp-good.svg", "ulp-traced.svg",
-                                       "sweep-epi-delay.svg", "timeline-traced.svg"};
+                                       "sweep-epi-delay.svg", "timeline-traced.svg", "f38-timeline.svg"};
     for (size_t i = 0; i < sizeof svgs / sizeof svgs[0]; i++) {
         snprintf(f, sizeof f, "%s/%s", report, svgs[i]);
         assert_svg_file(f);
