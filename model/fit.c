@@ -233,14 +233,41 @@ static int edge_latency(const pg_schedule *s, const sch_edge *e)
     return n == 1 ? lat : -1;
 }
 
-static int set_latency(pg_schedule *s, int lat, double *v, int64_t n)
+static double iqr_sd(double *v, int64_t n) /* sorts v */
 {
+    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    return (quantile_sorted(v, n, 0.75) - quantile_sorted(v, n, 0.25)) / 1.349;
+}
+
+/* v: latency samples; fd: for a dependency on a fraction of a phase (@F),
+ * F x that phase's duration in the same tile (else 0).  The model draws the
+ * phase and the latency independently, so the latency's own spread is what
+ * is left of the event's spread once the phase's share is taken out. */
+static int set_latency(pg_schedule *s, int lat, double *v, double *fd, int64_t n)
+{
+    int has_frac = 0;
+    for (int64_t i = 0; i < n; i++) {
+        has_frac |= fd[i] != 0;
+        fd[i] += v[i]; /* fd now holds the event's time after the phase's start */
+    }
+    double sd_event = has_frac ? iqr_sd(fd, n) : 0;
+    if (has_frac) {
+        for (int64_t i = 0; i < n; i++)
+            fd[i] -= v[i]; /* back to F x duration (order no longer matters) */
+    }
+    double sd_frac = has_frac ? iqr_sd(fd, n) : 0;
     qsort(v, (size_t)n, sizeof(double), cmp_double);
     double sum = 0;
     for (int64_t i = 0; i < n; i++)
         sum += v[i];
-    double mean = sum / (double)n, mn = quantile_sorted(v, n, 0.01), p95 = quantile_sorted(v, n, 0.95);
-    double sd = (quantile_sorted(v, n, 0.75) - quantile_sorted(v, n, 0.25)) / 1.349;
+    double mean = sum / (double)n, med = quantile_sorted(v, n, 0.5), mn = quantile_sorted(v, n, 0.01),
+           p95 = quantile_sorted(v, n, 0.95);
+    /* the interquartile spread, robust to tiles a wrong attribution adds; for
+     * a memory latency (cleanly attributed, long-tailed) the upper tail's */
+    double sd = s->dists[lat].kind == DKIND_MEMORY ? fmax(0, p95 - med) / 1.6448536269514722
+                                                   : (quantile_sorted(v, n, 0.75) - quantile_sorted(v, n, 0.25)) / 1.349;
+    if (has_frac)
+        sd = sqrt(fmax(0, sd_event * sd_event - sd_frac * sd_frac));
     if (mean < 0)
         mean = 0;
     sch_dist d = s->dists[lat];
@@ -253,14 +280,16 @@ static int set_latency(pg_schedule *s, int lat, double *v, int64_t n)
         return sch_set_dist(s, &d);
     }
     /* skewed (a few long handovers): a log-normal through p1, mean, p95 when
-     * one fits, else a normal with the interquartile spread */
+     * one fits; else a normal at the median (robust to tiles attributed to the
+     * wrong dependency) */
     d.family = DIST_LOGNORMAL;
     d.mean = mean;
     d.min = mn;
     d.p95 = p95;
     d.max = NAN;
-    if (!(mn >= 0) || dist_fit(&d) != 0) {
+    if (has_frac || !(mn >= 0) || dist_fit(&d) != 0) {
         d.family = DIST_NORMAL;
+        d.mean = med > 0 ? med : 0;
         d.min = mn >= 0 ? mn : 0;
         d.p95 = NAN;
     }
@@ -282,14 +311,16 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const pg_role *rolei
     memset(&x, 0, sizeof x);
     int nedges = s->nedges, ndist = s->ndists;
     double **samples = calloc((size_t)ndist, sizeof(double *));
+    double **fracs = calloc((size_t)ndist, sizeof(double *));
     int64_t *nsamp = calloc((size_t)ndist, sizeof(int64_t));
     v = malloc(sizeof(double) * (size_t)(ntiles + 1));
-    if (!samples || !nsamp || !v) {
+    if (!samples || !fracs || !nsamp || !v) {
         pg_fail("out of memory");
         goto done;
     }
     for (int d = 0; d < ndist; d++)
-        if (!(samples[d] = malloc(sizeof(double) * (size_t)(ntiles + 1)))) {
+        if (!(samples[d] = malloc(sizeof(double) * (size_t)(ntiles + 1))) ||
+            !(fracs[d] = malloc(sizeof(double) * (size_t)(ntiles + 1)))) {
             pg_fail("out of memory");
             goto done;
         }
@@ -341,13 +372,21 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const pg_role *rolei
                 }
                 if (!complete || best_e < 0)
                     continue;
-                int lat = edge_latency(s, &edges[best_e]);
-                if (lat >= 0)
-                    samples[lat][nsamp[lat]++] = (double)we - best_src - edges[best_e].w;
+                const sch_edge *be = &edges[best_e];
+                int lat = edge_latency(s, be);
+                if (lat < 0)
+                    continue;
+                double fdur = 0;
+                if (be->at_node >= 0) {
+                    int64_t kk = tile_before(&x, k, be->at_off);
+                    fdur = be->at_frac * (double)(x.e[be->at_node][kk] - x.b[be->at_node][kk]);
+                }
+                fracs[lat][nsamp[lat]] = fdur;
+                samples[lat][nsamp[lat]++] = (double)we - best_src - be->w;
             }
         }
         for (int d = 0; d < ndist; d++)
-            if (nsamp[d] >= 20 && set_latency(s, d, samples[d], nsamp[d]))
+            if (nsamp[d] >= 20 && set_latency(s, d, samples[d], fracs[d], nsamp[d]))
                 goto done;
     }
     for (int r = 0; r < s->nroles; r++) {
@@ -384,10 +423,14 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const pg_role *rolei
     rc = 0;
 done:
     index_free(&x, SCH_MAX_NODES);
-    if (samples)
-        for (int d = 0; d < ndist; d++)
+    for (int d = 0; d < ndist; d++) {
+        if (samples)
             free(samples[d]);
+        if (fracs)
+            free(fracs[d]);
+    }
     free(samples);
+    free(fracs);
     free(nsamp);
     free(v);
     return rc;
