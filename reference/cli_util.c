@@ -59,7 +59,7 @@ int pg_cli_load_problem(const char *input, const char *shape, const char *family
     pg_family fam;
     if (pg_shape_parse(shape, &sh) != 0 || pg_family_parse(family, &fam) != 0)
         return -1;
-    return pg_problem_generate(p, sh, fam, seed);
+    return pg_problem_generate_progress(p, sh, fam, seed, "generating inputs");
 }
 
 void pg_cli_set_threads(int threads)

@@ -29,6 +29,7 @@
 #include "formats.h"
 #include "inputs.h"
 #include "pg_error.h"
+#include "pg_progress.h"
 #include "rng.h"
 
 static const char *const k_family_names[PG_FAM_COUNT] = {"normal", "codes", "band", "subnormal", "special"};
@@ -151,7 +152,7 @@ static void generate_combined(pg_family f, uint64_t seed, pg_shape shape, uint16
     }
 }
 
-int pg_problem_generate(pg_problem *p, pg_shape shape, pg_family f, uint64_t seed)
+int pg_problem_generate_progress(pg_problem *p, pg_shape shape, pg_family f, uint64_t seed, const char *label)
 {
     memset(p, 0, sizeof *p);
     if (pg_shape_check(&shape) != 0)
@@ -169,8 +170,27 @@ int pg_problem_generate(pg_problem *p, pg_shape shape, pg_family f, uint64_t see
     p->shape = shape;
     p->seed = seed;
     snprintf(p->family, sizeof p->family, "%s", pg_family_name(f));
-    pg_generate_A_rows(f, seed, shape, 0, shape.M, p->A);
+    /* A in chunks of rows, so a terminal sees progress on large M (the
+     * bytes do not depend on the chunking: every element is a pure
+     * function of its index). */
+    pg_progress prog;
+    if (label)
+        pg_progress_begin(&prog, label, shape.M);
+    const int64_t chunk = 16384;
+    for (int64_t r0 = 0; r0 < shape.M; r0 += chunk) {
+        int64_t r1 = shape.M - r0 < chunk ? shape.M : r0 + chunk;
+        pg_generate_A_rows(f, seed, shape, r0, r1, p->A + r0 * shape.K);
+        if (label)
+            pg_progress_update(&prog, r1);
+    }
+    if (label)
+        pg_progress_end(&prog);
     generate_B(f, seed, shape, p->B);
     generate_combined(f, seed, shape, p->combined);
     return 0;
+}
+
+int pg_problem_generate(pg_problem *p, pg_shape shape, pg_family f, uint64_t seed)
+{
+    return pg_problem_generate_progress(p, shape, f, seed, NULL);
 }

@@ -21,6 +21,8 @@ int pg_family_parse(const char *s, pg_family *out); /* -1 with message listing f
 /* Allocate and fill p (A, B, combined) for `shape`; -1 with a message on a
  * bad shape or out of memory (nothing left allocated). */
 int pg_problem_generate(pg_problem *p, pg_shape shape, pg_family f, uint64_t seed);
+/* The same, showing progress on a terminal under `label` (NULL: none). */
+int pg_problem_generate_progress(pg_problem *p, pg_shape shape, pg_family f, uint64_t seed, const char *label);
 /* Fill only A rows [r0, r1) into dst ([r1-r0, K]); used by the GPU runner
  * and by readers that regenerate inputs a run file does not store. */
 void pg_generate_A_rows(pg_family f, uint64_t seed, pg_shape shape, int64_t r0, int64_t r1, uint8_t *dst);
