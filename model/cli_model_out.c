@@ -335,40 +335,41 @@ int seed_validate(FILE *f, const pg_seed_row *rows, int n, const pg_model_opts *
 
 /* ------------------------------------------------------- epi-delay sweep */
 
-typedef struct {
-    double delay, meas_period, meas_idle, pred_period, pred_idle;
-} delay_point;
-
-static int cmp_delay(const void *a, const void *b)
+static void sort_by_delay(pg_delay_check *c)
 {
-    double x = ((const delay_point *)a)->delay, y = ((const delay_point *)b)->delay;
-    return x < y ? -1 : x > y;
+    for (int i = 1; i < c->n; i++)
+        for (int j = i; j > 0 && c->delay[j - 1] > c->delay[j]; j--) {
+            double *arr[] = {c->delay, c->meas_period, c->pred_period, c->meas_idle, c->pred_idle};
+            for (int q = 0; q < 5; q++) {
+                double t = arr[q][j];
+                arr[q][j] = arr[q][j - 1];
+                arr[q][j - 1] = t;
+            }
+        }
 }
 
-/* Where idle(D) - idle(first) first reaches `rise` (linear between points), NAN if never. */
-static double onset(const delay_point *p, int n, int predicted, double rise)
+/* Where idle(D) - idle(first) first reaches 10% of the first period (linear between points), NAN if never. */
+static double onset(const double *delay, const double *idle, const double *period, int n)
 {
-    double i0 = predicted ? p[0].pred_idle : p[0].meas_idle;
+    double rise = 0.10 * period[0];
     for (int i = 1; i < n; i++) {
-        double a = (predicted ? p[i - 1].pred_idle : p[i - 1].meas_idle) - i0;
-        double b = (predicted ? p[i].pred_idle : p[i].meas_idle) - i0;
+        double a = idle[i - 1] - idle[0], b = idle[i] - idle[0];
         if (b >= rise && a < rise)
-            return p[i - 1].delay + (p[i].delay - p[i - 1].delay) * (rise - a) / (b - a);
+            return delay[i - 1] + (delay[i] - delay[i - 1]) * (rise - a) / (b - a);
     }
     return NAN;
 }
 
-int delays_validate(FILE *f, const char *const *paths, int n, const pg_model_opts *o, int json, int *all_ok)
+int pg_model_validate_delays(const char *const *paths, int n, const pg_model_opts *o, pg_delay_check *out)
 {
-    delay_point *pt = calloc((size_t)n, sizeof *pt);
+    memset(out, 0, sizeof *out);
+    if (n < 2 || n > PG_DELAYS_MAX)
+        return pg_fail("give 2..%d runs of the --epi-delay sweep", PG_DELAYS_MAX);
     pg_run *runs = calloc((size_t)n, sizeof *runs);
     pg_schedule *fit = NULL;
     int rc = -1, base = -1;
-    *all_ok = 1;
-    if (!pt || !runs) {
-        pg_fail("out of memory");
-        goto done;
-    }
+    if (!runs)
+        return pg_fail("out of memory");
     for (int i = 0; i < n; i++) {
         if (pg_run_read(paths[i], &runs[i], PG_READ_TRACE))
             goto done;
@@ -387,6 +388,8 @@ int delays_validate(FILE *f, const char *const *paths, int n, const pg_model_opt
         pg_fail_context("fitting %s", paths[base]);
         goto done;
     }
+    out->n = n;
+    out->base = base;
     for (int i = 0; i < n; i++) {
         pg_prediction m, p;
         pg_schedule *c = NULL;
@@ -399,44 +402,63 @@ int delays_validate(FILE *f, const char *const *paths, int n, const pg_model_opt
         if (r)
             goto done;
         const pg_stat *mi = pg_prediction_find(&m, "tensor_idle"), *pi = pg_prediction_find(&p, "tensor_idle");
-        pt[i] = (delay_point){(double)runs[i].kernel.epi_delay, m.tile_period, mi ? mi->mean : NAN, p.tile_period,
-                              pi ? pi->mean : NAN};
+        out->delay[i] = (double)runs[i].kernel.epi_delay;
+        out->meas_period[i] = m.tile_period;
+        out->pred_period[i] = p.tile_period;
+        out->meas_idle[i] = mi ? mi->mean : NAN;
+        out->pred_idle[i] = pi ? pi->mean : NAN;
     }
-    qsort(pt, (size_t)n, sizeof *pt, cmp_delay);
-    double rise = 0.10 * pt[0].meas_period;
-    double on_m = onset(pt, n, 0, rise), on_p = onset(pt, n, 1, 0.10 * pt[0].pred_period);
+    sort_by_delay(out);
+    out->onset_measured = onset(out->delay, out->meas_idle, out->meas_period, n);
+    out->onset_predicted = onset(out->delay, out->pred_idle, out->pred_period, n);
+    rc = 0;
+done:
+    for (int i = 0; i < n; i++)
+        pg_run_free(&runs[i]);
+    free(runs);
+    pg_schedule_free(fit);
+    return rc;
+}
+
+int delays_validate(FILE *f, const char *const *paths, int n, const pg_model_opts *o, int json, int *all_ok)
+{
+    pg_delay_check c;
+    pg_json j;
+    *all_ok = 1;
+    if (pg_model_validate_delays(paths, n, o, &c))
+        return -1;
+    double on_m = c.onset_measured, on_p = c.onset_predicted;
     int on_ok = isfinite(on_m) && isfinite(on_p) && fabs(on_p - on_m) <= 0.10 * on_m;
     if (!on_ok)
         *all_ok = 0;
-    pg_json j;
     if (json) {
         pg_json_init(&j, f, 1);
         pg_json_object_begin(&j);
-        pg_json_kv_string(&j, "fitted_on", paths[base]);
+        pg_json_kv_string(&j, "fitted_on", paths[c.base]);
         pg_json_key(&j, "points");
         pg_json_array_begin(&j);
     } else {
-        fprintf(f, "fit on %s (epi_delay 0); tile period and tensor_idle in cycles per tile\n", paths[base]);
+        fprintf(f, "fit on %s (epi_delay 0); tile period and tensor_idle in cycles per tile\n", paths[c.base]);
         fprintf(f, "%8s %10s %10s %8s %10s %10s  %s\n", "delay", "measured", "predicted", "diff", "idle meas",
                 "idle pred", "ok");
     }
-    for (int i = 0; i < n; i++) {
-        double d = pt[i].pred_period / pt[i].meas_period - 1;
+    for (int i = 0; i < c.n; i++) {
+        double d = c.pred_period[i] / c.meas_period[i] - 1;
         int ok = fabs(d) <= 0.05;
         if (!ok)
             *all_ok = 0;
         if (json) {
             pg_json_object_begin(&j);
-            pg_json_kv_number(&j, "epi_delay", pt[i].delay);
-            pg_json_kv_number(&j, "tile_period_measured", pt[i].meas_period);
-            pg_json_kv_number(&j, "tile_period_predicted", pt[i].pred_period);
-            pg_json_kv_number(&j, "tensor_idle_measured", pt[i].meas_idle);
-            pg_json_kv_number(&j, "tensor_idle_predicted", pt[i].pred_idle);
+            pg_json_kv_number(&j, "epi_delay", c.delay[i]);
+            pg_json_kv_number(&j, "tile_period_measured", c.meas_period[i]);
+            pg_json_kv_number(&j, "tile_period_predicted", c.pred_period[i]);
+            pg_json_kv_number(&j, "tensor_idle_measured", c.meas_idle[i]);
+            pg_json_kv_number(&j, "tensor_idle_predicted", c.pred_idle[i]);
             pg_json_kv_bool(&j, "within_5_percent", ok);
             pg_json_object_end(&j);
         } else {
-            fprintf(f, "%8.0f %10.1f %10.1f %+7.1f%% %10.1f %10.1f  %s\n", pt[i].delay, pt[i].meas_period,
-                    pt[i].pred_period, 100 * d, pt[i].meas_idle, pt[i].pred_idle, ok ? "yes" : "NO");
+            fprintf(f, "%8.0f %10.1f %10.1f %+7.1f%% %10.1f %10.1f  %s\n", c.delay[i], c.meas_period[i],
+                    c.pred_period[i], 100 * d, c.meas_idle[i], c.pred_idle[i], ok ? "yes" : "NO");
         }
     }
     if (json) {
@@ -445,20 +467,10 @@ int delays_validate(FILE *f, const char *const *paths, int n, const pg_model_opt
         pg_json_kv_number(&j, "idle_onset_predicted", on_p);
         pg_json_kv_bool(&j, "onset_within_10_percent", on_ok);
         pg_json_object_end(&j);
-        if (pg_json_finish(&j))
-            goto done;
-    } else {
-        fprintf(f, "idle onset (tensor_idle up by 10%% of the zero-delay period): measured %.0f, predicted %.0f "
-                   "cycles of delay (%+.1f%%) %s\n",
-                on_m, on_p, 100 * (on_p / on_m - 1), on_ok ? "ok" : "NOT within 10%");
+        return pg_json_finish(&j);
     }
-    rc = 0;
-done:
-    if (runs)
-        for (int i = 0; i < n; i++)
-            pg_run_free(&runs[i]);
-    free(runs);
-    free(pt);
-    pg_schedule_free(fit);
-    return rc;
+    fprintf(f, "idle onset (tensor_idle up by 10%% of the zero-delay period): measured %.0f, predicted %.0f "
+               "cycles of delay (%+.1f%%) %s\n",
+            on_m, on_p, 100 * (on_p / on_m - 1), on_ok ? "ok" : "NOT within 10%");
+    return ferror(f) ? pg_fail("write error") : 0;
 }

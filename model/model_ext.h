@@ -61,4 +61,17 @@ int pg_seed_read_csv(const char *path, pg_seed_row *rows, int max, int *n);
  * log's spreads.  The caller frees *out. */
 int pg_seed_row_schedule(const pg_seed_row *rows, int n, int i, pg_schedule **out, char *note, int note_n);
 
+/* ---- the H100 --epi-delay sweep: fit on the zero-delay run, predict all */
+#define PG_DELAYS_MAX 64
+typedef struct {
+    int n;     /* runs, sorted by delay */
+    int base;  /* index (before sorting) of the zero-delay run the fit used */
+    double delay[PG_DELAYS_MAX], meas_period[PG_DELAYS_MAX], pred_period[PG_DELAYS_MAX];
+    double meas_idle[PG_DELAYS_MAX], pred_idle[PG_DELAYS_MAX];
+    /* delay at which tensor_idle has grown by 10% of the zero-delay period */
+    double onset_measured, onset_predicted;
+} pg_delay_check;
+
+int pg_model_validate_delays(const char *const *paths, int n, const pg_model_opts *o, pg_delay_check *out);
+
 #endif

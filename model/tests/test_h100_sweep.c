@@ -1,0 +1,49 @@
+/* The committed H100 --epi-delay sweep (traces/runs/epi_sweep): the model
+ * fitted on the zero-delay trace only predicts every delay's tile period
+ * (docs/model.md: within 5% at nine of ten delays, +5.7% at 2,400) and the
+ * idle onset within 10%.  This pins those results: a change to the fit or
+ * the engine that loses them fails here.  argv: the sweep's run files. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "model_ext.h"
+#include "pg_error.h"
+
+static const char *const *g_paths;
+static int g_n;
+
+static void test_sweep(void **state)
+{
+    (void)state;
+    pg_delay_check c;
+    pg_model_opts o = {20000, 1, 0};
+    if (pg_model_validate_delays(g_paths, g_n, &o, &c) != 0)
+        fail_msg("%s", pg_last_error());
+    assert_int_equal(c.n, g_n);
+    assert_true(c.delay[0] == 0);
+    int within5 = 0;
+    for (int i = 0; i < c.n; i++) {
+        double d = fabs(c.pred_period[i] / c.meas_period[i] - 1);
+        if (d > 0.07)
+            fail_msg("delay %.0f: predicted %.1f vs measured %.1f", c.delay[i], c.pred_period[i], c.meas_period[i]);
+        within5 += d <= 0.05;
+    }
+    assert_true(fabs(c.pred_period[0] / c.meas_period[0] - 1) < 0.02); /* the fitted point itself */
+    assert_true(within5 >= c.n - 1);
+    assert_true(isfinite(c.onset_measured) && isfinite(c.onset_predicted));
+    if (fabs(c.onset_predicted - c.onset_measured) > 0.10 * c.onset_measured)
+        fail_msg("idle onset predicted %.0f vs measured %.0f", c.onset_predicted, c.onset_measured);
+}
+
+int main(int argc, char **argv)
+{
+    g_paths = (const char *const *)(argv + 1);
+    g_n = argc - 1;
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_sweep)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
