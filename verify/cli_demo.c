@@ -61,6 +61,9 @@ typedef struct {
     FILE *txt; /* summary.txt: everything printed on stdout, too */
     pg_json j;
     int failures;
+    /* the headline counts */
+    int outputs_total, outputs_pass, traces_total, traces_possible, model_total, model_pass;
+    int64_t elements_compared, elements_mismatched;
     int nprobes;
     probe_point probes[MAX_RUNS];
 } demo;
@@ -180,6 +183,10 @@ static int demo_outputs(demo *d, const run_entry *re, pg_run *run)
         goto done;
     int pass = res.mismatched == 0 && res.acc_mismatched == 0;
     d->failures += !pass;
+    d->outputs_total++;
+    d->outputs_pass += pass;
+    d->elements_compared += res.compared;
+    d->elements_mismatched += res.mismatched;
     snprintf(note, sizeof note,
              "%lld of %lld stored rows verified (%lld elements, mode %s, %s epilogue): %lld mismatches. Run: max %d ulp "
              "from correctly rounded, %lld elements not correctly rounded; reference: max %d ulp.",
@@ -237,6 +244,8 @@ static int demo_trace(demo *d, const run_entry *re, pg_run *run)
     pg_json_kv_int(&d->j, "impossible", issues.impossible);
     pg_json_kv_int(&d->j, "config_mismatch", issues.config_mismatch);
     snprintf(title, sizeof title, "Trace of %s against the cycle model", re->stem);
+    d->traces_total++;
+    d->traces_possible += issues.impossible + issues.config_mismatch == 0;
     if (issues.impossible + issues.config_mismatch > 0) {
         d->failures++;
         snprintf(note, sizeof note, "%lld impossible records, %lld inconsistent with /kernel; first: %s",
@@ -260,6 +269,8 @@ static int demo_trace(demo *d, const run_entry *re, pg_run *run)
     pg_trace_cmp_json(&d->j, &cmp);
     pg_json_object_end(&d->j);
     d->failures += cmp.flagged > 0;
+    d->model_total++;
+    d->model_pass += cmp.flagged == 0;
 
     /* timeline: measured SMs above, the fitted model's simulated SM below */
     snprintf(name, sizeof name, "timeline-%s.svg", re->stem);
@@ -690,6 +701,27 @@ int pg_cmd_demo(int argc, char **argv)
         goto fail;
 
     double secs = pg_now_seconds() - t_start;
+    char headline[768];
+    snprintf(headline, sizeof headline,
+             "Outputs: %d of %d runs bit-exact (%lld elements compared, %lld mismatched). Traces: %d of %d possible "
+             "and consistent with their kernel config. Model: %d of %d fitted traces within tolerance (%.3g%% or %.0f "
+             "cycles).",
+             d.outputs_pass, d.outputs_total, (long long)d.elements_compared, (long long)d.elements_mismatched,
+             d.traces_possible, d.traces_total, d.model_pass, d.model_total, d.tol.rel * 100, d.tol.abs_cycles);
+    pg_report_section(&d.rep, -1, "Summary");
+    pg_report_add(&d.rep, "Summary", NULL, d.failures ? PG_ITEM_FAIL : PG_ITEM_PASS, headline);
+    say(&d, "\n== summary\n  %s\n", headline);
+    pg_json_key(&d.j, "summary");
+    pg_json_object_begin(&d.j);
+    pg_json_kv_int(&d.j, "outputs_total", d.outputs_total);
+    pg_json_kv_int(&d.j, "outputs_pass", d.outputs_pass);
+    pg_json_kv_int(&d.j, "elements_compared", d.elements_compared);
+    pg_json_kv_int(&d.j, "elements_mismatched", d.elements_mismatched);
+    pg_json_kv_int(&d.j, "traces_total", d.traces_total);
+    pg_json_kv_int(&d.j, "traces_possible", d.traces_possible);
+    pg_json_kv_int(&d.j, "model_total", d.model_total);
+    pg_json_kv_int(&d.j, "model_pass", d.model_pass);
+    pg_json_object_end(&d.j);
     pg_json_kv_int(&d.j, "failures", d.failures);
     pg_json_kv_number(&d.j, "seconds", secs);
     pg_json_object_end(&d.j);
