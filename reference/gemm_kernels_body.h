@@ -133,15 +133,12 @@ PG_TARGET PG_INLINE vi PG_SFX(c_exp)(vf c)
 PG_TARGET PG_INLINE void PG_SFX(block_emax)(const int8_t *restrict ae, const int8_t *restrict be, int64_t k0,
                                             const vf c[4][PG_TR], vi emax[4][PG_TR])
 {
+    /* the max over the block's products in int8, from the -100 floor; C's
+     * exponent joins afterwards in int32 (cheaper than packing it into
+     * int8 lanes first) */
     v8 ex[PG_TR];
-    for (int r = 0; r < PG_TR; r++) {
-        int8_t lanes[PG_EW];
-        for (int q = 0; q < 4; q++) {
-            v8s e8 = __builtin_convertvector(PG_SFX(c_exp)(c[q][r]), v8s);
-            memcpy(lanes + q * PG_VW, &e8, sizeof e8);
-        }
-        memcpy(&ex[r], lanes, sizeof ex[r]);
-    }
+    for (int r = 0; r < PG_TR; r++)
+        ex[r] = (v8){0} - 100;
     for (int64_t k = k0; k < k0 + 32; k++) {
         v8 b;
         memcpy(&b, be + k * PG_KW, sizeof b);
@@ -154,7 +151,11 @@ PG_TARGET PG_INLINE void PG_SFX(block_emax)(const int8_t *restrict ae, const int
         for (int q = 0; q < 4; q++) {
             v8s e8;
             memcpy(&e8, lanes + q * PG_VW, sizeof e8);
-            emax[q][r] = __builtin_convertvector(e8, vi);
+            vi e = __builtin_convertvector(e8, vi), ce = PG_SFX(c_exp)(c[q][r]);
+            vi m;
+            for (int l = 0; l < PG_VW; l++)
+                m[l] = e[l] > ce[l] ? e[l] : ce[l];
+            emax[q][r] = m;
         }
     }
 }
