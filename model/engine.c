@@ -30,6 +30,7 @@ void engine_reset(engine *E, uint64_t seed)
     memset(E->x, 0, sizeof(double) * (size_t)E->R * (size_t)E->s->nnodes);
     rng_seed(&E->r, seed);
     E->k = 0;
+    E->block_left = 0;
 }
 
 void engine_free(engine *E)
@@ -43,14 +44,23 @@ static void draw(engine *E, double *out)
 {
     const pg_schedule *s = E->s;
     int64_t row = -1;
+    if (s->table && !E->means_only) {
+        /* a run of consecutive traced tiles (block bootstrap), else one at random */
+        if (E->block_left > 0) {
+            E->row = (E->row + 1) % s->table->rows;
+            E->block_left--;
+        } else {
+            E->row = (int64_t)rng_below(&E->r, (uint64_t)s->table->rows);
+            E->block_left = s->table->block > 1 ? s->table->block - 1 : 0;
+        }
+    }
     for (int i = 0; i < s->nslots; i++) {
         const sch_dist *d = &s->dists[s->slots[i].dist];
         if (E->means_only) {
             out[i] = dist_mean(d);
         } else if (E->col[i] >= 0) {
             /* one trace tile for all of this tile's phases: keeps their correlation */
-            if (row < 0)
-                row = (int64_t)rng_below(&E->r, (uint64_t)s->table->rows);
+            row = E->row;
             out[i] = s->table->v[row * s->table->cols + E->col[i]] + d->shift;
         } else {
             out[i] = dist_sample(d, &E->r);

@@ -18,6 +18,8 @@ typedef struct {
     int means_only; /* deterministic: every sample at its mean */
     rng r;
     int64_t k;      /* next tile */
+    int64_t row;    /* trace row of the current run of consecutive rows */
+    int block_left; /* rows left in that run */
 } engine;
 
 int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only);

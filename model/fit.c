@@ -2,6 +2,7 @@
  * together, memory latency from the binding load waits), and the trace-side
  * helpers verify/ uses (pg_trace_summarize, pg_model_simulate_trace). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,17 @@ int sch_attach_table(pg_schedule *s)
         D->shift = 0;
     }
     return 0;
+}
+
+static const int64_t *g_key_sm, *g_key_t;
+static int cmp_tile_key(const void *a, const void *b)
+{
+    int64_t i = *(const int64_t *)a, j = *(const int64_t *)b;
+    if (g_key_sm[i] != g_key_sm[j])
+        return g_key_sm[i] < g_key_sm[j] ? -1 : 1;
+    if (g_key_t[i] != g_key_t[j])
+        return g_key_t[i] < g_key_t[j] ? -1 : 1;
+    return i < j ? -1 : i > j;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -312,6 +324,7 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const pg_role *rolei
     int nedges = s->nedges, ndist = s->ndists;
     double **samples = calloc((size_t)ndist, sizeof(double *));
     double **fracs = calloc((size_t)ndist, sizeof(double *));
+
     int64_t *nsamp = calloc((size_t)ndist, sizeof(int64_t));
     v = malloc(sizeof(double) * (size_t)(ntiles + 1));
     if (!samples || !fracs || !nsamp || !v) {
@@ -536,17 +549,53 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
                 continue;
             buf[t->tile[i] * tab->cols + c] = (double)(t->end[i] - t->begin[i]) - colconst[c];
         }
-    int64_t rows = 0;
+    /* rows in the order the tiles ran on each SM (by SM, then by when the
+     * period step began), so the Monte Carlo can draw runs of consecutive
+     * tiles and keep the trace's serial correlation (slow stretches) */
+    int64_t *key_sm = malloc(sizeof(int64_t) * (size_t)ntiles), *key_t = malloc(sizeof(int64_t) * (size_t)ntiles);
+    int64_t *ord = malloc(sizeof(int64_t) * (size_t)ntiles);
+    double *sorted = malloc(sizeof(double) * (size_t)ntiles * (size_t)(tab->cols ? tab->cols : 1));
+    if (!key_sm || !key_t || !ord || !sorted) {
+        free(key_sm);
+        free(key_t);
+        free(ord);
+        free(sorted);
+        pg_fail("out of memory for %lld tiles", (long long)ntiles);
+        goto done;
+    }
+    pg_phase period_phase = PG_PH_COUNT;
+    pg_phase_parse(s->roles[s->period_role].steps[s->period_step].name, &period_phase);
     for (int64_t k = 0; k < ntiles; k++) {
+        key_sm[k] = INT64_MAX;
+        key_t[k] = INT64_MAX;
+        ord[k] = k;
+    }
+    for (int64_t i = 0; i < t->n; i++)
+        if (t->role[i] == roleid[s->period_role] && t->phase[i] == period_phase) {
+            key_sm[t->tile[i]] = t->sm[i];
+            key_t[t->tile[i]] = t->begin[i];
+        }
+    g_key_sm = key_sm;
+    g_key_t = key_t;
+    qsort(ord, (size_t)ntiles, sizeof(int64_t), cmp_tile_key);
+    int64_t rows = 0;
+    for (int64_t q = 0; q < ntiles; q++) {
+        int64_t k = ord[q];
         int full = 1;
         for (int c = 0; c < tab->cols; c++)
             if (!isfinite(buf[k * tab->cols + c]))
                 full = 0;
         if (full && tab->cols) {
-            memmove(buf + rows * tab->cols, buf + k * tab->cols, sizeof(double) * (size_t)tab->cols);
+            memcpy(sorted + rows * tab->cols, buf + k * tab->cols, sizeof(double) * (size_t)tab->cols);
             rows++;
         }
     }
+    free(key_sm);
+    free(key_t);
+    free(ord);
+    free(buf);
+    buf = sorted;
+    tab->block = 16;
     if (rows < 10) {
         pg_fail("the trace has only %lld tiles with every work phase of schedule %s recorded", (long long)rows,
                 s->name);

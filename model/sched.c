@@ -168,9 +168,15 @@ int sch_apply_override(pg_schedule *s, const sch_override *o)
         double cur = dist_mean(d), delta = (o->relative ? cur + o->value : o->value) - cur;
         if (d->family == DIST_EMPIRICAL)
             d->shift += delta;
-        else if (d->kind == DKIND_MEMORY)
+        else if (d->kind == DKIND_MEMORY) {
             d->dram_latency += delta;
-        else {
+            if (isfinite(d->min))
+                d->min += delta;
+            if (isfinite(d->p95))
+                d->p95 += delta;
+            if (isfinite(d->max))
+                d->max += delta;
+        } else {
             d->mean += delta;
             if (isfinite(d->min))
                 d->min += delta;

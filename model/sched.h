@@ -109,8 +109,9 @@ typedef struct {
 
 /* Per-tile rows of a fitted trace, kept together (columns: slots). */
 typedef struct {
-    int64_t rows;
+    int64_t rows;  /* in the order the tiles ran on each SM */
     int cols;
+    int block;     /* the Monte Carlo draws runs of this many consecutive rows (serial correlation) */
     char colname[SCH_MAX_NODES][SCH_NAME + 8];
     double *v; /* [rows * cols] */
 } sch_table;

@@ -180,7 +180,7 @@ static int kv_num(pg_schedule *s, const toks *t, int from, const char *key, doub
 static int parse_dist(pg_schedule *s, const toks *t, int line)
 {
     static const char *const phase_keys[] = {"family", "mean", "min", "p95", "max", "sd", NULL};
-    static const char *const mem_keys[] = {"dram_latency", "bytes", "bytes_per_cycle", "sd", NULL};
+    static const char *const mem_keys[] = {"dram_latency", "bytes", "bytes_per_cycle", "sd", "min", "p95", NULL};
     if (t->n < 2)
         return FAIL(line, "usage: %s NAME KEY=VALUE...", t->tok[0]);
     if (s->ndists == SCH_MAX_DISTS)
@@ -200,8 +200,13 @@ static int parse_dist(pg_schedule *s, const toks *t, int line)
             kv_num(s, t, 2, "bytes", &d->bytes, line) != 1 ||
             kv_num(s, t, 2, "bytes_per_cycle", &d->bytes_per_cycle, line) != 1)
             return FAIL(line, "memory '%s' needs dram_latency=, bytes= and bytes_per_cycle=", d->name);
-        if (kv_num(s, t, 2, "sd", &d->sd, line) < 0)
+        if (kv_num(s, t, 2, "sd", &d->sd, line) < 0 || kv_num(s, t, 2, "min", &d->min, line) < 0 ||
+            kv_num(s, t, 2, "p95", &d->p95, line) < 0)
             return -1;
+        if (isfinite(d->min) != isfinite(d->p95))
+            return FAIL(line, "memory '%s': min= and p95= go together (a log-normal latency)", d->name);
+        if (isfinite(d->min))
+            d->family = DIST_LOGNORMAL;
     } else {
         if (strcmp(t->tok[0], "phase") == 0) {
             pg_phase ph;

@@ -102,7 +102,9 @@ static void write_dist(FILE *f, const pg_schedule *s, int di)
     if (d->kind == DKIND_MEMORY) {
         fprintf(f, "memory %s dram_latency=%.6g bytes=%.6g bytes_per_cycle=%.6g", d->name, d->dram_latency, d->bytes,
                 d->bytes_per_cycle);
-        if (isfinite(d->sd) && d->sd > 0)
+        if (d->family == DIST_LOGNORMAL)
+            fprintf(f, " min=%.6g p95=%.6g", d->min, d->p95);
+        else if (isfinite(d->sd) && d->sd > 0)
             fprintf(f, " sd=%.6g", d->sd);
         fprintf(f, "\n");
         return;
