@@ -22,6 +22,8 @@ typedef struct {
     int trace, check, baselines;
     int64_t epi_delay, mainloop_delay;
     int reps, warmup;
+    pg_variant variant;
+    int64_t a_prefetch;
 } run_opts;
 
 static void usage(FILE *f, const char *cmd)
@@ -29,8 +31,13 @@ static void usage(FILE *f, const char *cmd)
     fprintf(f,
             "usage: pegemm %s [options]\n"
             "  -o, --out RUN.h5        write a run file (atomically)\n"
-            "  --shape M,N,K[,P]       problem shape (default %d,%d,%d,%d); the kernel needs\n"
-            "                          N %% %d == 0 and K %% %d == 0, any M >= 1, any P >= 1\n"
+            "  --shape M,N,K[,P]       problem shape (default %d,%d,%d,%d); any M >= 1, any P >= 1;\n"
+            "                          pingpong needs N %% %d == 0, K %% %d == 0; bres(64) N %% %d == 0,\n"
+            "                          K %% %d == 0, K <= %d\n"
+            "  --variant NAME          kernel variant: pingpong, bres, bres64, default (= %s where it can\n"
+            "                          run the shape, else pingpong)\n"
+            "  --a-prefetch TILES      the producer asks L2 for A that many tiles ahead (0 = off;\n"
+            "                          default 0: measured slower, docs/experiments.md K15)\n"
             "  --family NAME           input family (normal, codes, band, subnormal, special; default normal)\n"
             "  --seed S                generator seed (default 1)\n"
             "  --input RUN.h5          take the inputs from a run file instead\n"
@@ -45,7 +52,8 @@ static void usage(FILE *f, const char *cmd)
             "                          (mode sm90, double rounding); exit 1 on any difference\n"
             "%s"
             "The kernel's accumulation mode is sm90 (wgmma chained over all of K).\n",
-            cmd, PG_DEFAULT_M, PG_DEFAULT_N, PG_DEFAULT_K, PG_DEFAULT_P, PG_TILE_N, PG_TILE_K,
+            cmd, PG_DEFAULT_M, PG_DEFAULT_N, PG_DEFAULT_K, PG_DEFAULT_P, PG_TILE_N, PG_TILE_K, PG_BRES_TILE_N,
+            PG_TILE_K, PG_BRES_MAX_K, pg_variant_get(PG_DEFAULT_VARIANT)->cli,
             strcmp(cmd, "bench") == 0 ? 30 : 20,
             strcmp(cmd, "bench") == 0 ? "" : "  --baselines             also time the cuBLASLt baselines and a copy (as bench)\n");
 }
@@ -70,6 +78,8 @@ static int parse_opts(int argc, char **argv, int bench, run_opts *o)
     o->reps = bench ? 30 : 20;
     o->warmup = 3;
     o->baselines = bench;
+    o->variant = PG_VARIANT_AUTO;
+    o->a_prefetch = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -90,6 +100,13 @@ static int parse_opts(int argc, char **argv, int bench, run_opts *o)
             o->out = v;
         else if (!strcmp(a, "--input"))
             o->input = v;
+        else if (!strcmp(a, "--a-prefetch")) {
+            if (parse_i64_arg(v, "--a-prefetch", 0, &o->a_prefetch) != 0 || o->a_prefetch > 64)
+                return pg_fail("bad --a-prefetch '%s' (0..64)", v), 2;
+        } else if (!strcmp(a, "--variant")) {
+            if (pg_variant_parse(v, &o->variant) != 0)
+                return 2;
+        }
         else if (!strcmp(a, "--rows"))
             o->rows = v;
         else if (!strcmp(a, "--shape")) {
@@ -193,6 +210,9 @@ static int run_main(int argc, char **argv, int bench)
     pg_gpu g;
     pg_baseline *base = NULL;
     double *samples = NULL, *prod = NULL;
+    pg_gpu alt[PG_VARIANT_COUNT]; /* bench: the other variants, on g's buffers (never closed) */
+    double *alt_ms[PG_VARIANT_COUNT] = {0};
+    int nalt = 0;
     int rc = 2, pr;
     memset(&run, 0, sizeof run);
     memset(&g, 0, sizeof g);
@@ -211,6 +231,8 @@ static int run_main(int argc, char **argv, int bench)
     rc = 1;
     if (pg_gpu_open(&g) != 0)
         goto fail;
+    g.variant = o.variant;
+    g.a_prefetch = (int)o.a_prefetch;
     rc = 2;
     /* inputs */
     if (o.input) {
@@ -223,13 +245,13 @@ static int run_main(int argc, char **argv, int bench)
         memset(&in.problem, 0, sizeof in.problem);
         pg_run_free(&in);
     } else {
-        if (pg_shape_check(&o.shape) != 0 || pg_gpu_shape_supported(&o.shape) != 0)
+        if (pg_shape_check(&o.shape) != 0 || pg_gpu_shape_supported_v(&o.shape, o.variant) != 0)
             goto fail;
         if (pg_problem_generate(&run.problem, o.shape, o.family, o.seed) != 0)
             goto fail;
     }
     const pg_shape s = run.problem.shape;
-    if (pg_gpu_shape_supported(&s) != 0)
+    if (pg_gpu_shape_supported_v(&s, o.variant) != 0)
         goto fail;
     if (pg_rows_parse(o.rows ? o.rows : (s.M <= 65536 ? "all" : "sample:4096"), s.M, run.problem.seed, &run.rows,
                       &run.nrows) != 0)
@@ -239,18 +261,24 @@ static int run_main(int argc, char **argv, int bench)
     rc = 1;
     if (pg_gpu_load(&g, &run.problem) != 0)
         goto fail;
+    const pg_variant_info *vi = pg_variant_get(g.variant);
+    char kname[64];
+    if (g.params.a_prefetch != vi->a_prefetch)
+        snprintf(kname, sizeof kname, "%s-pf%d", vi->kernel, (int)g.params.a_prefetch);
+    else
+        snprintf(kname, sizeof kname, "%s", vi->kernel);
     int64_t unwritten = 0;
     if (pg_gpu_checked_run(&g, o.trace, o.epi_delay, o.mainloop_delay, &unwritten) != 0)
         goto fail;
     printf("pegemm %s: %s, %d SMs; M=%lld N=%lld K=%lld P=%lld, family %s, seed %llu; kernel %s%s\n", argv[0],
            g.name, g.sm_count, (long long)s.M, (long long)s.N, (long long)s.K, (long long)s.P, run.problem.family,
-           (unsigned long long)run.problem.seed, PG_KERNEL_NAME, o.trace ? " (trace build)" : "");
+           (unsigned long long)run.problem.seed, kname, o.trace ? " (trace build)" : "");
     if (unwritten != 0) {
         pg_fail("the kernel left %lld of %lld outputs unwritten (poison 0x%04x still there)", (long long)unwritten,
                 (long long)(s.M * s.N), PG_D_POISON);
         goto fail;
     }
-    printf("poison check: all %lld outputs written; grid %d CTAs (clusters of %d)\n", (long long)(s.M * s.N), g.grid, PG_CLUSTER);
+    printf("poison check: all %lld outputs written; grid %d CTAs (clusters of %d)\n", (long long)(s.M * s.N), g.grid, vi->cluster);
     run.D = malloc((size_t)(run.nrows * s.N) * sizeof *run.D);
     if (!run.D) {
         pg_fail("out of host memory for %lld output rows", (long long)run.nrows);
@@ -271,11 +299,67 @@ static int run_main(int argc, char **argv, int bench)
     const double bytes = (double)s.M * s.K + 2.0 * (double)s.M * s.N;
     double fused_ms = 0;
     if (!o.trace) {
-        if (pg_gpu_time(&g, 0, o.epi_delay, o.mainloop_delay, o.warmup, o.reps, samples) != 0)
-            goto fail;
+        /* bench: every other variant that can run the shape is timed too,
+         * interleaved launch by launch with this one (same buffers; its own
+         * poison check first; D of the chosen variant is already downloaded). */
+        for (int v = 0; v < PG_VARIANT_COUNT && o.baselines; v++) {
+            if (v == (int)g.variant)
+                continue;
+            if (pg_gpu_shape_supported_v(&s, (pg_variant)v) != 0) {
+                pg_clear_error();
+                continue;
+            }
+            alt[nalt] = g;
+            alt[nalt].d_trace_ts = NULL;
+            alt[nalt].d_trace_cta = NULL;
+            alt[nalt].a_prefetch = -1; /* the others run their defaults: --a-prefetch is this variant's */
+            int64_t alt_unwritten = 0;
+            if (pg_gpu_configure(&alt[nalt], (pg_variant)v) != 0 ||
+                pg_gpu_checked_run(&alt[nalt], 0, o.epi_delay, o.mainloop_delay, &alt_unwritten) != 0)
+                goto fail;
+            if (alt_unwritten != 0) {
+                pg_fail("variant %s left %lld outputs unwritten", pg_variant_get((pg_variant)v)->cli,
+                        (long long)alt_unwritten);
+                goto fail;
+            }
+            alt_ms[nalt] = malloc((size_t)o.reps * sizeof *alt_ms[nalt]);
+            if (!alt_ms[nalt]) {
+                pg_fail("out of host memory");
+                goto fail;
+            }
+            nalt++;
+        }
+        if (nalt == 0) {
+            if (pg_gpu_time(&g, 0, o.epi_delay, o.mainloop_delay, o.warmup, o.reps, samples) != 0)
+                goto fail;
+        } else {
+            if (pg_gpu_time(&g, 0, o.epi_delay, o.mainloop_delay, o.warmup, 0, samples) != 0)
+                goto fail;
+            for (int a = 0; a < nalt; a++)
+                if (pg_gpu_time(&alt[a], 0, o.epi_delay, o.mainloop_delay, o.warmup, 0, alt_ms[a]) != 0)
+                    goto fail;
+            /* the order alternates (even reps: this variant first; odd: last),
+             * so what the previous launch leaves behind (dirty D lines in L2,
+             * clocks) hits every variant alike */
+            for (int i = 0; i < o.reps; i++) {
+                if (i % 2 == 0 && pg_gpu_time(&g, 0, o.epi_delay, o.mainloop_delay, 0, 1, samples + i) != 0)
+                    goto fail;
+                for (int a = 0; a < nalt; a++)
+                    if (pg_gpu_time(&alt[a], 0, o.epi_delay, o.mainloop_delay, 0, 1, alt_ms[a] + i) != 0)
+                        goto fail;
+                if (i % 2 == 1 && pg_gpu_time(&g, 0, o.epi_delay, o.mainloop_delay, 0, 1, samples + i) != 0)
+                    goto fail;
+            }
+        }
         fused_ms = median(samples, o.reps);
         if (pg_run_add_timing(&run, "fused", samples, o.reps, flops, bytes) != 0)
             goto fail;
+        for (int a = 0; a < nalt; a++) {
+            char name[64];
+            snprintf(name, sizeof name, "fused_variant_%s", pg_variant_get(alt[a].variant)->cli);
+            if (pg_run_add_timing(&run, name, alt_ms[a], o.reps, flops, bytes) != 0)
+                goto fail;
+        }
     } else {
         /* The trace build's overhead: trace and production launches
          * alternate, so clock and temperature drift hit both alike. */
@@ -331,22 +415,36 @@ static int run_main(int argc, char **argv, int bench)
             if (pg_run_add_timing(&run, base[i].name, base[i].ms, base[i].n, base[i].flops, base[i].bytes) != 0)
                 goto fail;
         }
+        for (int a = 0; a < nalt; a++) {
+            char label[64];
+            snprintf(label, sizeof label, "fused, variant %s pf%d (interleaved)", pg_variant_get(alt[a].variant)->cli,
+                     (int)alt[a].params.a_prefetch);
+            print_line(label, median(alt_ms[a], o.reps), flops, bytes, fused_ms);
+        }
         if (base[PG_BASE_COPY].ok)
             printf("fused / copy floor = %.3f\n", fused_ms / median(base[PG_BASE_COPY].ms, base[PG_BASE_COPY].n));
+        if (base[PG_BASE_GEMM].ok) {
+            const double lt = median(base[PG_BASE_GEMM].ms, base[PG_BASE_GEMM].n);
+            printf("variant %s pf%d / cuBLASLt FP8 alone = %.3f (%.4f / %.4f ms)\n", vi->cli, (int)g.params.a_prefetch,
+                   fused_ms / lt, fused_ms, lt);
+            for (int a = 0; a < nalt; a++)
+                printf("variant %s pf%d / cuBLASLt FP8 alone = %.3f (%.4f / %.4f ms)\n", pg_variant_get(alt[a].variant)->cli,
+                       (int)alt[a].params.a_prefetch, median(alt_ms[a], o.reps) / lt, median(alt_ms[a], o.reps), lt);
+        }
     }
 
     /* run-file metadata */
     run.mode = PG_KERNEL_MODE;
     run.epilogue = PG_KERNEL_EPILOGUE;
     run.kernel.present = 1;
-    snprintf(run.kernel.name, sizeof run.kernel.name, "%s", PG_KERNEL_NAME);
+    snprintf(run.kernel.name, sizeof run.kernel.name, "%s", kname);
     snprintf(run.kernel.device, sizeof run.kernel.device, "%s", g.name);
     run.kernel.sm_count = g.sm_count;
     run.kernel.sm_clock_hz = hz;
-    run.kernel.tile_m = PG_TILE_M;
-    run.kernel.tile_n = PG_TILE_N;
-    run.kernel.tile_k = PG_TILE_K;
-    run.kernel.stages = PG_STAGES;
+    run.kernel.tile_m = vi->tile_m;
+    run.kernel.tile_n = vi->tile_n;
+    run.kernel.tile_k = vi->tile_k;
+    run.kernel.stages = vi->stages;
     run.kernel.consumers = PG_CONSUMERS;
     run.kernel.trace_build = o.trace;
     run.kernel.epi_delay = o.epi_delay;
@@ -384,6 +482,8 @@ done:
     free(base);
     free(samples);
     free(prod);
+    for (int a = 0; a < PG_VARIANT_COUNT; a++)
+        free(alt_ms[a]);
     pg_run_free(&run);
     return rc;
 }

@@ -35,6 +35,7 @@
 
 #include "gemm_kernel.h"
 #include "wgmma_m64n256.cuh"
+#include "wgmma_m64n192.cuh"
 
 #define CLUSTER PG_CLUSTER
 /* 1: the epilogue reads combined from global memory (L2) into registers
@@ -104,6 +105,13 @@ static __device__ __forceinline__ void tma_load_2d(uint32_t dst, const CUtensorM
 {
     asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];"
                  ::"r"(dst), "l"((uint64_t)map), "r"(c0), "r"(c1), "r"(bar)
+                 : "memory");
+}
+
+/* A hint: bring a box of the tensor into L2 (no smem, no barrier). */
+static __device__ __forceinline__ void tma_prefetch_l2_2d(const CUtensorMap *map, int32_t c0, int32_t c1)
+{
+    asm volatile("cp.async.bulk.prefetch.tensor.2d.L2.global.tile [%0, {%1, %2}];" ::"l"((uint64_t)map), "r"(c0), "r"(c1)
                  : "memory");
 }
 
@@ -308,6 +316,15 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
                 break;
             const int m0 = (CLUSTER * (q / tiles_n) + (int)rank) * PG_TILE_M;
             const int n0 = (q % tiles_n) * PG_TILE_N;
+            /* --a-prefetch D: A of the pair D local tiles ahead into L2
+             * (at the first tile also those 1..D-1 ahead); only the first
+             * column tile of a row block asks, the others find it there. */
+            for (int d = i == 0 ? 1 : p.a_prefetch; d <= p.a_prefetch; d++) {
+                const int qp = cluster_id + (i + d) * clusters;
+                if (qp < num_pairs && qp % tiles_n == 0)
+                    for (int kb = 0; kb < kblocks; kb++)
+                        tma_prefetch_l2_2d(&p.map_a, kb * PG_TILE_K, (CLUSTER * (qp / tiles_n) + (int)rank) * PG_TILE_M);
+            }
             const int64_t t_wait = TRACE ? read_clock() : 0;
             int64_t t_issue = 0;
             for (int kb = 0; kb < kblocks; kb++, g++) {
@@ -479,6 +496,266 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
     cluster_sync();
 }
 
+/* ------------------------------------------- variant `bres`: B panel resident
+ * Each CTA owns one 192-column block of N for the whole run and keeps its B
+ * panel (192 x K, K <= 768: 144 KB) in shared memory, loaded once; only A
+ * streams through the ring (64 x 128 = 8 KB per stage).  Two consumer
+ * warpgroups in ping-pong compute 64 x 192 tiles with wgmma m64n192k32 (the
+ * same chain over all of K: mode `sm90`).  CTA c takes column block
+ * c % tiles_n and row blocks c / tiles_n + i * (grid / tiles_n), so the
+ * tiles_n CTAs of one group read each A block at about the same time (one
+ * DRAM read, the others L2 hits).  Shared-memory bytes per 64-row k32 step:
+ * wgmma reads 2 KB of A + 6 KB of B, TMA writes 2 KB of A (B: never), against
+ * 20 KB for the 64 x 256 ping-pong above (napkin math: docs/experiments.md,
+ * K14).  Constraints: N % 192 == 0, K % 128 == 0, K <= 768. */
+#define BR_TILE_N 192
+#define BR_MAX_K 768
+#define BR_A_RING_BYTES 32768                        /* 4 stages of 64 x 128 (bres) or 8 of 64 x 64 (bres64) */
+#define BR_MAX_STAGES 8
+#define BR_KB_BYTES (BR_TILE_N * PG_TILE_K)          /* one 192 x 128 k-block of the B panel */
+#define BR_EPI_SUBTILES (BR_TILE_N / EPI_SUB_COLS)   /* 3 */
+#define BR_EPI_BYTES (PG_TILE_M * BR_TILE_N * 2)     /* 24 KB */
+#define BR_ACC_REGS (BR_TILE_N / 2)                  /* 96 */
+#define BR_OFF_B 0
+#define BR_OFF_A (BR_OFF_B + (BR_MAX_K / PG_TILE_K) * BR_KB_BYTES)
+#define BR_OFF_EPI (BR_OFF_A + BR_A_RING_BYTES)
+#define BR_OFF_BAR (BR_OFF_EPI + PG_CONSUMERS * BR_EPI_BYTES)
+#define BR_BAR_BYTES ((2 * BR_MAX_STAGES + 2 * PG_CONSUMERS + 1) * 8)
+#define BR_SMEM_BYTES (BR_OFF_BAR + BR_BAR_BYTES + 1024)
+
+static __device__ __forceinline__ void fence_acc96(float *acc)
+{
+#pragma unroll
+    for (int i = 0; i < BR_ACC_REGS; i++)
+        asm volatile("" : "+f"(acc[i])::"memory");
+}
+
+/* K-major operand in `row_bytes`-swizzled smem (128: 128B, 64: 64B): 8-row
+ * core-matrix groups 8 * row_bytes apart (SBO). */
+static __device__ __forceinline__ uint64_t smem_desc_rows(uint32_t addr, uint32_t row_bytes)
+{
+    uint64_t d = (uint64_t)((addr & 0x3FFFF) >> 4);
+    d |= (uint64_t)1 << 16;
+    d |= (uint64_t)((8 * row_bytes) >> 4) << 32;
+    d |= (uint64_t)(row_bytes == 128 ? 1 : 2) << 62;
+    return d;
+}
+
+/* AK: the k extent of one A stage (128: 4 stages, 128B swizzle; 64: 8
+ * stages, 64B swizzle -- the same 32 KB, released in finer steps). */
+template <bool TRACE, int AK>
+__global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_constant__ pg_kernel_params p)
+{
+    constexpr int BR_STAGES = BR_A_RING_BYTES / (PG_TILE_M * AK);
+    constexpr int BR_A_STAGE_BYTES = PG_TILE_M * AK;
+    constexpr int A_KSTEPS = AK / 32;
+    static_assert(BR_STAGES <= BR_MAX_STAGES && (AK == 64 || AK == 128), "bres A stages");
+    extern __shared__ uint8_t smem_raw[];
+    const uint32_t base = (smem_addr(smem_raw) + 1023u) & ~1023u;
+    const uint32_t s_b = base + BR_OFF_B, s_a = base + BR_OFF_A, s_epi = base + BR_OFF_EPI;
+    const uint32_t bar_full = base + BR_OFF_BAR;            /* [BR_STAGES] A landed */
+    const uint32_t bar_empty = bar_full + 8 * BR_STAGES;    /* [BR_STAGES] consumers done reading A */
+    const uint32_t bar_order = bar_empty + 8 * BR_STAGES;   /* [2] your turn for the mainloop */
+    const uint32_t bar_comb = bar_order + 8 * PG_CONSUMERS; /* [2] combined rows landed */
+    const uint32_t bar_b = bar_comb + 8 * PG_CONSUMERS;     /* the B panel landed */
+
+    const int tid = threadIdx.x;
+    const int wg = tid / 128;
+    const int tiles_n = p.N / BR_TILE_N;
+    const int tiles_m = (p.M + PG_TILE_M - 1) / PG_TILE_M;
+    const int group = blockIdx.x / tiles_n, groups = gridDim.x / tiles_n;
+    const int n0 = (blockIdx.x % tiles_n) * BR_TILE_N;
+    const int kblocks = p.K / PG_TILE_K; /* B panel k-blocks */
+    const int kst = p.K / AK;            /* A stages per tile */
+
+    if (TRACE && tid == 0) {
+        int64_t *c = p.trace_cta + (int64_t)blockIdx.x * PG_TRACE_CTA_FIELDS;
+        c[0] = read_smid();
+        c[1] = read_clock();
+        c[2] = read_globaltimer();
+    }
+    if (tid == 0) {
+        for (int s = 0; s < BR_STAGES; s++) {
+            mbar_init(bar_full + 8 * s, 1);
+            mbar_init(bar_empty + 8 * s, 4); /* lane 0 of each warp of the consumer warpgroup */
+        }
+        for (int w = 0; w < PG_CONSUMERS; w++) {
+            mbar_init(bar_order + 8 * w, 1);
+            mbar_init(bar_comb + 8 * w, 1);
+        }
+        mbar_init(bar_b, 1);
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        asm volatile("prefetch.tensormap [%0];" ::"l"((uint64_t)&p.map_a) : "memory");
+        asm volatile("prefetch.tensormap [%0];" ::"l"((uint64_t)&p.map_b) : "memory");
+        asm volatile("prefetch.tensormap [%0];" ::"l"((uint64_t)&p.map_combined) : "memory");
+        asm volatile("prefetch.tensormap [%0];" ::"l"((uint64_t)&p.map_d) : "memory");
+    }
+    __syncthreads();
+
+    if (wg == 0) {
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+        if (tid == 0) {
+            /* the B panel once: kblocks boxes of 192 x 128 */
+            mbar_expect_tx(bar_b, (uint32_t)(kblocks * BR_KB_BYTES));
+            for (int kb = 0; kb < kblocks; kb++)
+                tma_load_2d(s_b + kb * BR_KB_BYTES, &p.map_b, kb * PG_TILE_K, n0, bar_b);
+            uint32_t g = 0;
+            for (int i = 0;; i++) {
+                const int mb = group + i * groups;
+                if (mb >= tiles_m)
+                    break;
+                const int m0 = mb * PG_TILE_M;
+                /* --a-prefetch D: the A block D tiles ahead into L2 (at the
+                 * first tile also 1..D-1 ahead); the group's CTAs split its
+                 * k-blocks between them. */
+                for (int d = i == 0 ? 1 : p.a_prefetch; d <= p.a_prefetch; d++) {
+                    const int mbp = group + (i + d) * groups;
+                    if (mbp < tiles_m)
+                        for (int ka = (int)(blockIdx.x % tiles_n); ka < kst; ka += tiles_n)
+                            tma_prefetch_l2_2d(&p.map_a, ka * AK, mbp * PG_TILE_M);
+                }
+                const int64_t t_wait = TRACE ? read_clock() : 0;
+                int64_t t_issue = 0;
+                for (int ka = 0; ka < kst; ka++, g++) {
+                    const uint32_t stage = g % BR_STAGES;
+                    mbar_wait(bar_empty + 8 * stage, ((g / BR_STAGES) & 1) ^ 1);
+                    if (TRACE && ka == 0)
+                        t_issue = read_clock();
+                    mbar_expect_tx(bar_full + 8 * stage, BR_A_STAGE_BYTES);
+                    tma_load_2d(s_a + stage * BR_A_STAGE_BYTES, &p.map_a, ka * AK, m0, bar_full + 8 * stage);
+                }
+                if (TRACE) {
+                    trace_put<TRACE>(p, i, 5 /* producer_wait */, t_wait, t_issue);
+                    trace_put<TRACE>(p, i, 6 /* producer_issue */, t_issue, read_clock());
+                }
+            }
+        }
+    } else {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+        const int w = wg - 1;
+        const int ltid = tid - 128 * wg;
+        const int warp = ltid / 32, lane = ltid % 32;
+        const uint32_t my_epi = s_epi + w * BR_EPI_BYTES;
+        float acc[BR_ACC_REGS];
+#pragma unroll
+        for (int r = 0; r < BR_ACC_REGS; r++)
+            acc[r] = 0.0f;
+
+        for (int j = 0;; j++) {
+            const int i = 2 * j + w;
+            const int mb = group + i * groups;
+            if (mb >= tiles_m)
+                break;
+            const int m0 = mb * PG_TILE_M;
+            const int64_t t0 = TRACE ? read_clock() : 0;
+
+            if (ltid == 0) {
+                bulk_wait_read_all();
+                mbar_expect_tx(bar_comb + 8 * w, BR_EPI_BYTES);
+                const int r0 = m0 % p.P;
+                for (int s = 0; s < BR_EPI_SUBTILES; s++)
+                    tma_load_2d(my_epi + s * EPI_SUB_BYTES, &p.map_combined, n0 + s * EPI_SUB_COLS, r0, bar_comb + 8 * w);
+            }
+
+            if (w == 1)
+                mbar_wait(bar_order + 8 * 1, j & 1);
+            else if (j > 0)
+                mbar_wait(bar_order + 8 * 0, (j - 1) & 1);
+            if (j == 0)
+                mbar_wait(bar_b, 0);
+            const int64_t t1 = TRACE ? read_clock() : 0;
+            int64_t t2 = 0;
+
+            const uint32_t g0 = (uint32_t)i * (uint32_t)kst;
+            for (int ka = 0; ka < kst; ka++) {
+                const uint32_t g = g0 + ka;
+                const uint32_t stage = g % BR_STAGES;
+                mbar_wait(bar_full + 8 * stage, (g / BR_STAGES) & 1);
+                if (TRACE && ka == 0)
+                    t2 = read_clock();
+                fence_acc96(acc);
+                wgmma_fence();
+                const uint32_t b_k = s_b + (ka * AK / PG_TILE_K) * BR_KB_BYTES + (ka * AK) % PG_TILE_K;
+#pragma unroll
+                for (int ks = 0; ks < A_KSTEPS; ks++) {
+                    const uint64_t da = smem_desc_rows(s_a + stage * BR_A_STAGE_BYTES + ks * 32, AK);
+                    const uint64_t db = smem_desc_rows(b_k + ks * 32, PG_TILE_K);
+                    wgmma_m64n192k32_e4m3(acc, da, db, (ka | ks) != 0);
+                }
+                wgmma_commit();
+                fence_acc96(acc);
+                if (ka > 0) {
+                    wgmma_wait<1>();
+                    if (lane == 0)
+                        mbar_arrive(bar_empty + 8 * ((g - 1) % BR_STAGES));
+                }
+            }
+            wgmma_wait<0>();
+            fence_acc96(acc);
+            if (lane == 0)
+                mbar_arrive(bar_empty + 8 * ((g0 + kst - 1) % BR_STAGES));
+            if (p.mainloop_delay > 0)
+                spin_cycles(p.mainloop_delay);
+            const int64_t t3 = TRACE ? read_clock() : 0;
+            if (ltid == 0)
+                mbar_arrive(bar_order + 8 * (1 - w));
+
+            /* One 64-column subtile at a time: its 16 combined words are
+             * loaded back to back (the shared-memory latency overlaps), then
+             * converted, added and stored in place (K15: loading each word
+             * right before its use serialised 48 load latencies). */
+            const int row_lo = warp * 16 + lane / 4;
+            mbar_wait(bar_comb + 8 * w, j & 1);
+#pragma unroll
+            for (int sub = 0; sub < BR_EPI_SUBTILES; sub++) {
+                uint32_t cw[16];
+#pragma unroll
+                for (int chunk = 0; chunk < 8; chunk++)
+#pragma unroll
+                    for (int h = 0; h < 2; h++) {
+                        const int r = row_lo + 8 * h;
+                        cw[chunk * 2 + h] = ld_shared_u32(my_epi + sub * EPI_SUB_BYTES + r * 128 + ((chunk ^ (r & 7)) << 4) +
+                                                          (lane & 3) * 4);
+                    }
+#pragma unroll
+                for (int chunk = 0; chunk < 8; chunk++)
+#pragma unroll
+                    for (int h = 0; h < 2; h++) {
+                        const int r = row_lo + 8 * h, c8 = sub * 8 + chunk;
+                        st_shared_u32(my_epi + sub * EPI_SUB_BYTES + r * 128 + ((chunk ^ (r & 7)) << 4) + (lane & 3) * 4,
+                                      epilogue_pair(acc[c8 * 4 + 2 * h], acc[c8 * 4 + 2 * h + 1], cw[chunk * 2 + h]));
+                    }
+            }
+            if (p.epi_delay > 0)
+                spin_cycles(p.epi_delay);
+            fence_proxy_async();
+            named_barrier_sync(1 + w, 128);
+            const int64_t t4 = TRACE ? read_clock() : 0;
+            if (ltid == 0) {
+                for (int s = 0; s < BR_EPI_SUBTILES; s++)
+                    tma_store_2d(&p.map_d, n0 + s * EPI_SUB_COLS, m0, my_epi + s * EPI_SUB_BYTES);
+                bulk_commit();
+            }
+            if (TRACE && ltid == 0) {
+                const int64_t t5 = read_clock();
+                trace_put<TRACE>(p, i, 0 /* order_wait */, t0, t1);
+                trace_put<TRACE>(p, i, 1 /* load_wait */, t1, t2);
+                trace_put<TRACE>(p, i, 2 /* mainloop */, t2, t3);
+                trace_put<TRACE>(p, i, 3 /* epilogue_regs */, t3, t4);
+                trace_put<TRACE>(p, i, 4 /* epilogue_store */, t4, t5);
+            }
+        }
+        if (ltid == 0) {
+            bulk_wait_all();
+            if (TRACE && w == 0) {
+                int64_t *c = p.trace_cta + (int64_t)blockIdx.x * PG_TRACE_CTA_FIELDS;
+                c[3] = read_clock();
+                c[4] = read_globaltimer();
+            }
+        }
+    }
+}
+
 /* ---------------------------------------------------------------- helpers */
 __global__ void pg_clock_probe(int64_t cycles, int64_t *out)
 {
@@ -525,57 +802,71 @@ extern "C" cudaError_t pg_count_equal_launch(const uint16_t *x, int64_t n, uint1
     return cudaGetLastError();
 }
 
-extern "C" size_t pg_kernel_smem_bytes(void) { return SMEM_BYTES; }
+extern "C" size_t pg_kernel_smem_bytes(pg_variant v) { return PG_VARIANT_IS_BRES(v) ? BR_SMEM_BYTES : SMEM_BYTES; }
 
-static void launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, int grid, cudaStream_t stream)
+static void launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, int grid, int cluster, size_t smem,
+                          cudaStream_t stream)
 {
     *cfg = cudaLaunchConfig_t{};
     cfg->gridDim = dim3(grid, 1, 1);
     cfg->blockDim = dim3(PG_THREADS, 1, 1);
-    cfg->dynamicSmemBytes = SMEM_BYTES;
+    cfg->dynamicSmemBytes = smem;
     cfg->stream = stream;
     attr->id = cudaLaunchAttributeClusterDimension;
-    attr->val.clusterDim.x = CLUSTER;
+    attr->val.clusterDim.x = cluster;
     attr->val.clusterDim.y = 1;
     attr->val.clusterDim.z = 1;
     cfg->attrs = attr;
     cfg->numAttrs = 1;
 }
 
-template <bool TRACE> static cudaError_t launch_variant(const pg_kernel_params *p, int grid, cudaStream_t stream)
+typedef void (*kernel_fn)(const pg_kernel_params);
+
+static kernel_fn kernel_of(pg_variant v, int trace)
+{
+    if (v == PG_VARIANT_BRES)
+        return trace ? pg_bres_gemm<true, 128> : pg_bres_gemm<false, 128>;
+    if (v == PG_VARIANT_BRES64)
+        return trace ? pg_bres_gemm<true, 64> : pg_bres_gemm<false, 64>;
+    return trace ? pg_fused_gemm<true> : pg_fused_gemm<false>;
+}
+
+static int cluster_of(pg_variant v) { return PG_VARIANT_IS_BRES(v) ? 1 : CLUSTER; }
+
+extern "C" cudaError_t pg_kernel_launch(pg_variant v, const pg_kernel_params *p, int trace, int grid, cudaStream_t stream)
 {
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
-    cudaError_t e = cudaFuncSetAttribute(pg_fused_gemm<TRACE>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
+    const kernel_fn fn = kernel_of(v, trace);
+    const size_t smem = pg_kernel_smem_bytes(v);
+    if (grid % cluster_of(v) != 0)
+        return cudaErrorInvalidValue;
+    cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (e != cudaSuccess)
         return e;
-    launch_config(&cfg, &attr, grid, stream);
-    e = cudaLaunchKernelEx(&cfg, pg_fused_gemm<TRACE>, *p);
+    launch_config(&cfg, &attr, grid, cluster_of(v), smem, stream);
+    e = cudaLaunchKernelEx(&cfg, fn, *p);
     if (e != cudaSuccess)
         return e;
     return cudaGetLastError();
 }
 
-extern "C" cudaError_t pg_kernel_launch(const pg_kernel_params *p, int trace, int grid, cudaStream_t stream)
-{
-    if (grid % CLUSTER != 0)
-        return cudaErrorInvalidValue;
-    return trace ? launch_variant<true>(p, grid, stream) : launch_variant<false>(p, grid, stream);
-}
-
-extern "C" cudaError_t pg_kernel_max_grid(int sm_count, int *grid)
+extern "C" cudaError_t pg_kernel_max_grid(pg_variant v, int sm_count, int *grid)
 {
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
     int clusters = 0;
-    cudaError_t e = cudaFuncSetAttribute(pg_fused_gemm<false>, cudaFuncAttributeMaxDynamicSharedMemorySize, SMEM_BYTES);
+    const kernel_fn fn = kernel_of(v, 0);
+    const size_t smem = pg_kernel_smem_bytes(v);
+    const int cl = cluster_of(v);
+    cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
     if (e != cudaSuccess)
         return e;
-    launch_config(&cfg, &attr, sm_count - sm_count % CLUSTER, 0);
-    e = cudaOccupancyMaxActiveClusters(&clusters, pg_fused_gemm<false>, &cfg);
+    launch_config(&cfg, &attr, sm_count - sm_count % cl, cl, smem, 0);
+    e = cudaOccupancyMaxActiveClusters(&clusters, fn, &cfg);
     if (e != cudaSuccess)
         return e;
-    *grid = clusters * CLUSTER;
+    *grid = clusters * cl;
     return clusters > 0 ? cudaSuccess : cudaErrorInvalidConfiguration;
 }
 
@@ -591,3 +882,7 @@ extern "C" cudaError_t pg_add_combined_launch(uint16_t *d, const uint16_t *combi
     pg_add_combined<<<132 * 8, 256, 0, stream>>>(d, combined, M, N, P);
     return cudaGetLastError();
 }
+
+static_assert(BR_TILE_N == PG_BRES_TILE_N && BR_MAX_K == PG_BRES_MAX_K && BR_A_RING_BYTES == 4 * PG_TILE_M * 128,
+              "gemm_kernel.h's bres constants");
+static_assert(BR_SMEM_BYTES <= 232448, "bres: shared memory over the 227 KB a block can opt into");

@@ -30,15 +30,35 @@
 #define PG_TRACE_PHASES 7
 #define PG_TRACE_CTA_FIELDS 5
 
+/* Kernel variants (`pegemm run/bench --variant NAME`):
+ *   pingpong: 64 x 256 tiles, 4-stage A+B ring, 2-CTA clusters multicasting B
+ *             (N % 256 == 0, K % 128 == 0);
+ *   bres:     64 x 192 tiles, the CTA's 192 x K B panel resident in shared
+ *             memory, 4-stage A ring, no clusters (N % 192 == 0,
+ *             K % 128 == 0, K <= 768);
+ *   bres64:   bres with the same 32 KB A ring cut into 8 stages of 64 x 64
+ *             (64B swizzle), released in finer steps.
+ * PG_DEFAULT_VARIANT is used when no variant is named; where the default
+ * cannot run a shape, the runner falls back to pingpong. */
+typedef enum { PG_VARIANT_PINGPONG = 0, PG_VARIANT_BRES = 1, PG_VARIANT_BRES64 = 2, PG_VARIANT_COUNT } pg_variant;
+#define PG_VARIANT_IS_BRES(v) ((v) == PG_VARIANT_BRES || (v) == PG_VARIANT_BRES64)
+#ifndef PG_DEFAULT_VARIANT
+#define PG_DEFAULT_VARIANT PG_VARIANT_BRES
+#endif
+#define PG_BRES_TILE_N 192
+#define PG_BRES_MAX_K 768
+
 typedef struct {
     CUtensorMap map_a;        /* A [M, K] u8, box 128 x 64, 128B swizzle */
-    CUtensorMap map_b;        /* B [N, K] u8, box 128 x 128 (half a tile: multicast per CTA of the pair), 128B swizzle */
+    CUtensorMap map_b;        /* B [N, K] u8, 128B swizzle; box 128 x 128 (pingpong: half a tile, multicast per
+                               * CTA of the pair) or 192 x 128 (bres: one k-block of the panel) */
     CUtensorMap map_combined; /* combined replicated [R, N] bf16, box 64 x 64, 128B swizzle */
     CUtensorMap map_d;        /* D [M, N] bf16, box 64 x 64, 128B swizzle */
     const uint16_t *combined; /* [P, N] bf16, for the epilogue that reads it from global */
     int32_t M, N, K, P;
     int64_t epi_delay;        /* extra cycles spun in epilogue_regs (0 = off) */
     int64_t mainloop_delay;   /* extra cycles spun at the end of mainloop (0 = off) */
+    int32_t a_prefetch;       /* the producer asks L2 for A this many tiles ahead (0 = off) */
     /* trace build only: [grid * tiles_per_cta * PG_TRACE_PHASES * 2] begin/end
      * clock64 (0 = phase not recorded) and [grid * PG_TRACE_CTA_FIELDS] per
      * CTA: smid, clock64 and %globaltimer at start, clock64 and %globaltimer
@@ -52,13 +72,14 @@ typedef struct {
 extern "C" {
 #endif
 
-/* Dynamic shared memory the kernel needs (bytes). */
-size_t pg_kernel_smem_bytes(void);
-/* The persistent grid: CTAs (pairs of one cluster) that fit at once. */
-cudaError_t pg_kernel_max_grid(int sm_count, int *grid);
-/* Launch on `grid` CTAs (persistent; even, <= pg_kernel_max_grid).  trace != 0 picks the
- * clock64 trace build.  Returns the launch's cudaError_t (cudaSuccess = 0). */
-cudaError_t pg_kernel_launch(const pg_kernel_params *p, int trace, int grid, cudaStream_t stream);
+/* Dynamic shared memory variant v needs (bytes). */
+size_t pg_kernel_smem_bytes(pg_variant v);
+/* The persistent grid: CTAs (whole clusters) of variant v that fit at once. */
+cudaError_t pg_kernel_max_grid(pg_variant v, int sm_count, int *grid);
+/* Launch variant v on `grid` CTAs (persistent; a multiple of its cluster size,
+ * <= pg_kernel_max_grid).  trace != 0 picks the clock64 trace build.
+ * Returns the launch's cudaError_t (cudaSuccess = 0). */
+cudaError_t pg_kernel_launch(pg_variant v, const pg_kernel_params *p, int trace, int grid, cudaStream_t stream);
 /* Spin `cycles` SM cycles in one thread per CTA and record clock64 and
  * %globaltimer before and after in out[4] (device memory): the measured SM
  * clock is d(clock64) / d(globaltimer). */

@@ -23,6 +23,74 @@ int pg_cuda_fail(const char *what, cudaError_t e)
         }                                                                                                          \
     } while (0)
 
+static const pg_variant_info k_variants[PG_VARIANT_COUNT] = {
+    [PG_VARIANT_PINGPONG] = {"pingpong", "h100-pingpong-64x256x128-s4", PG_TILE_M, PG_TILE_N, PG_TILE_K, PG_STAGES,
+                             PG_CLUSTER, 0},
+    [PG_VARIANT_BRES] = {"bres", "h100-pingpong-bres-64x192x128-s4", PG_TILE_M, PG_BRES_TILE_N, PG_TILE_K, 4, 1, 0},
+    [PG_VARIANT_BRES64] = {"bres64", "h100-pingpong-bres-64x192x64-s8", PG_TILE_M, PG_BRES_TILE_N, 64, 8, 1, 0},
+};
+
+const pg_variant_info *pg_variant_get(pg_variant v)
+{
+    return v >= 0 && v < PG_VARIANT_COUNT ? &k_variants[v] : &k_variants[PG_DEFAULT_VARIANT];
+}
+
+int pg_variant_parse(const char *s, pg_variant *v)
+{
+    if (!strcmp(s, "default") || !strcmp(s, "auto")) {
+        *v = PG_VARIANT_AUTO;
+        return 0;
+    }
+    for (int i = 0; i < PG_VARIANT_COUNT; i++)
+        if (!strcmp(s, k_variants[i].cli)) {
+            *v = (pg_variant)i;
+            return 0;
+        }
+    return pg_fail("unknown kernel variant '%s' (pingpong, bres, bres64, default = %s)", s,
+                   k_variants[PG_DEFAULT_VARIANT].cli);
+}
+
+static int variant_supports(const pg_shape *s, pg_variant v)
+{
+    const pg_variant_info *vi = pg_variant_get(v);
+    if (pg_shape_check(s) != 0)
+        return -1;
+    if (s->N % vi->tile_n != 0)
+        return pg_fail("the %s kernel needs N to be a multiple of %d (N = %lld)", vi->cli, vi->tile_n, (long long)s->N);
+    if (s->K % vi->tile_k != 0)
+        return pg_fail("the %s kernel needs K to be a multiple of %d (K = %lld)", vi->cli, vi->tile_k, (long long)s->K);
+    if (PG_VARIANT_IS_BRES(v) && s->K % PG_TILE_K != 0)
+        return pg_fail("the %s kernel needs K to be a multiple of %d (K = %lld)", vi->cli, PG_TILE_K, (long long)s->K);
+    if (PG_VARIANT_IS_BRES(v) && s->K > PG_BRES_MAX_K)
+        return pg_fail("the bres kernel keeps a %d x K panel of B in shared memory: K <= %d (K = %lld)",
+                       PG_BRES_TILE_N, PG_BRES_MAX_K, (long long)s->K);
+    if (PG_VARIANT_IS_BRES(v) && s->N > 64 * PG_BRES_TILE_N)
+        return pg_fail("the bres kernel needs one CTA per %d columns: N <= %d (N = %lld)", PG_BRES_TILE_N,
+                       64 * PG_BRES_TILE_N, (long long)s->N);
+    if (s->M > INT32_MAX / 2 || s->N > 65536 || s->K > 65536 || s->P > INT32_MAX / 4)
+        return pg_fail("shape too large for the kernel's 32-bit tile coordinates (M <= 2^30, N, K <= 65536)");
+    return 0;
+}
+
+pg_variant pg_variant_for_shape(const pg_shape *s)
+{
+    if (PG_DEFAULT_VARIANT != PG_VARIANT_PINGPONG) {
+        if (variant_supports(s, PG_DEFAULT_VARIANT) == 0)
+            return PG_DEFAULT_VARIANT;
+        pg_clear_error(); /* not an error: the fallback runs it */
+    }
+    return PG_VARIANT_PINGPONG;
+}
+
+int pg_gpu_shape_supported_v(const pg_shape *s, pg_variant v)
+{
+    if (pg_shape_check(s) != 0)
+        return -1;
+    return variant_supports(s, v == PG_VARIANT_AUTO ? pg_variant_for_shape(s) : v);
+}
+
+int pg_gpu_shape_supported(const pg_shape *s) { return pg_gpu_shape_supported_v(s, PG_VARIANT_AUTO); }
+
 int pg_gpu_open(pg_gpu *g)
 {
     int rc = -1, n = 0;
@@ -38,12 +106,15 @@ int pg_gpu_open(pg_gpu *g)
         goto done;
     }
     g->device = 0;
+    g->variant = PG_VARIANT_AUTO;
+    g->a_prefetch = -1;
     snprintf(g->name, sizeof g->name, "%.127s", prop.name);
     g->sm_count = prop.multiProcessorCount;
     g->l2_bytes = (size_t)prop.l2CacheSize;
-    if ((size_t)prop.sharedMemPerBlockOptin < pg_kernel_smem_bytes()) {
-        rc = pg_fail("GPU 0 allows %zu bytes of shared memory per block; the kernel needs %zu",
-                     (size_t)prop.sharedMemPerBlockOptin, pg_kernel_smem_bytes());
+    g->smem_optin = (size_t)prop.sharedMemPerBlockOptin;
+    if (g->smem_optin < pg_kernel_smem_bytes(PG_VARIANT_PINGPONG)) {
+        rc = pg_fail("GPU 0 allows %zu bytes of shared memory per block; the kernel needs %zu", g->smem_optin,
+                     pg_kernel_smem_bytes(PG_VARIANT_PINGPONG));
         goto done;
     }
     CK(cudaSetDevice(0), "selecting GPU 0");
@@ -53,19 +124,6 @@ int pg_gpu_open(pg_gpu *g)
     rc = 0;
 done:
     return rc;
-}
-
-int pg_gpu_shape_supported(const pg_shape *s)
-{
-    if (pg_shape_check(s) != 0)
-        return -1;
-    if (s->N % PG_TILE_N != 0)
-        return pg_fail("the kernel needs N to be a multiple of %d (N = %lld)", PG_TILE_N, (long long)s->N);
-    if (s->K % PG_TILE_K != 0)
-        return pg_fail("the kernel needs K to be a multiple of %d (K = %lld)", PG_TILE_K, (long long)s->K);
-    if (s->M > INT32_MAX / 2 || s->N > 65536 || s->K > 65536 || s->P > INT32_MAX / 4)
-        return pg_fail("shape too large for the kernel's 32-bit tile coordinates (M <= 2^30, N, K <= 65536)");
-    return 0;
 }
 
 static int alloc_dev(void **p, size_t bytes, const char *what)
@@ -79,11 +137,65 @@ static int alloc_dev(void **p, size_t bytes, const char *what)
     return 0;
 }
 
+int pg_gpu_configure(pg_gpu *g, pg_variant v)
+{
+    int rc = -1;
+    const pg_shape s = g->shape;
+    if (v == PG_VARIANT_AUTO)
+        v = pg_variant_for_shape(&s);
+    if (pg_gpu_shape_supported_v(&s, v) != 0)
+        return -1;
+    const pg_variant_info *vi = pg_variant_get(v);
+    if (g->smem_optin < pg_kernel_smem_bytes(v))
+        return pg_fail("GPU 0 allows %zu bytes of shared memory per block; the %s kernel needs %zu", g->smem_optin,
+                       vi->cli, pg_kernel_smem_bytes(v));
+    if (g->d_trace_ts)
+        return pg_fail("pg_gpu_configure: the trace buffers are sized for the %s kernel", pg_variant_get(g->variant)->cli);
+    g->variant = v;
+    const int64_t epi_delay = g->params.epi_delay, mainloop_delay = g->params.mainloop_delay;
+    memset(&g->params, 0, sizeof g->params);
+    if (pg_tma_maps_build(&g->params, g->dA, g->dB, g->d_combined_rep, g->comb_rows, g->dD, &s,
+                          PG_VARIANT_IS_BRES(v) ? PG_BRES_TILE_N : PG_TILE_N / PG_CLUSTER, vi->tile_k) != 0)
+        goto done;
+    g->params.combined = g->d_combined;
+    g->params.M = (int32_t)s.M;
+    g->params.N = (int32_t)s.N;
+    g->params.K = (int32_t)s.K;
+    g->params.P = (int32_t)s.P;
+    g->params.epi_delay = epi_delay;
+    g->params.mainloop_delay = mainloop_delay;
+    g->params.a_prefetch = g->a_prefetch >= 0 ? g->a_prefetch : vi->a_prefetch;
+    g->tiles_m = (s.M + PG_TILE_M - 1) / PG_TILE_M;
+    g->tiles_n = s.N / vi->tile_n;
+    g->num_tiles = g->tiles_m * g->tiles_n;
+    int max_grid = 0;
+    CK(pg_kernel_max_grid(v, g->sm_count, &max_grid), "sizing the persistent grid");
+    if (PG_VARIANT_IS_BRES(v)) {
+        /* groups of tiles_n CTAs, one per column block; each group takes row blocks */
+        int64_t groups = max_grid / g->tiles_n;
+        if (groups < 1) {
+            rc = pg_fail("the bres kernel needs %lld CTAs at once (one per %d columns); %d fit",
+                         (long long)g->tiles_n, PG_BRES_TILE_N, max_grid);
+            goto done;
+        }
+        if (groups > g->tiles_m)
+            groups = g->tiles_m;
+        g->num_pairs = g->tiles_m * g->tiles_n; /* work units: single tiles */
+        g->grid = (int)(groups * g->tiles_n);
+    } else {
+        g->num_pairs = (g->tiles_m + PG_CLUSTER - 1) / PG_CLUSTER * g->tiles_n;
+        g->grid = g->num_pairs * PG_CLUSTER < max_grid ? (int)(g->num_pairs * PG_CLUSTER) : max_grid;
+    }
+    rc = 0;
+done:
+    return rc;
+}
+
 int pg_gpu_load(pg_gpu *g, const pg_problem *p)
 {
     int rc = -1;
     const pg_shape s = p->shape;
-    if (pg_gpu_shape_supported(&s) != 0)
+    if (pg_gpu_shape_supported_v(&s, g->variant) != 0)
         return -1;
     g->shape = s;
     /* Rows m0 mod P .. + PG_TILE_M - 1 must exist: repeat the table. */
@@ -102,20 +214,8 @@ int pg_gpu_load(pg_gpu *g, const pg_problem *p)
         CK(cudaMemcpy(g->d_combined_rep + r * s.P * s.N, p->combined, (size_t)(s.P * s.N * 2), cudaMemcpyHostToDevice),
            "uploading combined (repeated)");
     memset(&g->params, 0, sizeof g->params);
-    if (pg_tma_maps_build(&g->params, g->dA, g->dB, g->d_combined_rep, g->comb_rows, g->dD, &s) != 0)
+    if (pg_gpu_configure(g, g->variant) != 0)
         goto done;
-    g->params.combined = g->d_combined;
-    g->params.M = (int32_t)s.M;
-    g->params.N = (int32_t)s.N;
-    g->params.K = (int32_t)s.K;
-    g->params.P = (int32_t)s.P;
-    g->tiles_m = (s.M + PG_TILE_M - 1) / PG_TILE_M;
-    g->tiles_n = s.N / PG_TILE_N;
-    g->num_tiles = g->tiles_m * g->tiles_n;
-    g->num_pairs = (g->tiles_m + PG_CLUSTER - 1) / PG_CLUSTER * g->tiles_n;
-    int max_grid = 0;
-    CK(pg_kernel_max_grid(g->sm_count, &max_grid), "sizing the persistent grid (clusters of 2 CTAs)");
-    g->grid = g->num_pairs * PG_CLUSTER < max_grid ? (int)(g->num_pairs * PG_CLUSTER) : max_grid;
     rc = 0;
 done:
     return rc;
@@ -126,8 +226,14 @@ static int ensure_trace_buffers(pg_gpu *g)
     int rc = -1;
     if (g->d_trace_ts)
         return 0;
-    const int64_t clusters = g->grid / PG_CLUSTER;
-    const int64_t per_cta = (g->num_pairs + clusters - 1) / clusters;
+    int64_t per_cta;
+    if (PG_VARIANT_IS_BRES(g->variant)) {
+        const int64_t groups = g->grid / g->tiles_n;
+        per_cta = (g->tiles_m + groups - 1) / groups;
+    } else {
+        const int64_t clusters = g->grid / PG_CLUSTER;
+        per_cta = (g->num_pairs + clusters - 1) / clusters;
+    }
     g->params.trace_tiles_per_cta = (int32_t)per_cta;
     if (alloc_dev((void **)&g->d_trace_ts, (size_t)(g->grid * per_cta * PG_TRACE_PHASES * 2 * 8), "trace buffer") ||
         alloc_dev((void **)&g->d_trace_cta, (size_t)(g->grid * PG_TRACE_CTA_FIELDS * 8), "trace anchors"))
@@ -148,7 +254,7 @@ int pg_gpu_launch(pg_gpu *g, int trace, int64_t epi_delay, int64_t mainloop_dela
         return -1;
     g->params.epi_delay = epi_delay;
     g->params.mainloop_delay = mainloop_delay;
-    CK(pg_kernel_launch(&g->params, trace, g->grid, g->stream), "launching the fused kernel");
+    CK(pg_kernel_launch(g->variant, &g->params, trace, g->grid, g->stream), "launching the fused kernel");
     rc = 0;
 done:
     return rc;
@@ -250,6 +356,23 @@ done:
     return rc;
 }
 
+/* The tile (row block * tiles_n + column block) that CTA c ran as its local
+ * tile i, or -1 if none.  pingpong: pair q = c / 2 + i * clusters, row block
+ * 2 * (q / tiles_n) + c % 2 (past M for the odd last block: not traced);
+ * bres: column block c % tiles_n, row block c / tiles_n + i * groups. */
+static int64_t tile_of(const pg_gpu *g, int64_t c, int64_t i)
+{
+    if (PG_VARIANT_IS_BRES(g->variant)) {
+        const int64_t groups = g->grid / g->tiles_n;
+        const int64_t mb = c / g->tiles_n + i * groups;
+        return mb < g->tiles_m ? mb * g->tiles_n + c % g->tiles_n : -1;
+    }
+    const int64_t clusters = g->grid / PG_CLUSTER;
+    const int64_t q = c / PG_CLUSTER + i * clusters;
+    const int64_t mb = PG_CLUSTER * (q / g->tiles_n) + c % PG_CLUSTER;
+    return q < g->num_pairs && mb < g->tiles_m ? mb * g->tiles_n + q % g->tiles_n : -1;
+}
+
 int pg_gpu_collect_trace(pg_gpu *g, pg_trace *t)
 {
     int rc = -1;
@@ -268,19 +391,11 @@ int pg_gpu_collect_trace(pg_gpu *g, pg_trace *t)
     }
     CK(cudaMemcpy(ts, g->d_trace_ts, ts_bytes, cudaMemcpyDeviceToHost), "downloading the trace");
     CK(cudaMemcpy(cta, g->d_trace_cta, cta_bytes, cudaMemcpyDeviceToHost), "downloading the trace anchors");
-    /* CTA c's local tile i is pair q = c / 2 + i * clusters, row block
-     * 2 * (q / tiles_n) + c % 2 (past M for the odd last block: not traced). */
-    const int64_t clusters = g->grid / PG_CLUSTER;
-#define TILE_OF(c, i, q, mb) \
-    const int64_t q = (c) / PG_CLUSTER + (i) * clusters; \
-    const int64_t mb = PG_CLUSTER * (q / g->tiles_n) + (c) % PG_CLUSTER
     int64_t n = 0;
     for (int64_t c = 0; c < g->grid; c++)
-        for (int64_t i = 0; i < T; i++) {
-            TILE_OF(c, i, q, mb);
-            if (q < g->num_pairs && mb < g->tiles_m)
+        for (int64_t i = 0; i < T; i++)
+            if (tile_of(g, c, i) >= 0)
                 n += PG_TRACE_PHASES;
-        }
     if (pg_trace_alloc(t, n, g->sm_count) != 0)
         goto done;
     for (int64_t s = 0; s < g->sm_count; s++)
@@ -296,10 +411,9 @@ int pg_gpu_collect_trace(pg_gpu *g, pg_trace *t)
         t->anchor_clock[sm] = ci[1];
         t->anchor_globaltimer_ns[sm] = ci[2];
         for (int64_t i = 0; i < T; i++) {
-            TILE_OF(c, i, q, mb);
-            if (q >= g->num_pairs || mb >= g->tiles_m)
+            const int64_t tile = tile_of(g, c, i);
+            if (tile < 0)
                 continue;
-            const int64_t tile = mb * g->tiles_n + q % g->tiles_n;
             for (int ph = 0; ph < PG_TRACE_PHASES; ph++) {
                 const int64_t *slot = ts + ((c * T + i) * PG_TRACE_PHASES + ph) * 2;
                 const int consumer = ph < PG_PH_PRODUCER_WAIT;
@@ -320,7 +434,6 @@ int pg_gpu_collect_trace(pg_gpu *g, pg_trace *t)
             }
         }
     }
-#undef TILE_OF
     /* The SM clock while the kernel ran: clock64 against %globaltimer from
      * each CTA's start to consumer 0's end; the mean over CTAs. */
     double sum = 0;

@@ -16,11 +16,28 @@
  * PG_BF16_QNAN, 0x7FFF). */
 #define PG_D_POISON ((uint16_t)0xFFFF)
 
+/* What the runner and the run file need to know about a variant. */
+typedef struct {
+    const char *cli;    /* --variant NAME */
+    const char *kernel; /* the run file's kernel name */
+    int tile_m, tile_n, tile_k, stages, cluster;
+    int a_prefetch; /* default --a-prefetch (tiles ahead; 0 = off) */
+} pg_variant_info;
+
+#define PG_VARIANT_AUTO ((pg_variant)-1) /* the default where it can run the shape, else pingpong */
+
+const pg_variant_info *pg_variant_get(pg_variant v);
+/* "pingpong" | "bres" | "bres64" | "default"; -1 with a message otherwise. */
+int pg_variant_parse(const char *s, pg_variant *v);
+/* The variant PG_VARIANT_AUTO resolves to for shape s. */
+pg_variant pg_variant_for_shape(const pg_shape *s);
+
 typedef struct {
     int device;
     char name[128];
     int sm_count;
     size_t l2_bytes;
+    size_t smem_optin; /* shared memory a block may opt into */
     pg_shape shape;
     uint8_t *dA, *dB;
     uint16_t *d_combined;     /* [P, N] as given (for the baselines) */
@@ -29,6 +46,8 @@ typedef struct {
     uint16_t *dD;             /* [M, N] */
     unsigned long long *d_count;
     pg_kernel_params params;
+    pg_variant variant; /* PG_VARIANT_AUTO after pg_gpu_open; resolved by pg_gpu_load */
+    int a_prefetch;     /* -1 (after pg_gpu_open): the variant's default */
     int grid;
     cudaStream_t stream;
     cudaEvent_t ev0, ev1;
@@ -39,10 +58,16 @@ typedef struct {
 
 /* Pick device 0 and check it is an sm_90 GPU. */
 int pg_gpu_open(pg_gpu *g);
-/* Check the shape against the kernel's constraints (no GPU needed). */
+/* Check the shape against the default kernel's constraints (no GPU needed). */
 int pg_gpu_shape_supported(const pg_shape *s);
-/* Allocate device buffers, upload the problem, build the descriptors. */
+/* ... against variant v's (PG_VARIANT_AUTO: the variant it resolves to). */
+int pg_gpu_shape_supported_v(const pg_shape *s, pg_variant v);
+/* Allocate device buffers, upload the problem, build the descriptors for
+ * g->variant (set it between pg_gpu_open and here; AUTO is resolved). */
 int pg_gpu_load(pg_gpu *g, const pg_problem *p);
+/* Point a loaded g at variant v (AUTO: resolved): descriptors, grid, tiles;
+ * the buffers stay.  Not after a trace launch (its buffers fit one variant). */
+int pg_gpu_configure(pg_gpu *g, pg_variant v);
 /* One launch of the fused kernel (asynchronous; errors of the launch itself). */
 int pg_gpu_launch(pg_gpu *g, int trace, int64_t epi_delay, int64_t mainloop_delay);
 /* Poison D, run once, synchronize, and count elements still poisoned. */

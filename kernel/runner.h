@@ -9,7 +9,6 @@
 
 #define PG_KERNEL_MODE PG_ACC_SM90
 #define PG_KERNEL_EPILOGUE PG_EPI_DOUBLE
-#define PG_KERNEL_NAME "h100-pingpong-64x256x128-s4"
 
 int pg_gemm_gpu(const pg_problem *p, pg_accum_mode mode, pg_epilogue epi, const int64_t *rows, int64_t nrows,
                 uint16_t *D, float *acc, const char *progress_label);

@@ -6,8 +6,10 @@
 #include "gemm_kernel.h"
 #include "problem.h"
 
-/* Fill p->map_a/map_b/map_combined/map_d; -1 with a message on failure. */
+/* Fill p->map_a/map_b/map_combined/map_d (A's box: PG_TILE_M x a_box_k bytes,
+ * swizzled over a_box_k (128 or 64); B's box: b_box_rows x PG_TILE_K);
+ * -1 with a message on failure. */
 int pg_tma_maps_build(pg_kernel_params *p, const uint8_t *dA, const uint8_t *dB, const uint16_t *d_combined_rep,
-                      int64_t comb_rows, uint16_t *dD, const pg_shape *s);
+                      int64_t comb_rows, uint16_t *dD, const pg_shape *s, int b_box_rows, int a_box_k);
 
 #endif

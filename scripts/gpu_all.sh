@@ -13,18 +13,27 @@
 # without them the cmocka suite is skipped.  OMP_NUM_THREADS sets the
 # reference's threads (default: all cores).  QUICK=1 skips the full-size
 # all-output checks and the sanitizers (which run after the committed runs).
+# VARIANTS (default "pingpong bres bres64"): the kernel variants checked bit for bit
+# (every family, reduced sizes; `normal` at full size), traced and sanitized
+# besides the default; `pegemm bench` times them all, interleaved.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${1:-traces/runs}
-mkdir -p "$OUT/epi_sweep"
+VARIANTS=${VARIANTS:-pingpong bres bres64}
+mkdir -p "$OUT/epi_sweep" "$OUT/variants"
 LOG=$(mktemp -d)/gpu_all.log
 summary=()
 fails=0
 note() { summary+=("$1"); }
-step() { # step NAME CMD... : run, log, record pass/fail
+hung=0
+step() { # step NAME CMD... : run, log, record pass/fail; after a timeout (exit 124) skip the rest
     local name=$1; shift
+    if [ $hung = 1 ]; then note "$(printf '%-52s skipped (an earlier step timed out)' "$name")"; fails=$((fails + 1)); return; fi
     echo "== $name: $*" | tee -a "$LOG"
-    if "$@" 2>&1 | tee -a "$LOG"; then note "$(printf '%-44s ok' "$name")"; else note "$(printf '%-44s FAILED' "$name")"; fails=$((fails + 1)); fi
+    "$@" 2>&1 | tee -a "$LOG"
+    local rc=${PIPESTATUS[0]}
+    if [ $rc = 0 ]; then note "$(printf '%-52s ok' "$name")"; else note "$(printf '%-52s FAILED (%d)' "$name" $rc)"; fails=$((fails + 1)); fi
+    [ $rc = 124 ] && hung=1
 }
 
 # cmocka from carried .debs when the machine lacks it
@@ -46,22 +55,31 @@ if [ ! -f build-gpu/build.ninja ]; then
     meson setup build-gpu -Dcuda=enabled -Dtests=$tests >"$LOG.setup" 2>&1 || { cat "$LOG.setup"; exit 1; }
 fi
 ninja -C build-gpu >"$LOG.build" 2>&1 || { tail -50 "$LOG.build"; exit 1; }
-PG=./build-gpu/cli/pegemm
+PGBIN=./build-gpu/cli/pegemm
+# PG_TIMEOUT=SECONDS: each pegemm step is killed after that long (a hung
+# kernel fails its step and skips the rest instead of eating the machine's time)
+PG="${PG_TIMEOUT:+timeout $PG_TIMEOUT }$PGBIN"
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,temperature.gpu,power.draw --format=csv,noheader || true
 
 if [ "$tests" != disabled ]; then
     step "meson test --suite kernel" meson test -C build-gpu --suite kernel --print-errorlogs
 fi
 
-# bit-exact, reduced sizes, every family; the odd M leaves a partial tile
-for fam in normal codes band subnormal special; do
-    for M in 12544 12345; do
-        step "bit-exact M=$M $fam" $PG run --shape $M,768,768,196 --family $fam --rows all --check --reps 3
+# bit-exact, reduced sizes, every family and variant; the odd M leaves a partial tile
+for v in $VARIANTS; do
+    for fam in normal codes band subnormal special; do
+        for M in 12544 12345; do
+            step "bit-exact M=$M $fam ($v)" $PG run --variant $v --shape $M,768,768,196 --family $fam --rows all --check --reps 3
+        done
     done
 done
 # committed runs
 step "bench full (baselines, sample rows)" $PG bench --rows sample:4096 --check -o "$OUT/h100_full_bench.h5"
 step "trace build full (whole trace)" $PG run --trace --rows sample:4096 --check --reps 30 -o "$OUT/h100_full_trace.h5"
+for v in $VARIANTS; do
+    step "trace build full ($v)" $PG run --variant $v --trace --rows sample:4096 --check --reps 30 \
+        -o "$OUT/variants/h100_full_trace_$v.h5"
+done
 step "reduced M=12544, all outputs" $PG run --shape 12544,768,768,196 --rows all --check -o "$OUT/h100_m12544.h5"
 for d in 0 400 800 1200 1600 2000 2400 3200 4800 8000; do
     step "epi-delay $d (trace, M=200704)" $PG run --trace --shape 200704,768,768,196 --epi-delay $d --rows 0:64 --reps 10 \
@@ -71,14 +89,19 @@ if [ "${QUICK:-0}" != 1 ]; then
     for fam in normal codes; do
         step "bit-exact full M=928256 $fam (all outputs)" $PG run --family $fam --rows all --check --reps 3
     done
-    for tool in memcheck racecheck synccheck; do
-        for M in 12544 12345; do
-            step "compute-sanitizer $tool M=$M" bash -c "compute-sanitizer --tool $tool --error-exitcode 9 $PG run --shape $M,768,768,196 --family special --reps 1 --warmup 0 2>&1 | tail -4"
+    for v in $VARIANTS; do
+        step "bit-exact full M=928256 normal ($v, all outputs)" $PG run --variant $v --family normal --rows all --check --reps 3
+    done
+    for v in $VARIANTS; do
+        for tool in memcheck racecheck synccheck; do
+            for M in 12544 12345; do
+                step "compute-sanitizer $tool M=$M ($v)" bash -c "set -o pipefail; ${PG_TIMEOUT:+timeout $((4 * PG_TIMEOUT)) }compute-sanitizer --tool $tool --error-exitcode 9 $PGBIN run --variant $v --shape $M,768,768,196 --family special --reps 1 --warmup 0 2>&1 | tail -4"
+            done
         done
     done
 fi
 
-if $PG verify --help >/dev/null 2>&1; then
+if $PGBIN verify --help >/dev/null 2>&1; then
     for f in "$OUT/h100_full_bench.h5" "$OUT/h100_m12544.h5"; do
         step "pegemm verify outputs $(basename $f)" $PG verify outputs "$f"
     done
@@ -86,8 +109,8 @@ fi
 
 echo
 echo "==== pegemm on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
-grep -E "^  (fused|cuBLASLt|D2D)|fused / copy" "$LOG" | head -8
-sed -n '/== trace build full/,$p' "$LOG" | grep -m1 "trace build overhead"
+sed -n '/== bench full/,/== trace build full/p' "$LOG" | grep -E "^  (fused|cuBLASLt|D2D)|fused / copy|/ cuBLASLt FP8 alone"
+sed -n '/== trace build full/,$p' "$LOG" | grep -E "^== trace build full|trace build overhead" | head -$((2 + 2 * $(echo $VARIANTS | wc -w)))
 for l in "${summary[@]}"; do echo "  $l"; done
 echo "failures: $fails   (log: $LOG)"
 [ -n "${GPU_ALL_LOG:-}" ] && cp "$LOG" "$GPU_ALL_LOG"
