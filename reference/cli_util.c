@@ -47,8 +47,9 @@ int pg_cli_load_problem(const char *input, const char *shape, const char *family
         return pg_fail("no inputs: give --input FILE or --problem M,N,K[,P] (with --family and --seed)");
     if (input != NULL) {
         pg_run run;
+        /* pg_run_read's messages already name the file */
         if (pg_run_read(input, &run, PG_READ_PROBLEM) != 0)
-            return pg_fail_context("reading %s", input);
+            return -1;
         *p = run.problem; /* take the inputs; free the rest */
         *from_file_stored = run.problem_stored;
         memset(&run.problem, 0, sizeof run.problem);

@@ -1,5 +1,6 @@
 /* Problem shapes and row selections. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,21 +13,35 @@
 #define PG_DIM_MAX ((int64_t)INT32_MAX)
 #define PG_ELEMS_MAX ((int64_t)1 << 40)
 
-int pg_shape_check(const pg_shape *s)
+/* What is wrong with the shape ("M = 0 (must be >= 1)") into buf; 0 if nothing. */
+static int shape_problem(const pg_shape *s, char *buf, size_t n)
 {
     const char *names[4] = {"M", "N", "K", "P"};
     int64_t v[4] = {s->M, s->N, s->K, s->P};
     for (int i = 0; i < 4; i++) {
-        if (v[i] < 1)
-            return pg_fail("bad shape: %s = %lld (must be >= 1)", names[i], (long long)v[i]);
-        if (v[i] > PG_DIM_MAX)
-            return pg_fail("bad shape: %s = %lld (must be <= %lld)", names[i], (long long)v[i],
-                           (long long)PG_DIM_MAX);
+        if (v[i] < 1) {
+            snprintf(buf, n, "%s = %lld (must be >= 1)", names[i], (long long)v[i]);
+            return -1;
+        }
+        if (v[i] > PG_DIM_MAX) {
+            snprintf(buf, n, "%s = %lld (must be <= %lld)", names[i], (long long)v[i], (long long)PG_DIM_MAX);
+            return -1;
+        }
     }
     if (s->M * s->K > PG_ELEMS_MAX || s->N * s->K > PG_ELEMS_MAX || s->M * s->N > PG_ELEMS_MAX ||
-        s->P * s->N > PG_ELEMS_MAX)
-        return pg_fail("bad shape: %lld x %lld x %lld is too large (a matrix over 2^40 elements)",
-                       (long long)s->M, (long long)s->N, (long long)s->K);
+        s->P * s->N > PG_ELEMS_MAX) {
+        snprintf(buf, n, "%lld x %lld x %lld is too large (a matrix over 2^40 elements)", (long long)s->M,
+                 (long long)s->N, (long long)s->K);
+        return -1;
+    }
+    return 0;
+}
+
+int pg_shape_check(const pg_shape *s)
+{
+    char why[160];
+    if (shape_problem(s, why, sizeof why) != 0)
+        return pg_fail("bad shape: %s", why);
     return 0;
 }
 
@@ -75,8 +90,9 @@ int pg_shape_parse(const char *s, pg_shape *out)
     if (n < 3)
         return pg_fail("bad shape '%s': expected M,N,K[,P] (got %d numbers)", s, n);
     pg_shape sh = {.M = v[0], .N = v[1], .K = v[2], .P = v[3]};
-    if (pg_shape_check(&sh) != 0)
-        return pg_fail_context("shape '%s'", s);
+    char why[160];
+    if (shape_problem(&sh, why, sizeof why) != 0)
+        return pg_fail("bad shape '%s': %s", s, why);
     *out = sh;
     return 0;
 }

@@ -176,7 +176,8 @@ int pg_chrome_save(const char *path, const pg_run *run, const char *run_name, pg
         return -1;
     if (pg_chrome_write(o.f, run, run_name, counts) != 0) {
         pg_outfile_abort(&o);
-        return pg_fail_context("%s", path);
+        /* what failed is the run's trace (or the JSON writer), not the file */
+        return pg_fail_context("%s", run_name);
     }
     return pg_outfile_commit(&o);
 }

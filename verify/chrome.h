@@ -21,7 +21,8 @@ typedef struct {
 /* Write the JSON to f.  -1 with a message if the run has no trace or no
  * usable clock (sm_clock_hz <= 0). */
 int pg_chrome_write(FILE *f, const pg_run *run, const char *run_name, pg_chrome_counts *counts);
-/* The same, to `path` atomically. */
+/* The same, to `path` atomically.  A message names `path` when the file
+ * could not be made, and `run_name` when the run could not be exported. */
 int pg_chrome_save(const char *path, const pg_run *run, const char *run_name, pg_chrome_counts *counts);
 
 #endif

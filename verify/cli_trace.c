@@ -80,10 +80,9 @@ int pg_cmd_trace(int argc, char **argv)
     if (pg_run_read(path, &run, PG_READ_TRACE) != 0)
         goto bad;
     have_run = 1;
-    if (pg_chrome_save(output, &run, path, &counts) != 0) {
-        pg_fail_context("%s", path);
+    /* its messages name the run or the output file, whichever failed */
+    if (pg_chrome_save(output, &run, path, &counts) != 0)
         goto bad;
-    }
     printf("wrote %s: %lld phase events on %lld SMs, %lld warp threads%s\n", output, (long long)counts.phase_events,
            (long long)counts.process_names, (long long)counts.thread_names,
            counts.aligned ? ", SMs aligned by %globaltimer" : ", no anchors: each SM starts at 0");

@@ -186,6 +186,22 @@ static void test_shape_parse(void **state)
         assert_int_equal(pg_shape_parse(bad[i], &s), -1);
 }
 
+/* The message names the shape once and says what is wrong with it, without
+ * a second "shape" prefix ("shape 'X': bad shape: M = 0" before). */
+static void test_shape_parse_message(void **state)
+{
+    (void)state;
+    pg_shape s;
+    assert_int_equal(pg_shape_parse("0,768,768,196", &s), -1);
+    assert_string_equal(pg_last_error(), "bad shape '0,768,768,196': M = 0 (must be >= 1)");
+    assert_int_equal(pg_shape_parse("3000000000,1,1", &s), -1);
+    assert_string_equal(pg_last_error(), "bad shape '3000000000,1,1': M = 3000000000 (must be <= 2147483647)");
+    /* pg_shape_check keeps its own wording for callers without a string */
+    pg_shape z = {.M = 1, .N = 0, .K = 1, .P = 1};
+    assert_int_equal(pg_shape_check(&z), -1);
+    assert_string_equal(pg_last_error(), "bad shape: N = 0 (must be >= 1)");
+}
+
 static void test_rows_parse(void **state)
 {
     (void)state;
@@ -247,7 +263,9 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pinned_bytes),   cmocka_unit_test(test_thread_count_and_row_slices),
         cmocka_unit_test(test_family_properties), cmocka_unit_test(test_family_names),
-        cmocka_unit_test(test_shape_parse),    cmocka_unit_test(test_rows_parse),
+        cmocka_unit_test(test_shape_parse),
+        cmocka_unit_test(test_shape_parse_message),
+        cmocka_unit_test(test_rows_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

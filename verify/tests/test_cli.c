@@ -300,6 +300,80 @@ static void test_trace_export(void **state)
     assert_false(exists(out));
 }
 
+/* ---- error messages: one line naming the problem once ---- */
+
+static int count_in(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* pg_run_read already names the file; `pegemm ref --input X` said
+ * "reading X: X: ..." before. */
+static void test_ref_input_errors(void **state)
+{
+    (void)state;
+    char out[256], trunc[256], cmd[600];
+    path_in(out, sizeof out, "ref_out.h5");
+    assert_int_equal(call(pg_cmd_ref, "ref", "--input", "/nonexistent/in.h5", "--mode", "sm90", "--output", out, NULL), 2);
+    assert_int_equal(count_in(pg_last_error(), "/nonexistent/in.h5"), 1);
+    assert_null(strstr(pg_last_error(), "reading"));
+    assert_false(exists(out));
+    path_in(trunc, sizeof trunc, "truncated.h5");
+    snprintf(cmd, sizeof cmd, "head -c 3000 '%s' > '%s'", g_good, trunc);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(call(pg_cmd_ref, "ref", "--input", trunc, "--mode", "sm90", "--output", out, NULL), 2);
+    assert_int_equal(count_in(pg_last_error(), trunc), 1);
+    assert_non_null(strstr(pg_last_error(), "not an HDF5 file or truncated"));
+    assert_false(exists(out));
+    assert_int_equal(call(pg_cmd_ref, "ref", "--input", g_good, "--mode", "bogus", "--output", out, NULL), 2);
+    assert_non_null(strstr(pg_last_error(), "'bogus'"));
+    assert_false(exists(out));
+    assert_int_equal(call(pg_cmd_ref, "ref", "--problem", "0,768,768,196", "--mode", "sm90", "--output", out, NULL), 2);
+    assert_string_equal(pg_last_error(), "bad shape '0,768,768,196': M = 0 (must be >= 1)");
+    assert_false(exists(out));
+    assert_int_equal(call(pg_cmd_ref, "ref", "--input", g_good, "--mode", "sm90", "--rows", "0:4", "--output",
+                          "/nonexistent/dir/o.h5", NULL),
+                     2);
+    assert_int_equal(count_in(pg_last_error(), "/nonexistent/dir/o.h5"), 1);
+    assert_int_equal(call(pg_cmd_inputs, "inputs", "--problem", "0,8,8", "--output", out, NULL), 2);
+    assert_int_equal(count_in(pg_last_error(), "shape"), 1);
+    assert_false(exists(out));
+}
+
+/* `trace export` said "RUN: cannot create OUT" for an output it could not
+ * make, and "RUN: OUT: the run has no trace" for a run without one. */
+static void test_trace_export_errors(void **state)
+{
+    (void)state;
+    char out[256];
+    path_in(out, sizeof out, "e.chrome.json");
+    assert_int_equal(call(pg_cmd_trace, "trace", "export", "--chrome", g_good, "--output", out, NULL), 2);
+    assert_int_equal(count_in(pg_last_error(), g_good), 1);
+    assert_int_equal(count_in(pg_last_error(), out), 0);
+    assert_non_null(strstr(pg_last_error(), "no trace"));
+    assert_false(exists(out));
+    assert_int_equal(
+        call(pg_cmd_trace, "trace", "export", "--chrome", g_traced, "--output", "/nonexistent/dir/t.json", NULL), 2);
+    assert_int_equal(count_in(pg_last_error(), "/nonexistent/dir/t.json"), 1);
+    assert_int_equal(count_in(pg_last_error(), g_traced), 0);
+    assert_int_equal(call(pg_cmd_trace, "trace", "export", "--chrome", "/nonexistent/run.h5", NULL), 2);
+    assert_int_equal(count_in(pg_last_error(), "/nonexistent/run.h5"), 1);
+    assert_false(exists("/nonexistent/run.chrome.json"));
+    /* a file that is not HDF5, through verify as well */
+    char text[256];
+    path_in(text, sizeof text, "not_hdf5.txt");
+    FILE *f = fopen(text, "w");
+    assert_non_null(f);
+    fputs("hello\n", f);
+    fclose(f);
+    assert_int_equal(call(pg_cmd_verify, "verify", "outputs", text, NULL), 2);
+    assert_int_equal(count_in(pg_last_error(), text), 1);
+    assert_non_null(strstr(pg_last_error(), "not an HDF5 file"));
+}
+
 /* ---- demo ---- */
 
 static void test_demo(void **state)
@@ -364,6 +438,8 @@ int main(void)
         cmocka_unit_test(test_verify_trace_fitted),
         cmocka_unit_test(test_trace_export),
         cmocka_unit_test(test_demo),
+        cmocka_unit_test(test_ref_input_errors),
+        cmocka_unit_test(test_trace_export_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
