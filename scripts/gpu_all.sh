@@ -92,7 +92,7 @@ if [ "${QUICK:-0}" != 1 ]; then
     for v in $VARIANTS; do
         step "bit-exact full M=928256 normal ($v, all outputs)" $PG run --variant $v --family normal --rows all --check --reps 3
     done
-    for v in $VARIANTS; do
+    for v in default $VARIANTS; do
         for tool in memcheck racecheck synccheck; do
             for M in 12544 12345; do
                 step "compute-sanitizer $tool M=$M ($v)" bash -c "set -o pipefail; ${PG_TIMEOUT:+timeout $((4 * PG_TIMEOUT)) }compute-sanitizer --tool $tool --error-exitcode 9 $PGBIN run --variant $v --shape $M,768,768,196 --family special --reps 1 --warmup 0 2>&1 | tail -4"
