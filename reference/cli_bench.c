@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_problem.h"
 #include "cli_util.h"
 #include "commands.h"
 #include "gemm.h"
@@ -81,33 +82,18 @@ done:
 int pg_cmd_bench_ref(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"problem", required_argument, NULL, 'p'}, {"family", required_argument, NULL, 'f'},
-        {"seed", required_argument, NULL, 's'},    {"threads", required_argument, NULL, 't'},
-        {"repeat", required_argument, NULL, 'r'},  {"modes", required_argument, NULL, 'm'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+        PG_CLI_OPT_PROBLEM, PG_CLI_OPT_FAMILY, PG_CLI_OPT_SEED, PG_CLI_OPT_THREADS,
+        {"repeat", required_argument, NULL, 'r'}, {"modes", required_argument, NULL, 'm'},
+        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
-    const char *shape = "4096,768,768,196", *family = "normal", *modes_s = NULL;
-    uint64_t seed = 1;
-    int threads = 0, repeat = 3;
-    optind = 1;
-    opterr = 0;
+    pg_cli_problem po;
+    pg_cli_problem_begin(&po);
+    po.shape = "4096,768,768,196";
+    const char *modes_s = NULL;
+    int repeat = 3;
     int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = pg_cli_next_option(&po, argc, argv, opts)) != -1) {
         switch (c) {
-        case 'p':
-            shape = optarg;
-            break;
-        case 'f':
-            family = optarg;
-            break;
-        case 's':
-            if (pg_cli_parse_u64(optarg, "--seed", &seed) != 0)
-                goto bad_value;
-            break;
-        case 't':
-            if (pg_cli_parse_int(optarg, "--threads", 1, 4096, &threads) != 0)
-                goto bad_value;
-            break;
         case 'r':
             if (pg_cli_parse_int(optarg, "--repeat", 1, 1000, &repeat) != 0)
                 goto bad_value;
@@ -118,17 +104,15 @@ int pg_cmd_bench_ref(int argc, char **argv)
         case 'h':
             bench_usage(stdout);
             return 0;
+        case PG_CLI_BAD_VALUE:
+            goto bad_value;
         default:
-            fprintf(stderr, "pegemm bench-ref: unknown or incomplete option '%s'\n\n", argv[optind - 1]);
-            bench_usage(stderr);
-            return 2;
+            return pg_cli_bad_option("bench-ref", argv, bench_usage);
         }
     }
-    if (optind < argc) {
-        fprintf(stderr, "pegemm bench-ref: unexpected argument '%s'\n\n", argv[optind]);
-        bench_usage(stderr);
+    if (pg_cli_no_operands("bench-ref", argc, argv, bench_usage) != 0)
         return 2;
-    }
+    int threads = po.threads;
 
     int use[PG_ACC_COUNT];
     for (int m = 0; m < PG_ACC_COUNT; m++)
@@ -146,7 +130,7 @@ int pg_cmd_bench_ref(int argc, char **argv)
 
     pg_problem p;
     int stored;
-    if (pg_cli_load_problem(NULL, shape, family, seed, &p, &stored) != 0)
+    if (pg_cli_problem_load(&po, &p, &stored) != 0)
         goto bad_value;
     pg_cli_set_threads(threads);
     int nthreads = threads > 0 ? threads : omp_get_max_threads();
@@ -175,8 +159,7 @@ int pg_cmd_bench_ref(int argc, char **argv)
         for (int r = 0; r < repeat; r++) {
             double t = pg_now_seconds();
             if (pg_gemm_ref(&p, (pg_accum_mode)m, PG_EPI_DOUBLE, NULL, M, D, NULL, NULL) != 0) {
-                fprintf(stderr, "pegemm bench-ref: %s\n", pg_last_error());
-                rc = 1;
+                rc = pg_cli_report("bench-ref", 1);
                 break;
             }
             t = pg_now_seconds() - t;
@@ -198,6 +181,5 @@ int pg_cmd_bench_ref(int argc, char **argv)
     return rc;
 
 bad_value:
-    fprintf(stderr, "pegemm bench-ref: %s\n", pg_last_error());
-    return 2;
+    return pg_cli_report("bench-ref", 2);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_problem.h"
 #include "cli_util.h"
 #include "commands.h"
 #include "gemm.h"
@@ -31,63 +32,42 @@ static void inputs_usage(FILE *f)
 int pg_cmd_inputs(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"problem", required_argument, NULL, 'p'}, {"family", required_argument, NULL, 'f'},
-        {"seed", required_argument, NULL, 's'},    {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+        PG_CLI_OPT_PROBLEM, PG_CLI_OPT_FAMILY, PG_CLI_OPT_SEED,
+        {"output", required_argument, NULL, 'o'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
     };
-    const char *shape = NULL, *family = "normal", *output = NULL;
-    uint64_t seed = 1;
-    optind = 1;
-    opterr = 0;
+    pg_cli_problem po;
+    pg_cli_problem_begin(&po);
+    const char *output = NULL;
     int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = pg_cli_next_option(&po, argc, argv, opts)) != -1) {
         switch (c) {
-        case 'p':
-            shape = optarg;
-            break;
-        case 'f':
-            family = optarg;
-            break;
-        case 's':
-            if (pg_cli_parse_u64(optarg, "--seed", &seed) != 0) {
-                fprintf(stderr, "pegemm inputs: %s\n", pg_last_error());
-                return 2;
-            }
-            break;
         case 'o':
             output = optarg;
             break;
         case 'h':
             inputs_usage(stdout);
             return 0;
+        case PG_CLI_BAD_VALUE:
+            return pg_cli_report("inputs", 2);
         default:
-            fprintf(stderr, "pegemm inputs: unknown or incomplete option '%s'\n\n", argv[optind - 1]);
-            inputs_usage(stderr);
-            return 2;
+            return pg_cli_bad_option("inputs", argv, inputs_usage);
         }
     }
-    if (optind < argc) {
-        fprintf(stderr, "pegemm inputs: unexpected argument '%s'\n\n", argv[optind]);
-        inputs_usage(stderr);
+    if (pg_cli_no_operands("inputs", argc, argv, inputs_usage) != 0)
         return 2;
-    }
-    if (shape == NULL || output == NULL) {
-        fprintf(stderr, "pegemm inputs: %s is required\n\n", shape == NULL ? "--problem" : "--output");
+    if (po.shape == NULL || output == NULL) {
+        fprintf(stderr, "pegemm inputs: %s is required\n\n", po.shape == NULL ? "--problem" : "--output");
         inputs_usage(stderr);
         return 2;
     }
     pg_run run;
     memset(&run, 0, sizeof run);
     int stored = 0;
-    if (pg_cli_load_problem(NULL, shape, family, seed, &run.problem, &stored) != 0) {
-        fprintf(stderr, "pegemm inputs: %s\n", pg_last_error());
-        return 2;
-    }
+    if (pg_cli_problem_load(&po, &run.problem, &stored) != 0)
+        return pg_cli_report("inputs", 2);
     int rc = 0;
-    if (pg_run_write(output, &run, 1) != 0) {
-        fprintf(stderr, "pegemm inputs: %s\n", pg_last_error());
-        rc = 2;
-    }
+    if (pg_run_write(output, &run, 1) != 0)
+        rc = pg_cli_report("inputs", 2);
     pg_run_free(&run);
     return rc;
 }
@@ -119,35 +99,20 @@ static void ref_usage(FILE *f)
 int pg_cmd_ref(int argc, char **argv)
 {
     static const struct option opts[] = {
-        {"input", required_argument, NULL, 'i'},    {"problem", required_argument, NULL, 'p'},
-        {"family", required_argument, NULL, 'f'},   {"seed", required_argument, NULL, 's'},
+        PG_CLI_OPT_INPUT, PG_CLI_OPT_PROBLEM, PG_CLI_OPT_FAMILY, PG_CLI_OPT_SEED, PG_CLI_OPT_THREADS,
         {"mode", required_argument, NULL, 'm'},     {"epilogue", required_argument, NULL, 'e'},
         {"rows", required_argument, NULL, 'r'},     {"accumulator", no_argument, NULL, 'a'},
-        {"threads", required_argument, NULL, 't'},  {"output", required_argument, NULL, 'o'},
-        {"help", no_argument, NULL, 'h'},           {NULL, 0, NULL, 0},
+        {"output", required_argument, NULL, 'o'},   {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
     };
-    const char *input = NULL, *shape = NULL, *family = "normal", *output = NULL, *rows_spec = "all";
+    pg_cli_problem po;
+    pg_cli_problem_begin(&po);
+    const char *output = NULL, *rows_spec = "all";
     const char *mode_s = NULL, *epi_s = "double";
-    uint64_t seed = 1;
-    int want_acc = 0, threads = 0;
-    optind = 1;
-    opterr = 0;
+    int want_acc = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+    while ((c = pg_cli_next_option(&po, argc, argv, opts)) != -1) {
         switch (c) {
-        case 'i':
-            input = optarg;
-            break;
-        case 'p':
-            shape = optarg;
-            break;
-        case 'f':
-            family = optarg;
-            break;
-        case 's':
-            if (pg_cli_parse_u64(optarg, "--seed", &seed) != 0)
-                goto bad_value;
-            break;
         case 'm':
             mode_s = optarg;
             break;
@@ -160,27 +125,20 @@ int pg_cmd_ref(int argc, char **argv)
         case 'a':
             want_acc = 1;
             break;
-        case 't':
-            if (pg_cli_parse_int(optarg, "--threads", 1, 4096, &threads) != 0)
-                goto bad_value;
-            break;
         case 'o':
             output = optarg;
             break;
         case 'h':
             ref_usage(stdout);
             return 0;
+        case PG_CLI_BAD_VALUE:
+            return pg_cli_report("ref", 2);
         default:
-            fprintf(stderr, "pegemm ref: unknown or incomplete option '%s'\n\n", argv[optind - 1]);
-            ref_usage(stderr);
-            return 2;
+            return pg_cli_bad_option("ref", argv, ref_usage);
         }
     }
-    if (optind < argc) {
-        fprintf(stderr, "pegemm ref: unexpected argument '%s'\n\n", argv[optind]);
-        ref_usage(stderr);
+    if (pg_cli_no_operands("ref", argc, argv, ref_usage) != 0)
         return 2;
-    }
     if (mode_s == NULL || output == NULL) {
         fprintf(stderr, "pegemm ref: %s is required\n\n", mode_s == NULL ? "--mode" : "--output");
         ref_usage(stderr);
@@ -189,17 +147,17 @@ int pg_cmd_ref(int argc, char **argv)
     pg_accum_mode mode;
     pg_epilogue epi;
     if (pg_accum_parse(mode_s, &mode) != 0 || pg_epilogue_parse(epi_s, &epi) != 0)
-        goto bad_value;
+        return pg_cli_report("ref", 2);
     pg_run run;
     memset(&run, 0, sizeof run);
     int rc = 2, stored = 0;
-    if (pg_cli_load_problem(input, shape, family, seed, &run.problem, &stored) != 0) {
-        fprintf(stderr, "pegemm ref: %s\n", pg_last_error());
+    if (pg_cli_problem_load(&po, &run.problem, &stored) != 0) {
+        rc = pg_cli_report("ref", 2);
         goto done;
     }
     const pg_shape *sh = &run.problem.shape;
     if (pg_rows_parse(rows_spec, sh->M, run.problem.seed, &run.rows, &run.nrows) != 0) {
-        fprintf(stderr, "pegemm ref: %s\n", pg_last_error());
+        rc = pg_cli_report("ref", 2);
         goto done;
     }
     size_t nout = (size_t)run.nrows * (size_t)sh->N;
@@ -213,27 +171,21 @@ int pg_cmd_ref(int argc, char **argv)
     }
     run.mode = mode;
     run.epilogue = epi;
-    pg_cli_set_threads(threads);
+    pg_cli_set_threads(po.threads);
     char label[64];
     snprintf(label, sizeof label, "ref %s", pg_accum_name(mode));
     if (pg_gemm_ref(&run.problem, mode, epi, run.rows, run.nrows, run.D, run.acc, label) != 0) {
-        fprintf(stderr, "pegemm ref: %s\n", pg_last_error());
-        rc = 1;
+        rc = pg_cli_report("ref", 1);
         goto done;
     }
     /* Inputs that came stored in a file stay stored; generated ones are
      * regenerated from family + seed by readers. */
     if (pg_run_write(output, &run, stored) != 0) {
-        fprintf(stderr, "pegemm ref: %s\n", pg_last_error());
-        rc = 2;
+        rc = pg_cli_report("ref", 2);
         goto done;
     }
     rc = 0;
 done:
     pg_run_free(&run);
     return rc;
-
-bad_value:
-    fprintf(stderr, "pegemm ref: %s\n", pg_last_error());
-    return 2;
 }
