@@ -339,8 +339,8 @@ static void sort_by_delay(pg_delay_check *c)
 {
     for (int i = 1; i < c->n; i++)
         for (int j = i; j > 0 && c->delay[j - 1] > c->delay[j]; j--) {
-            double *arr[] = {c->delay, c->meas_period, c->pred_period, c->meas_idle, c->pred_idle};
-            for (int q = 0; q < 5; q++) {
+            double *arr[] = {c->delay, c->meas_period, c->pred_period, c->meas_idle, c->pred_idle, c->clock_hz};
+            for (int q = 0; q < 6; q++) {
                 double t = arr[q][j];
                 arr[q][j] = arr[q][j - 1];
                 arr[q][j - 1] = t;
@@ -361,6 +361,12 @@ static double onset(const double *delay, const double *idle, const double *perio
 }
 
 int pg_model_validate_delays(const char *const *paths, int n, const pg_model_opts *o, pg_delay_check *out)
+{
+    return pg_model_validate_delays_ex(paths, n, o, 0, out);
+}
+
+int pg_model_validate_delays_ex(const char *const *paths, int n, const pg_model_opts *o, int at_run_clock,
+                                pg_delay_check *out)
 {
     memset(out, 0, sizeof *out);
     if (n < 2 || n > PG_DELAYS_MAX)
@@ -397,7 +403,15 @@ int pg_model_validate_delays(const char *const *paths, int n, const pg_model_opt
         if (pg_trace_summarize(&runs[i].trace, runs[i].kernel.sm_clock_hz, &m) || pg_schedule_clone(fit, &c))
             goto done;
         snprintf(a, sizeof a, "epi_delay=%lld", (long long)runs[i].kernel.epi_delay);
-        int r = pg_schedule_set(c, a, 0) || pg_model_predict(c, o, &p);
+        int r = pg_schedule_set(c, a, 0);
+        out->clock_hz[i] = runs[i].kernel.sm_clock_hz;
+        if (!r && at_run_clock && runs[i].kernel.sm_clock_hz > 0 && runs[base].kernel.sm_clock_hz > 0) {
+            snprintf(a, sizeof a, "mem_clock_hz=%.17g", runs[base].kernel.sm_clock_hz);
+            r = pg_schedule_set(c, a, 0);
+            snprintf(a, sizeof a, "clock_hz=%.17g", runs[i].kernel.sm_clock_hz);
+            r = r || pg_schedule_set(c, a, 0);
+        }
+        r = r || pg_model_predict(c, o, &p);
         pg_schedule_free(c);
         if (r)
             goto done;
@@ -439,8 +453,8 @@ int delays_validate(FILE *f, const char *const *paths, int n, const pg_model_opt
         pg_json_array_begin(&j);
     } else {
         fprintf(f, "fit on %s (epi_delay 0); tile period and tensor_idle in cycles per tile\n", paths[c.base]);
-        fprintf(f, "%8s %10s %10s %8s %10s %10s  %s\n", "delay", "measured", "predicted", "diff", "idle meas",
-                "idle pred", "ok");
+        fprintf(f, "%8s %8s %10s %10s %8s %10s %10s  %s\n", "delay", "MHz", "measured", "predicted", "diff",
+                "idle meas", "idle pred", "ok");
     }
     for (int i = 0; i < c.n; i++) {
         double d = c.pred_period[i] / c.meas_period[i] - 1;
@@ -450,6 +464,7 @@ int delays_validate(FILE *f, const char *const *paths, int n, const pg_model_opt
         if (json) {
             pg_json_object_begin(&j);
             pg_json_kv_number(&j, "epi_delay", c.delay[i]);
+            pg_json_kv_number(&j, "sm_clock_hz", c.clock_hz[i]);
             pg_json_kv_number(&j, "tile_period_measured", c.meas_period[i]);
             pg_json_kv_number(&j, "tile_period_predicted", c.pred_period[i]);
             pg_json_kv_number(&j, "tensor_idle_measured", c.meas_idle[i]);
@@ -457,7 +472,8 @@ int delays_validate(FILE *f, const char *const *paths, int n, const pg_model_opt
             pg_json_kv_bool(&j, "within_5_percent", ok);
             pg_json_object_end(&j);
         } else {
-            fprintf(f, "%8.0f %10.1f %10.1f %+7.1f%% %10.1f %10.1f  %s\n", c.delay[i], c.meas_period[i],
+            fprintf(f, "%8.0f %8.1f %10.1f %10.1f %+7.1f%% %10.1f %10.1f  %s\n", c.delay[i], c.clock_hz[i] / 1e6,
+                    c.meas_period[i],
                     c.pred_period[i], 100 * d, c.meas_idle[i], c.pred_idle[i], ok ? "yes" : "NO");
         }
     }

@@ -21,6 +21,8 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
         E->col[i] = s->dists[s->slots[i].dist].family == DIST_EMPIRICAL
                         ? sch_table_column(s, s->slots[i].dist, s->slots[i].instance)
                         : -1;
+    for (int i = 0; i < s->nslots; i++)
+        E->scale[i] = sch_dist_scale(s, s->slots[i].dist);
     rng_seed(&E->r, seed);
     return 0;
 }
@@ -57,13 +59,13 @@ static void draw(engine *E, double *out)
     for (int i = 0; i < s->nslots; i++) {
         const sch_dist *d = &s->dists[s->slots[i].dist];
         if (E->means_only) {
-            out[i] = dist_mean(d);
+            out[i] = dist_mean(d) * E->scale[i];
         } else if (E->col[i] >= 0) {
             /* one trace tile for all of this tile's phases: keeps their correlation */
             row = E->row;
             out[i] = s->table->v[row * s->table->cols + E->col[i]] + d->shift;
         } else {
-            out[i] = dist_sample(d, &E->r);
+            out[i] = dist_sample(d, &E->r) * E->scale[i];
         }
     }
 }

@@ -15,6 +15,7 @@ typedef struct {
     double *x;      /* [R][nnodes] event times (end of each step) */
     double *smp;    /* [R][nslots] samples */
     int col[SCH_MAX_NODES]; /* slot -> trace table column, -1 = parametric */
+    double scale[SCH_MAX_NODES]; /* slot -> factor on its samples (memory terms at another clock) */
     int means_only; /* deterministic: every sample at its mean */
     rng r;
     int64_t k;      /* next tile */

@@ -489,6 +489,9 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
         s->machine.flops = 2.0 * (double)sh->M * (double)sh->N * (double)sh->K;
     }
     /* machine values become overrides so a recompile keeps them */
+    /* (mem_clock_hz stays unset: on the committed --epi-delay sweep, memory
+     * terms held in ns and rescaled to each run's clock predicted worse than
+     * cycles; docs/experiments.md M6) */
     const char *mk[] = {"units", "tiles", "clock_hz", "flops"};
     const double mv[] = {s->machine.units, s->machine.tiles, s->machine.clock_hz, s->machine.flops};
     for (int i = 0; i < 4; i++) {

@@ -15,7 +15,7 @@ double sch_edge_mean(const pg_schedule *s, const sch_edge *e)
 {
     double w = e->w;
     for (int t = 0; t < e->nterms; t++)
-        w += e->coef[t] * dist_mean(&s->dists[s->slots[e->slot[t]].dist]);
+        w += e->coef[t] * dist_mean(&s->dists[s->slots[e->slot[t]].dist]) * sch_dist_scale(s, s->slots[e->slot[t]].dist);
     return w;
 }
 

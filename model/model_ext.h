@@ -70,8 +70,18 @@ typedef struct {
     double meas_idle[PG_DELAYS_MAX], pred_idle[PG_DELAYS_MAX];
     /* delay at which tensor_idle has grown by 10% of the zero-delay period */
     double onset_measured, onset_predicted;
+    /* added: the SM clock each run measured (predictions use it: DRAM time is
+     * fixed in ns, so the model's memory terms scale with it) */
+    double clock_hz[PG_DELAYS_MAX];
 } pg_delay_check;
 
+/* Fit on the zero-delay run; predict each run at its delay (at the fitted
+ * run's clock: the memory terms stay in cycles, docs/experiments.md M6). */
 int pg_model_validate_delays(const char *const *paths, int n, const pg_model_opts *o, pg_delay_check *out);
+/* The same; at_run_clock = 1 predicts each run at its own measured SM clock
+ * with the memory terms (first_load, the bandwidth stall) held in ns:
+ * mem_clock_hz = the fitted run's clock, clock_hz = the run's. */
+int pg_model_validate_delays_ex(const char *const *paths, int n, const pg_model_opts *o, int at_run_clock,
+                                pg_delay_check *out);
 
 #endif

@@ -256,10 +256,14 @@ int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_s
         *rho_out = *mean_out = NAN;
         return 0;
     }
+    /* cycles of DRAM time at the current clock; the stall and the calibrated
+     * period's traffic were measured at mem_clock_hz (memory time is fixed in
+     * ns, so its cycles scale with the clock) */
+    const double r = sch_mem_clock_ratio(s);
     const double full = s->bw_bytes_per_tile * s->machine.units * s->machine.clock_hz / s->bw_bytes_per_s;
     const double mean_cal = dist_mean(&s->dists[s->bw_dist]);
-    const double stall_cal = mean_cal > s->bw_compute ? mean_cal - s->bw_compute : 0;
-    const double rho_cal = fmin(0.98, full / s->bw_calibrated_period);
+    const double stall_cal = (mean_cal > s->bw_compute ? mean_cal - s->bw_compute : 0) * r;
+    const double rho_cal = fmin(0.98, full / r / s->bw_calibrated_period);
     double mean = mean_cal, rho = rho_cal;
     pg_model_opts quick = *o;
     if (quick.tiles <= 0 || quick.tiles > 8000)

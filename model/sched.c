@@ -88,7 +88,18 @@ void pg_schedule_free(pg_schedule *s)
 
 const char *pg_schedule_name(const pg_schedule *s) { return s->name; }
 
-static const char *const k_machine_keys[] = {"units", "tiles", "clock_hz", "flops", "prologue", NULL};
+static const char *const k_machine_keys[] = {"units", "tiles", "clock_hz", "flops", "prologue", "mem_clock_hz", NULL};
+
+double sch_mem_clock_ratio(const pg_schedule *s)
+{
+    const sch_machine *m = &s->machine;
+    return m->mem_clock_hz > 0 && m->clock_hz > 0 ? m->clock_hz / m->mem_clock_hz : 1.0;
+}
+
+double sch_dist_scale(const pg_schedule *s, int d)
+{
+    return s->dists[d].kind == DKIND_MEMORY ? sch_mem_clock_ratio(s) : 1.0;
+}
 
 static double *machine_field(sch_machine *m, const char *key)
 {
@@ -102,6 +113,8 @@ static double *machine_field(sch_machine *m, const char *key)
         return &m->flops;
     if (strcmp(key, "prologue") == 0)
         return &m->prologue;
+    if (strcmp(key, "mem_clock_hz") == 0)
+        return &m->mem_clock_hz;
     return NULL;
 }
 

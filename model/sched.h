@@ -105,6 +105,10 @@ typedef struct {
     double clock_hz; /* SM clock the cycles are counted in */
     double flops;    /* work of the whole problem */
     double prologue; /* launch cycles outside the recurrence */
+    /* The SM clock the `memory` terms and the `bandwidth` stall were measured
+     * at (0: clock_hz).  DRAM latency and bandwidth are fixed in nanoseconds,
+     * so at another clock_hz their cycles scale by clock_hz / mem_clock_hz. */
+    double mem_clock_hz;
 } sch_machine;
 
 /* Per-tile rows of a fitted trace, kept together (columns: slots). */
@@ -186,6 +190,12 @@ int sch_apply_override(pg_schedule *s, const sch_override *o);
  * bandwidth equilibrium (predict.c); a plain clone otherwise. */
 int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_schedule **out, double *rho,
                               double *mean);
+
+/* The factor a sample of distribution d is multiplied by: clock_hz /
+ * mem_clock_hz for `memory` terms (time fixed in ns), 1 for the rest. */
+double sch_dist_scale(const pg_schedule *s, int d);
+/* clock_hz / mem_clock_hz (1 when mem_clock_hz is not set). */
+double sch_mem_clock_ratio(const pg_schedule *s);
 
 /* Built-in schedule texts (generated from model/schedules/ at build time). */
 const char *sch_builtin_text(const char *name);

@@ -343,14 +343,17 @@ static int parse_buffer(pg_schedule *s, const toks *t, int line)
 
 static int parse_machine(pg_schedule *s, const toks *t, int line)
 {
-    static const char *const keys[] = {"units", "tiles", "clock_hz", "flops", "prologue", NULL};
+    static const char *const keys[] = {"units", "tiles", "clock_hz", "flops", "prologue", "mem_clock_hz", NULL};
     if (kv_check(s, t, 1, keys, line))
         return -1;
     sch_machine *m = &s->machine;
     if (kv_num(s, t, 1, "units", &m->units, line) < 0 || kv_num(s, t, 1, "tiles", &m->tiles, line) < 0 ||
         kv_num(s, t, 1, "clock_hz", &m->clock_hz, line) < 0 || kv_num(s, t, 1, "flops", &m->flops, line) < 0 ||
-        kv_num(s, t, 1, "prologue", &m->prologue, line) < 0)
+        kv_num(s, t, 1, "prologue", &m->prologue, line) < 0 ||
+        kv_num(s, t, 1, "mem_clock_hz", &m->mem_clock_hz, line) < 0)
         return -1;
+    if (m->mem_clock_hz < 0)
+        return FAIL(line, "mem_clock_hz must be positive");
     return 0;
 }
 

@@ -175,8 +175,11 @@ int pg_schedule_write(const pg_schedule *s, FILE *f, const char *comment)
                     s->bw_calibrated_period);
             done = 1;
         } else if (strcmp(w1, "machine") == 0) {
-            fprintf(f, "machine units=%.17g tiles=%.17g clock_hz=%.17g flops=%.17g prologue=%.17g\n", s->machine.units,
+            fprintf(f, "machine units=%.17g tiles=%.17g clock_hz=%.17g flops=%.17g prologue=%.17g", s->machine.units,
                     s->machine.tiles, s->machine.clock_hz, s->machine.flops, s->machine.prologue);
+            if (s->machine.mem_clock_hz > 0)
+                fprintf(f, " mem_clock_hz=%.17g", s->machine.mem_clock_hz);
+            fputc('\n', f);
             done = 1;
         }
         if (!done)
