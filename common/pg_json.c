@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "pg_error.h"
+#include "pg_outfile.h"
 
 void pg_json_init(pg_json *j, FILE *f, int pretty)
 {
@@ -256,4 +257,19 @@ int pg_json_finish(pg_json *j)
     if (ferror(j->f))
         return pg_fail("JSON write error");
     return 0;
+}
+
+int pg_json_save(const char *path, int pretty, pg_json_emit_fn emit, const void *ctx)
+{
+    pg_outfile o;
+    pg_json j;
+    if (pg_outfile_open(&o, path) != 0)
+        return -1;
+    pg_json_init(&j, o.f, pretty);
+    emit(&j, ctx);
+    if (pg_json_finish(&j) != 0) {
+        pg_outfile_abort(&o);
+        return pg_fail_context("%s", path);
+    }
+    return pg_outfile_commit(&o);
 }

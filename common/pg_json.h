@@ -49,4 +49,10 @@ void pg_json_int_array(pg_json *j, const int64_t *v, int64_t n);
  * otherwise -1 with a pg_fail() message.  Writes a final newline. */
 int pg_json_finish(pg_json *j);
 
+/* One JSON value into the file `path`, whole or not at all (pg_outfile.h):
+ * `emit` writes the value with j, then the writer is checked and the file
+ * put in place.  -1 with a message naming `path` on any failure. */
+typedef void (*pg_json_emit_fn)(pg_json *j, const void *ctx);
+int pg_json_save(const char *path, int pretty, pg_json_emit_fn emit, const void *ctx);
+
 #endif

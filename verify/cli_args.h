@@ -13,4 +13,14 @@ int pg_arg_value(int argc, char **argv, int *i, const char *name, const char **v
 int pg_arg_int(const char *opt, const char *s, int64_t lo, int64_t hi, int64_t *out);
 int pg_arg_u64(const char *opt, const char *s, uint64_t *out);
 
+/* 1 if any of argv[from..argc-1] is --help or -h. */
+int pg_arg_wants_help(int argc, char **argv, int from);
+
+/* An argument that no option took: the one run file a command reads.  -1
+ * with a message for an unknown option ("unknown option 'X'" + `hint`) or a
+ * second run file; otherwise *path = arg. */
+int pg_arg_run_file(const char *arg, const char **path, const char *hint);
+/* -1 with "no run file given" if path is NULL. */
+int pg_arg_need_run_file(const char *path);
+
 #endif

@@ -30,11 +30,10 @@ int pg_cmd_trace(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
+    if (pg_arg_wants_help(argc, argv, 1)) {
+        usage(stdout);
+        return 0;
+    }
     if (strcmp(argv[1], "export") != 0) {
         fprintf(stderr, "pegemm trace: unknown subcommand '%s' (export)\n", argv[1]);
         usage(stderr);
@@ -46,13 +45,7 @@ int pg_cmd_trace(int argc, char **argv)
         } else if ((r = pg_arg_value(argc, argv, &i, "--output", &output)) != 0) {
             if (r < 0)
                 goto bad;
-        } else if (argv[i][0] == '-') {
-            pg_fail("unknown option '%s'", argv[i]);
-            goto bad;
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            pg_fail("more than one run file ('%s' and '%s')", path, argv[i]);
+        } else if (pg_arg_run_file(argv[i], &path, "") != 0) {
             goto bad;
         }
     }
@@ -60,10 +53,8 @@ int pg_cmd_trace(int argc, char **argv)
         pg_fail("give the export format: --chrome (the only one so far)");
         goto bad;
     }
-    if (!path) {
-        pg_fail("no run file given");
+    if (pg_arg_need_run_file(path) != 0)
         goto bad;
-    }
     if (!output) {
         size_t n = strlen(path);
         default_out = malloc(n + 16);

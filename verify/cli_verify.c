@@ -11,7 +11,6 @@
 #include "modes.h"
 #include "outputs_report.h"
 #include "pg_error.h"
-#include "pg_outfile.h"
 #include "run_select.h"
 #include "timeline.h"
 #include "trace_check.h"
@@ -39,6 +38,8 @@ static void usage(FILE *f)
             "exit status: 0 all checks pass, 1 a check failed, 2 bad usage or input\n");
 }
 
+#define SEE_HELP " (see pegemm verify --help)"
+
 static int fail2(const char *cmd)
 {
     fprintf(stderr, "pegemm verify %s: %s\n", cmd, pg_last_error());
@@ -55,6 +56,18 @@ static int set_threads(const char *s)
 }
 
 /* ---- outputs ---- */
+
+typedef struct {
+    const char *path;
+    const pg_run *run;
+    const pg_verify_result *res;
+} outputs_json;
+
+static void emit_outputs_json(pg_json *j, const void *ctx)
+{
+    const outputs_json *o = ctx;
+    pg_verify_outputs_json(j, o->path, o->run, o->res);
+}
 
 static int cmd_outputs(int argc, char **argv)
 {
@@ -87,20 +100,12 @@ static int cmd_outputs(int argc, char **argv)
         } else if ((r = pg_arg_value(argc, argv, &i, "--sample", &v)) != 0) {
             if (r < 0 || pg_arg_int("--sample", v, 1, INT64_MAX, &sample) != 0)
                 goto bad;
-        } else if (argv[i][0] == '-') {
-            pg_fail("unknown option '%s' (see pegemm verify --help)", argv[i]);
-            goto bad;
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            pg_fail("more than one run file ('%s' and '%s')", path, argv[i]);
+        } else if (pg_arg_run_file(argv[i], &path, SEE_HELP) != 0) {
             goto bad;
         }
     }
-    if (!path) {
-        pg_fail("no run file given");
+    if (pg_arg_need_run_file(path) != 0)
         goto bad;
-    }
     if (pg_run_read(path, &run, PG_READ_OUTPUT) != 0)
         goto bad;
     have_run = 1;
@@ -121,20 +126,9 @@ static int cmd_outputs(int argc, char **argv)
     }
     have_res = 1;
     pg_verify_outputs_print(stdout, path, &run, &res);
-    if (json) {
-        pg_outfile o;
-        pg_json j;
-        if (pg_outfile_open(&o, json) != 0)
-            goto bad;
-        pg_json_init(&j, o.f, 1);
-        pg_verify_outputs_json(&j, path, &run, &res);
-        if (pg_json_finish(&j) != 0) {
-            pg_outfile_abort(&o);
-            goto bad;
-        }
-        if (pg_outfile_commit(&o) != 0)
-            goto bad;
-    }
+    const outputs_json oj = {path, &run, &res};
+    if (json && pg_json_save(json, 1, emit_outputs_json, &oj) != 0)
+        goto bad;
     if (svg && pg_verify_ulp_svg(svg, "ULP distance to the correctly rounded result", &res) != 0)
         goto bad;
     pg_verify_outputs_verdict(stdout, path, &res);
@@ -151,6 +145,8 @@ done:
 }
 
 /* ---- modes ---- */
+
+static void emit_modes_json(pg_json *j, const void *rep) { pg_modes_json(j, rep); }
 
 static int cmd_modes(int argc, char **argv)
 {
@@ -174,7 +170,7 @@ static int cmd_modes(int argc, char **argv)
             if (r < 0 || set_threads(v) != 0)
                 goto bad;
         } else {
-            pg_fail("unexpected argument '%s' (see pegemm verify --help)", argv[i]);
+            pg_fail("unexpected argument '%s'%s", argv[i], SEE_HELP);
             goto bad;
         }
     }
@@ -200,20 +196,8 @@ static int cmd_modes(int argc, char **argv)
     if (pg_modes_compare(&run.problem, rows, nrows, &rep) != 0)
         goto bad;
     pg_modes_print(stdout, &rep);
-    if (json) {
-        pg_outfile o;
-        pg_json j;
-        if (pg_outfile_open(&o, json) != 0)
-            goto bad;
-        pg_json_init(&j, o.f, 1);
-        pg_modes_json(&j, &rep);
-        if (pg_json_finish(&j) != 0) {
-            pg_outfile_abort(&o);
-            goto bad;
-        }
-        if (pg_outfile_commit(&o) != 0)
-            goto bad;
-    }
+    if (json && pg_json_save(json, 1, emit_modes_json, &rep) != 0)
+        goto bad;
     if (svg && pg_modes_svg(svg, &rep) != 0)
         goto bad;
     rc = 0;
@@ -230,6 +214,33 @@ done:
 }
 
 /* ---- trace ---- */
+
+typedef struct {
+    const char *path;
+    const pg_trace_issues *issues;
+    const pg_trace_cmp *cmp; /* NULL when the trace was not fitted */
+} trace_json;
+
+static void emit_trace_json(pg_json *j, const void *ctx)
+{
+    const trace_json *t = ctx;
+    pg_json_object_begin(j);
+    pg_json_kv_string(j, "run", t->path);
+    pg_json_kv_int(j, "records", t->issues->records);
+    pg_json_kv_int(j, "impossible", t->issues->impossible);
+    pg_json_kv_int(j, "config_mismatch", t->issues->config_mismatch);
+    pg_json_key(j, "notes");
+    pg_json_array_begin(j);
+    for (int k = 0; k < t->issues->nnotes; k++)
+        pg_json_string(j, t->issues->notes[k]);
+    pg_json_array_end(j);
+    pg_json_key(j, "model");
+    if (t->cmp)
+        pg_trace_cmp_json(j, t->cmp);
+    else
+        pg_json_null(j);
+    pg_json_object_end(j);
+}
 
 static int cmd_trace(int argc, char **argv)
 {
@@ -262,20 +273,12 @@ static int cmd_trace(int argc, char **argv)
             if (r < 0 || pg_arg_u64("--seed", v, &u) != 0)
                 goto bad;
             opts.seed = u;
-        } else if (argv[i][0] == '-') {
-            pg_fail("unknown option '%s' (see pegemm verify --help)", argv[i]);
-            goto bad;
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            pg_fail("more than one run file ('%s' and '%s')", path, argv[i]);
+        } else if (pg_arg_run_file(argv[i], &path, SEE_HELP) != 0) {
             goto bad;
         }
     }
-    if (!path) {
-        pg_fail("no run file given");
+    if (pg_arg_need_run_file(path) != 0)
         goto bad;
-    }
     if (pg_run_read(path, &run, PG_READ_TRACE) != 0)
         goto bad;
     have_run = 1;
@@ -300,35 +303,9 @@ static int cmd_trace(int argc, char **argv)
                 goto bad;
         }
     }
-    if (json) {
-        pg_outfile o;
-        pg_json j;
-        if (pg_outfile_open(&o, json) != 0)
-            goto bad;
-        pg_json_init(&j, o.f, 1);
-        pg_json_object_begin(&j);
-        pg_json_kv_string(&j, "run", path);
-        pg_json_kv_int(&j, "records", issues.records);
-        pg_json_kv_int(&j, "impossible", issues.impossible);
-        pg_json_kv_int(&j, "config_mismatch", issues.config_mismatch);
-        pg_json_key(&j, "notes");
-        pg_json_array_begin(&j);
-        for (int k = 0; k < issues.nnotes; k++)
-            pg_json_string(&j, issues.notes[k]);
-        pg_json_array_end(&j);
-        pg_json_key(&j, "model");
-        if (compared)
-            pg_trace_cmp_json(&j, &cmp);
-        else
-            pg_json_null(&j);
-        pg_json_object_end(&j);
-        if (pg_json_finish(&j) != 0) {
-            pg_outfile_abort(&o);
-            goto bad;
-        }
-        if (pg_outfile_commit(&o) != 0)
-            goto bad;
-    }
+    const trace_json tj = {path, &issues, compared ? &cmp : NULL};
+    if (json && pg_json_save(json, 1, emit_trace_json, &tj) != 0)
+        goto bad;
     if (impossible) {
         printf("FAIL: %s: the trace is impossible or from another kernel config; not fitted\n", path);
         rc = 1;
@@ -357,15 +334,10 @@ int pg_cmd_verify(int argc, char **argv)
         return 2;
     }
     const char *sub = argv[1];
-    if (strcmp(sub, "--help") == 0 || strcmp(sub, "-h") == 0) {
+    if (pg_arg_wants_help(argc, argv, 1)) {
         usage(stdout);
         return 0;
     }
-    for (int i = 2; i < argc; i++)
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return 0;
-        }
     if (strcmp(sub, "outputs") == 0)
         return cmd_outputs(argc - 1, argv + 1);
     if (strcmp(sub, "modes") == 0)

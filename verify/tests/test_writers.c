@@ -280,6 +280,47 @@ static void test_svg_bad_description_leaves_no_file(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* pg_json_save: the file appears whole, or not at all with a message naming it */
+static void emit_small(pg_json *j, const void *ctx)
+{
+    pg_json_object_begin(j);
+    pg_json_kv_string(j, "name", ctx);
+    pg_json_kv_int(j, "n", 3);
+    pg_json_object_end(j);
+}
+
+static void emit_unbalanced(pg_json *j, const void *ctx)
+{
+    (void)ctx;
+    pg_json_object_begin(j);
+    pg_json_kv_int(j, "n", 3);
+}
+
+static void test_json_save(void **state)
+{
+    (void)state;
+    char path[512], cmd[600];
+    snprintf(path, sizeof path, "%s/saved.json", g_dir);
+    assert_int_equal(pg_json_save(path, 1, emit_small, "abc"), 0);
+    size_t len;
+    char *text = read_whole_file(path, &len);
+    assert_non_null(text);
+    json_stats st = {.count_key = "name", .count_value = "abc"};
+    char err[200];
+    assert_int_equal(json_validate(text, len, &st, err, sizeof err), 0);
+    assert_int_equal(st.key_value_hits, 1);
+    free(text);
+    unlink(path);
+    assert_int_equal(pg_json_save(path, 0, emit_unbalanced, NULL), -1);
+    assert_non_null(strstr(pg_last_error(), path));
+    assert_int_equal(access(path, F_OK), -1);
+    snprintf(path, sizeof path, "%s/no/such/dir/x.json", g_dir);
+    assert_int_equal(pg_json_save(path, 1, emit_small, "a"), -1);
+    assert_non_null(strstr(pg_last_error(), path));
+    snprintf(cmd, sizeof cmd, "test -z \"$(ls -A '%s' | grep tmp)\"", g_dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -289,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_xml_validator_rejects),
         cmocka_unit_test(test_svg_wellformed),
         cmocka_unit_test(test_svg_bad_description_leaves_no_file),
+        cmocka_unit_test(test_json_save),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
