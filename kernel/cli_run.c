@@ -30,8 +30,8 @@ static void usage(FILE *f, const char *cmd)
 {
     fprintf(f,
             "usage: pegemm %s [options]\n"
-            "  -o, --out RUN.h5        write a run file (atomically)\n"
-            "  --shape M,N,K[,P]       problem shape (default %d,%d,%d,%d); any M >= 1, any P >= 1;\n"
+            "  -o, --out, --output RUN.h5  write a run file (atomically)\n"
+            "  --shape, --problem M,N,K[,P]  problem shape (default %d,%d,%d,%d); any M >= 1, any P >= 1;\n"
             "                          pingpong needs N %% %d == 0, K %% %d == 0; bres* N %% %d == 0,\n"
             "                          K %% %d == 0, K <= %d\n"
             "  --variant NAME          kernel variant: pingpong, bres, bres64, default\n"
@@ -96,7 +96,7 @@ static int parse_opts(int argc, char **argv, int bench, run_opts *o)
         else if (!v) {
             pg_fail("%s: missing value (or unknown option)", a);
             return 2;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--out"))
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--out") || !strcmp(a, "--output"))
             o->out = v;
         else if (!strcmp(a, "--input"))
             o->input = v;
@@ -109,7 +109,7 @@ static int parse_opts(int argc, char **argv, int bench, run_opts *o)
         }
         else if (!strcmp(a, "--rows"))
             o->rows = v;
-        else if (!strcmp(a, "--shape")) {
+        else if (!strcmp(a, "--shape") || !strcmp(a, "--problem")) { /* --problem: the name `pegemm ref` uses */
             if (pg_shape_parse(v, &o->shape) != 0)
                 return 2;
         } else if (!strcmp(a, "--family")) {
