@@ -13,6 +13,7 @@
 #include "gemm.h"
 #include "gemm_kernels.h"
 #include "inputs.h"
+#include "pg_alloc.h"
 #include "pg_error.h"
 #include "pg_progress.h"
 
@@ -136,11 +137,10 @@ int pg_cmd_bench_ref(int argc, char **argv)
     int nthreads = threads > 0 ? threads : omp_get_max_threads();
     int64_t M = p.shape.M, N = p.shape.N, K = p.shape.K;
     double macs = (double)M * (double)N * (double)K;
-    uint16_t *D = malloc((size_t)(M * N) * sizeof *D);
+    uint16_t *D = pg_alloc("D", M * N, sizeof *D);
     if (D == NULL) {
-        fprintf(stderr, "pegemm bench-ref: out of memory for D\n");
         pg_problem_free(&p);
-        return 1;
+        return pg_cli_report("bench-ref", 1);
     }
 
     printf("bench-ref: M=%lld N=%lld K=%lld family=%s threads=%d repeat=%d kernels=%s\n", (long long)M,

@@ -9,6 +9,7 @@
 #include "commands.h"
 #include "gemm.h"
 #include "inputs.h"
+#include "pg_alloc.h"
 #include "pg_error.h"
 #include "runfile.h"
 
@@ -160,13 +161,10 @@ int pg_cmd_ref(int argc, char **argv)
         rc = pg_cli_report("ref", 2);
         goto done;
     }
-    size_t nout = (size_t)run.nrows * (size_t)sh->N;
-    run.D = malloc(nout * sizeof *run.D);
-    run.acc = want_acc ? malloc(nout * sizeof *run.acc) : NULL;
-    if (run.D == NULL || (want_acc && run.acc == NULL)) {
-        fprintf(stderr, "pegemm ref: out of memory for %lld x %lld outputs\n", (long long)run.nrows,
-                (long long)sh->N);
-        rc = 1;
+    int64_t nout = run.nrows * sh->N;
+    if (!(run.D = pg_alloc("the outputs D", nout, sizeof *run.D)) ||
+        (want_acc && !(run.acc = pg_alloc("the accumulators", nout, sizeof *run.acc)))) {
+        rc = pg_cli_report("ref", 1);
         goto done;
     }
     run.mode = mode;

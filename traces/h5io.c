@@ -94,11 +94,3 @@ int pg_h5_exists(hid_t file, const char *path)
     }
     return 1;
 }
-
-int pg_h5_bytes(const char *what, int64_t count, size_t size, size_t *out)
-{
-    if (count < 0 || (size != 0 && (uint64_t)count > SIZE_MAX / size))
-        return pg_fail("%s: size %lld x %zu bytes does not fit in memory", what, (long long)count, size);
-    *out = (size_t)count * size;
-    return 0;
-}

@@ -89,8 +89,4 @@ int pg_h5_dataset_write(hid_t loc, const char *loc_name, const char *name, const
 int pg_h5_write_chunks(hid_t dset, size_t elem_size, int rank, const hsize_t *dims, const hsize_t *chunk,
                        const void *data, int level, const char *what);
 
-/* Byte count of `count` elements of `size` bytes into *out; -1 with a
- * message naming `what` on overflow. */
-int pg_h5_bytes(const char *what, int64_t count, size_t size, size_t *out);
-
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "pg_alloc.h"
 #include "pg_error.h"
 
 const pg_h5_kind PG_H5_U8 = {H5T_INTEGER, 1, 0, "uint8"};
@@ -175,7 +176,7 @@ int pg_h5_dataset_write(hid_t loc, const char *loc_name, const char *name, const
         count *= dims[i];
     }
     size_t bytes;
-    if (pg_h5_bytes(what, count, kind->size, &bytes) < 0)
+    if (pg_bytes(what, count, kind->size, &bytes) < 0)
         return -1;
 
     /* No modification times in object headers: the same run gives the same

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pg_alloc.h"
 #include "pg_error.h"
 #include "runfile.h"
 #include "runfile_internal.h"
@@ -76,9 +77,8 @@ int pg_run_add_timing(pg_run *run, const char *name, const double *ms, int64_t n
         return pg_fail("timing set '%s' has no samples", name);
     pg_timing *t = &run->timings[run->ntimings];
     memset(t, 0, sizeof *t);
-    t->ms = malloc((size_t)n * sizeof *t->ms);
-    if (!t->ms)
-        return pg_fail("out of memory for %lld timing samples", (long long)n);
+    if (!(t->ms = pg_alloc("timing samples", n, sizeof *t->ms)))
+        return -1;
     memcpy(t->ms, ms, (size_t)n * sizeof *t->ms);
     strcpy(t->name, name);
     t->n = n;

@@ -12,6 +12,7 @@
 
 #include "h5io.h"
 #include "inputs.h"
+#include "pg_alloc.h"
 #include "pg_error.h"
 #include "runfile.h"
 #include "runfile_internal.h"
@@ -145,18 +146,6 @@ static int check_problem_data(hid_t file, const pg_problem *p, int *stored)
     return 0;
 }
 
-/* malloc'd buffer for `count` elements of `size` bytes, named in messages. */
-static void *alloc_for(const char *what, int64_t count, size_t size)
-{
-    size_t bytes;
-    if (pg_h5_bytes(what, count, size, &bytes) < 0)
-        return NULL;
-    void *p = malloc(bytes ? bytes : 1);
-    if (!p)
-        pg_fail("out of memory for %s (%zu bytes)", what, bytes);
-    return p;
-}
-
 static int load_problem(hid_t file, pg_problem *p, int stored)
 {
     const pg_shape *s = &p->shape;
@@ -172,8 +161,8 @@ static int load_problem(hid_t file, pg_problem *p, int stored)
         p->combined = gen.combined;
         return 0;
     }
-    if (!(p->A = alloc_for("/problem/A", s->M * s->K, 1)) || !(p->B = alloc_for("/problem/B", s->N * s->K, 1)) ||
-        !(p->combined = alloc_for("/problem/combined", s->P * s->N, 2)))
+    if (!(p->A = pg_alloc("/problem/A", s->M * s->K, 1)) || !(p->B = pg_alloc("/problem/B", s->N * s->K, 1)) ||
+        !(p->combined = pg_alloc("/problem/combined", s->P * s->N, 2)))
         return -1;
     if (pg_h5_dataset_read(file, "/problem/A", &PG_H5_U8, p->A) < 0 ||
         pg_h5_dataset_read(file, "/problem/B", &PG_H5_U8, p->B) < 0 ||
@@ -240,7 +229,7 @@ static int read_output(hid_t file, pg_run *run, int load)
             pg_fail("/output/rows is empty");
             goto done;
         }
-        if (!(run->rows = alloc_for("/output/rows", n, sizeof *run->rows)) ||
+        if (!(run->rows = pg_alloc("/output/rows", n, sizeof *run->rows)) ||
             pg_h5_dataset_read(file, "/output/rows", &PG_H5_I64, run->rows) < 0 ||
             pg_runfile_check_rows(run->rows, n, s->M, "/output/rows") < 0)
             goto done;
@@ -262,10 +251,10 @@ static int read_output(hid_t file, pg_run *run, int load)
         run->nrows = 0;
     } else {
         int64_t count = run->nrows * s->N;
-        if (!(run->D = alloc_for("/output/D", count, sizeof *run->D)) ||
+        if (!(run->D = pg_alloc("/output/D", count, sizeof *run->D)) ||
             pg_h5_dataset_read(file, "/output/D", &PG_H5_U16, run->D) < 0)
             goto done;
-        if (has_acc && (!(run->acc = alloc_for("/output/accumulator", count, sizeof *run->acc)) ||
+        if (has_acc && (!(run->acc = pg_alloc("/output/accumulator", count, sizeof *run->acc)) ||
                         pg_h5_dataset_read(file, "/output/accumulator", &PG_H5_F32, run->acc) < 0))
             goto done;
     }

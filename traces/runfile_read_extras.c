@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "h5io.h"
+#include "pg_alloc.h"
 #include "pg_error.h"
 #include "runfile_internal.h"
 
@@ -65,10 +66,8 @@ static int read_timing(hid_t file, hid_t g, const char *name, pg_timing *t)
         return pg_h5_fail("cannot open a timing dataset");
     if (pg_h5_attr_read_f64(d, path, "flops", &t->flops) < 0 || pg_h5_attr_read_f64(d, path, "bytes", &t->bytes) < 0)
         goto done;
-    if (!(t->ms = malloc((size_t)n * sizeof *t->ms))) {
-        pg_fail("out of memory for %s", path);
+    if (!(t->ms = pg_alloc(path, n, sizeof *t->ms)))
         goto done;
-    }
     if (pg_h5_dataset_read(file, path, &PG_H5_F64, t->ms) < 0)
         goto done;
     snprintf(t->name, sizeof t->name, "%s", name);

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "pg_alloc.h"
 #include "pg_error.h"
 #include "pg_json.h"
 #include "pg_svg.h"
@@ -321,6 +322,23 @@ static void test_json_save(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* pg_alloc / pg_bytes (common/pg_alloc.c): overflow and negative counts are
+ * messages naming the thing, a zero count still gives a usable pointer */
+static void test_checked_alloc(void **state)
+{
+    (void)state;
+    size_t bytes = 0;
+    assert_int_equal(pg_bytes("x", 3, 8, &bytes), 0);
+    assert_int_equal(bytes, 24);
+    assert_int_equal(pg_bytes("/output/D", INT64_MAX, 2, &bytes), -1);
+    assert_non_null(strstr(pg_last_error(), "/output/D: size"));
+    assert_null(pg_alloc("the rows", -1, 8));
+    assert_non_null(strstr(pg_last_error(), "the rows"));
+    void *p = pg_alloc("nothing", 0, 8);
+    assert_non_null(p);
+    free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -331,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_svg_wellformed),
         cmocka_unit_test(test_svg_bad_description_leaves_no_file),
         cmocka_unit_test(test_json_save),
+        cmocka_unit_test(test_checked_alloc),
     };
     return cmocka_run_group_tests(tests, setup_dir, teardown_dir);
 }
