@@ -330,7 +330,7 @@ static void test_checked_alloc(void **state)
     size_t bytes = 0;
     assert_int_equal(pg_bytes("x", 3, 8, &bytes), 0);
     assert_int_equal(bytes, 24);
-    assert_int_equal(pg_bytes("/output/D", INT64_MAX, 2, &bytes), -1);
+    assert_int_equal(pg_bytes("/output/D", INT64_MAX, 4, &bytes), -1);
     assert_non_null(strstr(pg_last_error(), "/output/D: size"));
     assert_null(pg_alloc("the rows", -1, 8));
     assert_non_null(strstr(pg_last_error(), "the rows"));
