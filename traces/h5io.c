@@ -38,6 +38,13 @@ int pg_h5_fail(const char *what)
     return pg_fail("%s", what);
 }
 
+int pg_h5_close(hid_t id, herr_t (*close_fn)(hid_t), int rc, const char *what)
+{
+    if (id >= 0 && close_fn(id) < 0 && rc == 0)
+        return pg_h5_fail(what);
+    return rc;
+}
+
 void pg_h5_type_desc(hid_t type, char *buf, size_t n)
 {
     H5T_class_t cls = H5Tget_class(type);

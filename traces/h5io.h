@@ -23,6 +23,11 @@ void pg_h5_quiet_end(pg_h5_quiet *q);
  * recorded nothing.  Returns -1. */
 int pg_h5_fail(const char *what);
 
+/* Close `id` with `close_fn` (H5Aclose, H5Dclose, H5Gclose, H5Fclose; ids
+ * < 0 are skipped) and return rc, except that a failing close turns rc 0
+ * into pg_h5_fail(what)'s -1: data is only safely written once closed. */
+int pg_h5_close(hid_t id, herr_t (*close_fn)(hid_t), int rc, const char *what);
+
 /* "uint8", "int64", "float32", "string", ... for messages. */
 void pg_h5_type_desc(hid_t type, char *buf, size_t n);
 

@@ -8,6 +8,15 @@
 
 #include "pg_error.h"
 
+#define WHAT_LEN 300
+
+/* "cannot <verb> attribute <name> of <obj_name>" into what[WHAT_LEN]. */
+static const char *attr_what(char *what, const char *verb, const char *obj_name, const char *name)
+{
+    snprintf(what, WHAT_LEN, "cannot %s attribute %s of %s", verb, name, obj_name);
+    return what;
+}
+
 /* ---- writing ---- */
 
 static int attr_write(hid_t obj, const char *obj_name, const char *name, hid_t file_type, hid_t mem_type,
@@ -15,8 +24,8 @@ static int attr_write(hid_t obj, const char *obj_name, const char *name, hid_t f
 {
     int rc = -1;
     hid_t space = -1, attr = -1;
-    char what[300];
-    snprintf(what, sizeof what, "cannot write attribute %s of %s", name, obj_name);
+    char what[WHAT_LEN];
+    attr_what(what, "write", obj_name, name);
 
     space = n ? H5Screate_simple(1, n, NULL) : H5Screate(H5S_SCALAR);
     if (space < 0)
@@ -31,8 +40,7 @@ static int attr_write(hid_t obj, const char *obj_name, const char *name, hid_t f
 fail:
     pg_h5_fail(what);
 done:
-    if (attr >= 0 && H5Aclose(attr) < 0 && rc == 0)
-        rc = pg_h5_fail(what);
+    rc = pg_h5_close(attr, H5Aclose, rc, what);
     if (space >= 0)
         H5Sclose(space);
     return rc;
@@ -93,9 +101,8 @@ int pg_h5_attr_exists(hid_t obj, const char *obj_name, const char *name)
 {
     htri_t e = H5Aexists(obj, name);
     if (e < 0) {
-        char what[300];
-        snprintf(what, sizeof what, "cannot look up attribute %s of %s", name, obj_name);
-        return pg_h5_fail(what);
+        char what[WHAT_LEN];
+        return pg_h5_fail(attr_what(what, "look up", obj_name, name));
     }
     return e > 0;
 }
@@ -108,7 +115,7 @@ static int attr_open(hid_t obj, const char *obj_name, const char *name, H5T_clas
 {
     int rc = -1;
     hid_t space = -1;
-    char what[300];
+    char what[WHAT_LEN];
     *attr = *type = -1;
 
     int e = pg_h5_attr_exists(obj, obj_name, name);
@@ -117,7 +124,7 @@ static int attr_open(hid_t obj, const char *obj_name, const char *name, H5T_clas
     if (e == 0)
         return pg_fail("attribute %s of %s is missing", name, obj_name);
 
-    snprintf(what, sizeof what, "cannot read attribute %s of %s", name, obj_name);
+    attr_what(what, "read", obj_name, name);
     if ((*attr = H5Aopen(obj, name, H5P_DEFAULT)) < 0 || (*type = H5Aget_type(*attr)) < 0 ||
         (space = H5Aget_space(*attr)) < 0) {
         pg_h5_fail(what);
@@ -156,55 +163,41 @@ done:
     return rc;
 }
 
+/* Read the open attribute's single value as `mem` into out, then close
+ * the attribute and its type (attr_open's pair) whatever happened. */
+static int attr_read_close(hid_t attr, hid_t type, hid_t mem, void *out, const char *obj_name, const char *name)
+{
+    char what[WHAT_LEN];
+    int rc = H5Aread(attr, mem, out) < 0 ? pg_h5_fail(attr_what(what, "read", obj_name, name)) : 0;
+    H5Tclose(type);
+    H5Aclose(attr);
+    return rc;
+}
+
 /* Read an integer attribute as int64 or uint64 without silent clamping:
- * HDF5 converts out-of-range values to the nearest bound, so check the
- * sign and size of the stored type first. */
+ * HDF5 converts out-of-range values to the nearest bound, so read it in
+ * the stored type's sign and check the range here. */
 static int attr_read_int(hid_t obj, const char *obj_name, const char *name, int want_unsigned, void *out)
 {
-    int rc = -1;
     hid_t attr = -1, type = -1;
     size_t n;
     if (attr_open(obj, obj_name, name, H5T_INTEGER, H5T_INTEGER, "an integer", 0, &attr, &type, &n) < 0)
         return -1;
     int stored_signed = H5Tget_sign(type) != H5T_SGN_NONE;
-    char what[300];
-    snprintf(what, sizeof what, "cannot read attribute %s of %s", name, obj_name);
-    if (stored_signed) {
-        int64_t v;
-        if (H5Aread(attr, H5T_NATIVE_INT64, &v) < 0) {
-            pg_h5_fail(what);
-            goto done;
-        }
-        if (want_unsigned) {
-            if (v < 0) {
-                pg_fail("attribute %s of %s is %" PRId64 " but must not be negative", name, obj_name, v);
-                goto done;
-            }
-            *(uint64_t *)out = (uint64_t)v;
-        } else {
-            *(int64_t *)out = v;
-        }
-    } else {
-        uint64_t v;
-        if (H5Aread(attr, H5T_NATIVE_UINT64, &v) < 0) {
-            pg_h5_fail(what);
-            goto done;
-        }
-        if (want_unsigned) {
-            *(uint64_t *)out = v;
-        } else {
-            if (v > (uint64_t)INT64_MAX) {
-                pg_fail("attribute %s of %s is %" PRIu64 ", too large", name, obj_name, v);
-                goto done;
-            }
-            *(int64_t *)out = (int64_t)v;
-        }
-    }
-    rc = 0;
-done:
-    H5Tclose(type);
-    H5Aclose(attr);
-    return rc;
+    int64_t sv = 0;
+    uint64_t uv = 0;
+    if (attr_read_close(attr, type, stored_signed ? H5T_NATIVE_INT64 : H5T_NATIVE_UINT64,
+                        stored_signed ? (void *)&sv : (void *)&uv, obj_name, name) < 0)
+        return -1;
+    if (stored_signed && want_unsigned && sv < 0)
+        return pg_fail("attribute %s of %s is %" PRId64 " but must not be negative", name, obj_name, sv);
+    if (!stored_signed && !want_unsigned && uv > (uint64_t)INT64_MAX)
+        return pg_fail("attribute %s of %s is %" PRIu64 ", too large", name, obj_name, uv);
+    if (want_unsigned)
+        *(uint64_t *)out = stored_signed ? (uint64_t)sv : uv;
+    else
+        *(int64_t *)out = stored_signed ? sv : (int64_t)uv;
+    return 0;
 }
 
 int pg_h5_attr_read_i64(hid_t obj, const char *obj_name, const char *name, int64_t *v)
@@ -219,22 +212,11 @@ int pg_h5_attr_read_u64(hid_t obj, const char *obj_name, const char *name, uint6
 
 int pg_h5_attr_read_f64(hid_t obj, const char *obj_name, const char *name, double *v)
 {
-    int rc = -1;
     hid_t attr = -1, type = -1;
     size_t n;
     if (attr_open(obj, obj_name, name, H5T_FLOAT, H5T_INTEGER, "a number", 0, &attr, &type, &n) < 0)
         return -1;
-    if (H5Aread(attr, H5T_NATIVE_DOUBLE, v) < 0) {
-        char what[300];
-        snprintf(what, sizeof what, "cannot read attribute %s of %s", name, obj_name);
-        pg_h5_fail(what);
-        goto done;
-    }
-    rc = 0;
-done:
-    H5Tclose(type);
-    H5Aclose(attr);
-    return rc;
+    return attr_read_close(attr, type, H5T_NATIVE_DOUBLE, v, obj_name, name);
 }
 
 void pg_h5_strs_free(char **s, size_t n)
@@ -272,8 +254,8 @@ static int attr_read_strings(hid_t obj, const char *obj_name, const char *name, 
     char **vl = NULL;
     char *fixed = NULL;
     int vl_read = 0;
-    char what[300];
-    snprintf(what, sizeof what, "cannot read attribute %s of %s", name, obj_name);
+    char what[WHAT_LEN];
+    attr_what(what, "read", obj_name, name);
 
     if (attr_open(obj, obj_name, name, H5T_STRING, H5T_STRING, "a string", array, &attr, &type, &n) < 0)
         return -1;

@@ -217,8 +217,7 @@ int pg_h5_dataset_write(hid_t loc, const char *loc_name, const char *name, const
 fail:
     pg_h5_fail(what);
 done:
-    if (dset >= 0 && H5Dclose(dset) < 0 && rc == 0)
-        rc = pg_h5_fail(what);
+    rc = pg_h5_close(dset, H5Dclose, rc, what);
     if (dcpl >= 0)
         H5Pclose(dcpl);
     if (space >= 0)

@@ -280,8 +280,7 @@ int pg_run_read(const char *path, pg_run *run, unsigned what)
         goto done;
     rc = 0;
 done:
-    if (file >= 0 && H5Fclose(file) < 0 && rc == 0)
-        rc = pg_h5_fail("cannot close the file");
+    rc = pg_h5_close(file, H5Fclose, rc, "cannot close the file");
     pg_h5_quiet_end(&quiet);
     if (rc < 0) {
         pg_run_free(run);

@@ -56,8 +56,7 @@ static int write_problem(hid_t file, const pg_problem *p, int store)
     }
     rc = 0;
 done:
-    if (H5Gclose(g) < 0 && rc == 0)
-        rc = pg_h5_fail("cannot close /problem");
+    rc = pg_h5_close(g, H5Gclose, rc, "cannot close /problem");
     return rc;
 }
 
@@ -80,8 +79,7 @@ static int write_output(hid_t file, const pg_run *run)
         goto done;
     rc = 0;
 done:
-    if (H5Gclose(g) < 0 && rc == 0)
-        rc = pg_h5_fail("cannot close /output");
+    rc = pg_h5_close(g, H5Gclose, rc, "cannot close /output");
     return rc;
 }
 
@@ -106,8 +104,7 @@ static int write_kernel(hid_t file, const pg_kernel_info *k)
         goto done;
     rc = 0;
 done:
-    if (H5Gclose(g) < 0 && rc == 0)
-        rc = pg_h5_fail("cannot close /kernel");
+    rc = pg_h5_close(g, H5Gclose, rc, "cannot close /kernel");
     return rc;
 }
 
@@ -142,8 +139,7 @@ static int write_timings(hid_t file, const pg_run *run)
 done:
     if (d >= 0)
         H5Dclose(d);
-    if (H5Gclose(g) < 0 && rc == 0)
-        rc = pg_h5_fail("cannot close /timing");
+    rc = pg_h5_close(g, H5Gclose, rc, "cannot close /timing");
     return rc;
 }
 
@@ -175,8 +171,7 @@ static int write_trace(hid_t file, const pg_trace *t)
         goto done;
     rc = 0;
 done:
-    if (H5Gclose(g) < 0 && rc == 0)
-        rc = pg_h5_fail("cannot close /trace");
+    rc = pg_h5_close(g, H5Gclose, rc, "cannot close /trace");
     return rc;
 }
 

@@ -308,6 +308,15 @@ void fx_h5_set_attr_i64(const char *file, const char *obj, const char *name, int
     assert_true(H5Fclose(f) >= 0);
 }
 
+void fx_h5_set_attr_u64(const char *file, const char *obj, const char *name, uint64_t v)
+{
+    hid_t f = open_rw(file);
+    hid_t a = recreate_attr(f, obj, name, H5T_STD_U64LE);
+    assert_true(H5Awrite(a, H5T_NATIVE_UINT64, &v) >= 0);
+    H5Aclose(a);
+    assert_true(H5Fclose(f) >= 0);
+}
+
 void fx_h5_set_attr_str(const char *file, const char *obj, const char *name, const char *s)
 {
     hid_t f = open_rw(file);

@@ -43,6 +43,7 @@ void fx_h5_delete(const char *file, const char *obj);
 void fx_h5_write_dataset(const char *file, const char *obj, hid_t mem_type, hid_t file_type, int rank,
                          const hsize_t *dims, const void *data);
 void fx_h5_set_attr_i64(const char *file, const char *obj, const char *name, int64_t v);
+void fx_h5_set_attr_u64(const char *file, const char *obj, const char *name, uint64_t v);
 void fx_h5_set_attr_str(const char *file, const char *obj, const char *name, const char *s);
 void fx_h5_delete_attr(const char *file, const char *obj, const char *name);
 

@@ -143,6 +143,22 @@ static void test_invalid_schema_version(void **state)
     fx_expect_read_error(FX->path, PG_READ_ALL, "attribute pegemm_schema_version of / has type string");
 }
 
+/* Integers are read in the stored type's sign, so nothing is clamped:
+ * a negative value for an unsigned attribute and an unsigned one above
+ * INT64_MAX for a signed attribute are errors naming the value. */
+static void test_integer_attribute_range(void **state)
+{
+    fx_h5_set_attr_i64(FX->path, "/problem", "seed", -5);
+    fx_expect_read_error(FX->path, 0, "attribute seed of /problem is -5 but must not be negative");
+    fx_h5_set_attr_u64(FX->path, "/problem", "seed", UINT64_MAX);
+    pg_run run;
+    assert_int_equal(pg_run_read(FX->path, &run, 0), 0);
+    assert_true(run.problem.seed == UINT64_MAX);
+    pg_run_free(&run);
+    fx_h5_set_attr_u64(FX->path, "/problem", "M", (uint64_t)INT64_MAX + 2);
+    fx_expect_read_error(FX->path, 0, "attribute M of /problem is 9223372036854775809, too large");
+}
+
 /* ---- /problem ---- */
 
 static void test_missing_problem_group(void **state)
@@ -460,6 +476,7 @@ int main(void)
         T(test_not_a_pegemm_file),
         T(test_newer_schema_version),
         T(test_invalid_schema_version),
+        T(test_integer_attribute_range),
         T(test_missing_problem_group),
         T(test_missing_problem_attribute),
         T(test_zero_M),
