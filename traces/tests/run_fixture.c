@@ -299,34 +299,32 @@ static hid_t recreate_attr(hid_t f, const char *obj, const char *name, hid_t typ
     return a;
 }
 
-void fx_h5_set_attr_i64(const char *file, const char *obj, const char *name, int64_t v)
+static void set_attr(const char *file, const char *obj, const char *name, hid_t file_type, hid_t mem_type,
+                     const void *v)
 {
     hid_t f = open_rw(file);
-    hid_t a = recreate_attr(f, obj, name, H5T_STD_I64LE);
-    assert_true(H5Awrite(a, H5T_NATIVE_INT64, &v) >= 0);
+    hid_t a = recreate_attr(f, obj, name, file_type);
+    assert_true(H5Awrite(a, mem_type, v) >= 0);
     H5Aclose(a);
     assert_true(H5Fclose(f) >= 0);
+}
+
+void fx_h5_set_attr_i64(const char *file, const char *obj, const char *name, int64_t v)
+{
+    set_attr(file, obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v);
 }
 
 void fx_h5_set_attr_u64(const char *file, const char *obj, const char *name, uint64_t v)
 {
-    hid_t f = open_rw(file);
-    hid_t a = recreate_attr(f, obj, name, H5T_STD_U64LE);
-    assert_true(H5Awrite(a, H5T_NATIVE_UINT64, &v) >= 0);
-    H5Aclose(a);
-    assert_true(H5Fclose(f) >= 0);
+    set_attr(file, obj, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, &v);
 }
 
 void fx_h5_set_attr_str(const char *file, const char *obj, const char *name, const char *s)
 {
-    hid_t f = open_rw(file);
     hid_t t = H5Tcopy(H5T_C_S1);
     assert_true(H5Tset_size(t, H5T_VARIABLE) >= 0);
-    hid_t a = recreate_attr(f, obj, name, t);
-    assert_true(H5Awrite(a, t, &s) >= 0);
-    H5Aclose(a);
+    set_attr(file, obj, name, t, t, &s);
     H5Tclose(t);
-    assert_true(H5Fclose(f) >= 0);
 }
 
 void fx_h5_delete_attr(const char *file, const char *obj, const char *name)

@@ -187,17 +187,9 @@ static void assert_json_file(const char *path, const char *key, const char *valu
 
 static void assert_svg_file(const char *path)
 {
-    size_t len;
-    char *text = read_whole_file(path, &len);
-    assert_non_null(text);
-    xml_stats st;
-    char err[200];
-    int rc = xml_validate(text, len, &st, err, sizeof err);
-    if (rc != 0)
-        fprintf(stderr, "%s: %s\n", path, err);
-    assert_int_equal(rc, 0);
-    assert_string_equal(st.root, "svg");
-    free(text);
+    char err[400];
+    if (svg_file_validate(path, 0, err, sizeof err) != 0)
+        fail_msg("%s", err);
 }
 
 /* ---- verify outputs ---- */

@@ -398,3 +398,24 @@ int xml_validate(const char *s, size_t n, xml_stats *st, char *err, size_t errle
         return xfail(err, errlen, 0, "no root element");
     return 0;
 }
+
+int svg_file_validate(const char *path, long min_elements, char *err, size_t errlen)
+{
+    size_t len;
+    char *text = read_whole_file(path, &len);
+    if (!text) {
+        snprintf(err, errlen, "%s: cannot read", path);
+        return -1;
+    }
+    xml_stats st;
+    char why[200];
+    int rc = xml_validate(text, len, &st, why, sizeof why);
+    if (rc != 0)
+        snprintf(err, errlen, "%s: %s", path, why);
+    else if (strcmp(st.root, "svg") != 0)
+        rc = -1, snprintf(err, errlen, "%s: root element <%s>, not <svg>", path, st.root);
+    else if (st.elements < min_elements)
+        rc = -1, snprintf(err, errlen, "%s: %ld elements, fewer than %ld", path, st.elements, min_elements);
+    free(text);
+    return rc;
+}

@@ -28,4 +28,8 @@ int xml_validate(const char *text, size_t len, xml_stats *st, char *err, size_t 
 /* Read a whole file into a NUL-terminated buffer (caller frees); NULL if absent. */
 char *read_whole_file(const char *path, size_t *len);
 
+/* 0 if the file `path` is a well-formed SVG document (root element <svg>)
+ * with at least `min_elements` elements; otherwise -1 and `err` says why. */
+int svg_file_validate(const char *path, long min_elements, char *err, size_t errlen);
+
 #endif
