@@ -33,6 +33,14 @@ void engine_reset(engine *E, uint64_t seed)
     rng_seed(&E->r, seed);
     E->k = 0;
     E->block_left = 0;
+    const sch_table *T = E->s->table;
+    if (T && E->s->machine.whole_run && T->nunits > 0 && !E->means_only) {
+        /* a unit from an empty pipeline: replay one traced SM from its first tile */
+        E->row = T->unit_first[rng_below(&E->r, (uint64_t)T->nunits)] - 1;
+        if (E->row < 0)
+            E->row += T->rows;
+        E->block_left = INT32_MAX;
+    }
 }
 
 void engine_free(engine *E)
@@ -83,6 +91,16 @@ void engine_step(engine *E)
         for (int j = s->in_begin[v]; j < s->in_begin[v + 1]; j++) {
             const sch_edge *e = &s->edges[s->in_edge[j]];
             const int64_t kk = k - e->off;
+            if (kk < 0 && E->s->machine.whole_run) {
+                /* no tile before the first: nothing to wait for but the
+                 * role's own start-up */
+                if (e->kind == EDGE_SEQ) {
+                    double st = E->s->role_start[E->s->nodes[v].role];
+                    if (st > best)
+                        best = st;
+                }
+                continue;
+            }
             double t = (kk < 0 ? 0.0 : E->x[(kk % R) * n + e->from]) + e->w;
             for (int q = 0; q < e->nterms; q++) {
                 int64_t ks = k - e->toff[q];

@@ -40,7 +40,7 @@ int sch_attach_table(pg_schedule *s)
 {
     for (int d = 0; d < s->ndists; d++) {
         sch_dist *D = &s->dists[d];
-        if (D->kind != DKIND_PHASE || sch_table_column(s, d, 0) < 0)
+        if ((D->kind != DKIND_PHASE && D->kind != DKIND_MEMORY) || sch_table_column(s, d, 0) < 0)
             continue;
         double sum = 0;
         int64_t n = 0;
@@ -399,8 +399,70 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const pg_role *rolei
             }
         }
         for (int d = 0; d < ndist; d++)
-            if (nsamp[d] >= 20 && set_latency(s, d, samples[d], fracs[d], nsamp[d]))
+            if (nsamp[d] >= 20 && s->dists[d].family != DIST_EMPIRICAL &&
+                set_latency(s, d, samples[d], fracs[d], nsamp[d]))
                 goto done;
+    }
+    /* ROLE_start: per SM, the end of the role's first step in its first
+     * tile (the earliest to end) after the SM's first traced event (the warps' set-up, and the
+     * first wait that is only set-up); the median over SMs */
+    {
+        int32_t maxsm = 0;
+        for (int64_t i = 0; i < t->n; i++)
+            if (t->sm[i] > maxsm)
+                maxsm = t->sm[i];
+        int64_t *org = malloc(sizeof(int64_t) * (size_t)(maxsm + 1)), *fb = malloc(sizeof(int64_t) * (size_t)(maxsm + 1)),
+                *fe = malloc(sizeof(int64_t) * (size_t)(maxsm + 1));
+        double *sv = malloc(sizeof(double) * (size_t)(maxsm + 1));
+        if (!org || !fb || !fe || !sv) {
+            free(org);
+            free(fb);
+            free(fe);
+            free(sv);
+            pg_fail("out of memory");
+            goto done;
+        }
+        for (int32_t q = 0; q <= maxsm; q++)
+            org[q] = INT64_MAX;
+        for (int64_t i = 0; i < t->n; i++)
+            if (t->begin[i] < org[t->sm[i]])
+                org[t->sm[i]] = t->begin[i];
+        for (int r = 0; r < s->nroles && rc == -1; r++) {
+            char opt[SCH_NAME + 8], a[96];
+            snprintf(opt, sizeof opt, "%s_start", s->roles[r].name);
+            pg_phase ph;
+            if (pg_schedule_option(s, opt, NULL, 0) != 0 || s->roles[r].nsteps < 1 ||
+                pg_phase_parse(s->roles[r].steps[0].name, &ph))
+                continue;
+            /* the first tile's: the earliest to end (the other warpgroup's
+             * first order_wait begins as early but waits for this one) */
+            for (int32_t q = 0; q <= maxsm; q++)
+                fb[q] = INT64_MAX, fe[q] = -1;
+            for (int64_t i = 0; i < t->n; i++)
+                if (t->role[i] == roleid[r] && t->phase[i] == ph && t->end[i] < fb[t->sm[i]]) {
+                    fb[t->sm[i]] = t->end[i];
+                    fe[t->sm[i]] = t->end[i];
+                }
+            int64_t n = 0;
+            for (int32_t q = 0; q <= maxsm; q++)
+                if (fe[q] >= 0 && org[q] != INT64_MAX)
+                    sv[n++] = (double)(fe[q] - org[q]);
+            if (n < 1)
+                continue;
+            qsort(sv, (size_t)n, sizeof(double), cmp_double);
+            snprintf(a, sizeof a, "%s=%.6g", opt, quantile_sorted(sv, n, 0.5));
+            if (pg_schedule_set(s, a, 0)) {
+                free(org);
+                free(fb);
+                free(fe);
+                free(sv);
+                goto done;
+            }
+        }
+        free(org);
+        free(fb);
+        free(fe);
+        free(sv);
     }
     for (int r = 0; r < s->nroles; r++) {
         char opt[SCH_NAME + 8], a[96];
@@ -449,6 +511,123 @@ done:
     return rc;
 }
 
+/* Column c of buf (ntiles rows of `cols`) holds, per tile, wait end - event
+ * of a memory dependency; wlen the wait's length.  Where the wait was longer
+ * than its floor (median + 50 cycles: the load bound) that is the latency;
+ * elsewhere only an upper bound (the data was there before the wait ended).
+ * The latency's distribution is estimated with the bounds as left-censored
+ * observations (Kaplan-Meier on -L), and each bounded tile gets a draw from
+ * it below its bound, so a replay does not wait on a bound.  The latency
+ * is serially correlated (slow stretches), so the draw is hot-deck: the
+ * latency of the nearest binding tile on the same SM (within 16 tiles) that
+ * fits under the bound, else a draw from the estimate (fixed seed). */
+static int impute_censored(double *buf, int c, int cols, int64_t ntiles, const double *wlen, const int64_t *ord,
+                           const int64_t *key_sm)
+{
+    int64_t n = 0, ne = 0;
+    double *all = malloc(sizeof(double) * (size_t)(ntiles + 1)), *ex = malloc(sizeof(double) * (size_t)(ntiles + 1));
+    double *cum = malloc(sizeof(double) * (size_t)(ntiles + 1));
+    if (!all || !ex || !cum) {
+        free(all);
+        free(ex);
+        free(cum);
+        return pg_fail("out of memory");
+    }
+    for (int64_t k = 0; k < ntiles; k++)
+        if (isfinite(wlen[k]) && isfinite(buf[k * cols + c]))
+            all[n++] = wlen[k];
+    qsort(all, (size_t)n, sizeof(double), cmp_double);
+    const double thr = (n ? quantile_sorted(all, n, 0.5) : 0) + 50;
+    n = 0;
+    for (int64_t k = 0; k < ntiles; k++) {
+        double y = buf[k * cols + c];
+        if (!isfinite(y) || !isfinite(wlen[k]))
+            continue;
+        all[n++] = y;
+        if (wlen[k] > thr)
+            ex[ne++] = y;
+    }
+    if (ne < 20) { /* too few binding tiles to estimate from: keep the bounds */
+        free(all);
+        free(ex);
+        free(cum);
+        return 0;
+    }
+    qsort(all, (size_t)n, sizeof(double), cmp_double);
+    qsort(ex, (size_t)ne, sizeof(double), cmp_double);
+    /* from the largest exact value down: at risk = observations <= it */
+    double F = 1;
+    for (int64_t j = ne - 1; j >= 0; j--) {
+        double lo = 0, hi = (double)n; /* count of all <= ex[j] */
+        int64_t a = 0, b = n;
+        while (a < b) {
+            int64_t m = (a + b) / 2;
+            if (all[m] <= ex[j])
+                a = m + 1;
+            else
+                b = m;
+        }
+        (void)lo;
+        (void)hi;
+        double at_risk = (double)(a - (ne - 1 - j)); /* ties among exacts counted once each */
+        if (at_risk < 1)
+            at_risk = 1;
+        double p = F / at_risk;
+        cum[j] = p; /* mass of this point */
+        F -= p;
+    }
+    cum[0] += F > 0 ? F : 0; /* what is left sits at the smallest exact value */
+    for (int64_t j = 1; j < ne; j++)
+        cum[j] += cum[j - 1];
+    rng r;
+    rng_seed(&r, 0x5eedu);
+    for (int64_t q = 0; q < ntiles; q++) {
+        const int64_t k = ord[q];
+        double y = buf[k * cols + c];
+        if (!isfinite(y) || !isfinite(wlen[k]) || wlen[k] > thr)
+            continue;
+        int hit = 0;
+        for (int64_t d = 1; d <= 16 && !hit; d++)
+            for (int sgn = -1; sgn <= 1 && !hit; sgn += 2) {
+                int64_t qq = q + sgn * d;
+                if (qq < 0 || qq >= ntiles)
+                    continue;
+                int64_t kk = ord[qq];
+                double yy = buf[kk * cols + c];
+                if (key_sm[kk] != key_sm[k] || !isfinite(wlen[kk]) || wlen[kk] <= thr || !(yy <= y))
+                    continue;
+                buf[k * cols + c] = yy;
+                hit = 1;
+            }
+        if (hit)
+            continue;
+        int64_t a = 0, b = ne; /* exacts <= y: [0, a) */
+        while (a < b) {
+            int64_t m = (a + b) / 2;
+            if (ex[m] <= y)
+                a = m + 1;
+            else
+                b = m;
+        }
+        if (a == 0)
+            continue; /* below every binding latency: keep the bound */
+        double u = rng_uniform(&r) * cum[a - 1];
+        int64_t lo = 0, hi = a - 1;
+        while (lo < hi) {
+            int64_t m = (lo + hi) / 2;
+            if (cum[m] >= u)
+                hi = m;
+            else
+                lo = m + 1;
+        }
+        buf[k * cols + c] = ex[lo];
+    }
+    free(all);
+    free(ex);
+    free(cum);
+    return 0;
+}
+
 int pg_schedule_fit(const pg_run *run, pg_schedule **out)
 {
     *out = NULL;
@@ -492,9 +671,11 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
     /* (mem_clock_hz stays unset: on the committed --epi-delay sweep, memory
      * terms held in ns and rescaled to each run's clock predicted worse than
      * cycles; docs/experiments.md M6) */
-    const char *mk[] = {"units", "tiles", "clock_hz", "flops"};
-    const double mv[] = {s->machine.units, s->machine.tiles, s->machine.clock_hz, s->machine.flops};
-    for (int i = 0; i < 4; i++) {
+    /* whole_run: the trace holds every tile of the run, each SM's first and
+     * last ones included; the fitted model reports its waits the same way */
+    const char *mk[] = {"units", "tiles", "clock_hz", "flops", "whole_run"};
+    const double mv[] = {s->machine.units, s->machine.tiles, s->machine.clock_hz, s->machine.flops, 1};
+    for (int i = 0; i < 5; i++) {
         snprintf(opt, sizeof opt, "%s=%.17g", mk[i], mv[i]);
         if (pg_schedule_set(s, opt, 0))
             goto done;
@@ -513,6 +694,9 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
         goto done;
     }
     int colrole[SCH_MAX_NODES], colchain[SCH_MAX_NODES];
+    double *memwl[SCH_MAX_NODES]; /* memory columns: each tile's wait length */
+    for (int c = 0; c < SCH_MAX_NODES; c++)
+        memwl[c] = NULL;
     double colconst[SCH_MAX_NODES];
     pg_phase colphase[SCH_MAX_NODES];
     for (int r = 0; r < s->nroles; r++)
@@ -532,6 +716,44 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
                 tab->cols++;
             }
         }
+    /* A memory latency on a same-tile dependency (first_load: the producer's
+     * issue of the tile's first k-block to the consumer's load_wait) gets a
+     * column too: wait end - event for every tile, drawn with the tile's
+     * phases.  Where the load bound, that is its latency; where it did not,
+     * an upper bound on it (the data was there when the wait ended).  Drawn
+     * with the row (and its neighbours, block bootstrap), the latency keeps
+     * its correlation with the tile's own phases and with slow stretches,
+     * which an independent draw from a distribution fitted to the binding
+     * tiles lost (too wide a load_wait: docs/experiments.md M7). */
+    int memcol_edge[SCH_MAX_NODES];
+    for (int c = 0; c < SCH_MAX_NODES; c++) {
+        memcol_edge[c] = -1;
+        memwl[c] = NULL;
+    }
+    for (int d = 0; d < s->ndists && tab->cols < SCH_MAX_NODES; d++) {
+        if (s->dists[d].kind != DKIND_MEMORY)
+            continue;
+        int found = -1, uses = 0;
+        for (int ei = 0; ei < s->nedges; ei++) {
+            const sch_edge *e = &s->edges[ei];
+            int has = 0;
+            for (int q = 0; q < e->nterms; q++)
+                has |= s->slots[e->slot[q]].dist == d;
+            if (!has)
+                continue;
+            uses++;
+            if (e->kind != EDGE_SEQ && edge_latency(s, e) == d && e->nterms == 1 && e->coef[0] == 1 &&
+                s->nodes[e->to].chain == 0 && s->nodes[e->from].chain == 0 && e->toff[0] == 0 &&
+                (e->at_node >= 0 ? e->at_off == 0 : e->off == 0))
+                found = ei;
+        }
+        if (found < 0 || uses != 1)
+            continue; /* stays a fitted distribution */
+        snprintf(tab->colname[tab->cols], sizeof tab->colname[0], "%s#0", s->dists[d].name);
+        colrole[tab->cols] = -1;
+        memcol_edge[tab->cols] = found;
+        tab->cols++;
+    }
     const int64_t ntiles = maxtile + 1;
     buf = malloc(sizeof(double) * (size_t)ntiles * (size_t)(tab->cols ? tab->cols : 1));
     if (!buf) {
@@ -543,8 +765,56 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
     pg_role roleid[SCH_MAX_ROLES];
     for (int r = 0; r < s->nroles; r++)
         pg_role_parse(s->roles[r].name, &roleid[r]);
+    for (int c = 0; c < tab->cols; c++) {
+        if (memcol_edge[c] < 0)
+            continue;
+        const sch_edge *e = &s->edges[memcol_edge[c]];
+        const int src = e->at_node >= 0 ? e->at_node : e->from, dst = e->to;
+        double *sb = malloc(sizeof(double) * (size_t)ntiles), *se = malloc(sizeof(double) * (size_t)ntiles),
+               *de = malloc(sizeof(double) * (size_t)ntiles), *db = malloc(sizeof(double) * (size_t)ntiles);
+        if (!sb || !se || !de || !db) {
+            free(sb);
+            free(se);
+            free(de);
+            free(db);
+            pg_fail("out of memory for %lld tiles", (long long)ntiles);
+            goto done;
+        }
+        for (int64_t k = 0; k < ntiles; k++)
+            sb[k] = se[k] = de[k] = db[k] = NAN;
+        for (int64_t i = 0; i < t->n; i++)
+            for (int q = 0; q < 2; q++) {
+                const int v = q ? dst : src;
+                const sch_node *nd = &s->nodes[v];
+                const sch_role *R = &s->roles[nd->role];
+                pg_phase ph;
+                if (t->role[i] != roleid[nd->role] || (!R->rotate && t->warp[i] != 0) ||
+                    pg_phase_parse(R->steps[nd->step].name, &ph) || t->phase[i] != ph)
+                    continue;
+                if (q) {
+                    de[t->tile[i]] = (double)t->end[i];
+                    db[t->tile[i]] = (double)t->begin[i];
+                } else {
+                    sb[t->tile[i]] = (double)t->begin[i];
+                    se[t->tile[i]] = (double)t->end[i];
+                }
+            }
+        for (int64_t k = 0; k < ntiles; k++) {
+            double ev = e->at_node >= 0 ? sb[k] + e->at_frac * (se[k] - sb[k]) : se[k];
+            double y = de[k] - ev - e->w;
+            buf[k * tab->cols + c] = isfinite(y) ? (y > 0 ? y : 0) : NAN;
+            se[k] = de[k] - db[k]; /* the wait's own length */
+        }
+        memwl[c] = se; /* imputed below, once the tiles are in SM order */
+        se = NULL;
+        free(sb);
+        free(de);
+        free(db);
+    }
     for (int64_t i = 0; i < t->n; i++)
         for (int c = 0; c < tab->cols; c++) {
+            if (colrole[c] < 0)
+                continue;
             const sch_role *R = &s->roles[colrole[c]];
             if (t->role[i] != roleid[colrole[c]] || t->phase[i] != colphase[c])
                 continue;
@@ -581,7 +851,20 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
     g_key_sm = key_sm;
     g_key_t = key_t;
     qsort(ord, (size_t)ntiles, sizeof(int64_t), cmp_tile_key);
-    int64_t rows = 0;
+    for (int c = 0; c < tab->cols; c++)
+        if (memwl[c]) {
+            int bad = impute_censored(buf, c, tab->cols, ntiles, memwl[c], ord, key_sm);
+            free(memwl[c]);
+            memwl[c] = NULL;
+            if (bad) {
+                free(key_sm);
+                free(key_t);
+                free(ord);
+                free(sorted);
+                goto done;
+            }
+        }
+    int64_t rows = 0, last_sm = -1;
     for (int64_t q = 0; q < ntiles; q++) {
         int64_t k = ord[q];
         int full = 1;
@@ -589,6 +872,9 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
             if (!isfinite(buf[k * tab->cols + c]))
                 full = 0;
         if (full && tab->cols) {
+            if ((rows == 0 || key_sm[k] != last_sm) && tab->nunits < (int)(sizeof tab->unit_first / sizeof tab->unit_first[0]))
+                tab->unit_first[tab->nunits++] = rows;
+            last_sm = key_sm[k];
             memcpy(sorted + rows * tab->cols, buf + k * tab->cols, sizeof(double) * (size_t)tab->cols);
             rows++;
         }

@@ -219,6 +219,55 @@ static int predict_core(const pg_schedule *s, const pg_model_opts *o, pg_predict
         else if (!ser[q].is_wait && out->nphases < PG_MODEL_MAX_STATS)
             out->phases[out->nphases++] = st;
     }
+    if (with_wall && s->machine.whole_run && !o->deterministic) {
+        /* the same statistics over the whole problem: every unit's share of
+         * the tiles from an empty pipeline (as a trace of the run holds them) */
+        const int64_t units = (int64_t)s->machine.units, tiles = (int64_t)s->machine.tiles;
+        const int64_t base = tiles / units, extra = tiles % units;
+        for (int q = 0; q < nser; q++) {
+            int64_t cap = (base + 1) * units * (ser[q].cap / (M > 0 ? M : 1));
+            float *nv = realloc(ser[q].v, sizeof(float) * (size_t)(cap > 0 ? cap : 1));
+            if (!nv) {
+                pg_fail("out of memory for %lld samples", (long long)cap);
+                goto done;
+            }
+            ser[q].v = nv;
+            ser[q].cap = cap;
+            ser[q].n = 0;
+            ser[q].sum = 0;
+            memset(ser[q].bsum, 0, sizeof ser[q].bsum);
+            memset(ser[q].bcnt, 0, sizeof ser[q].bcnt);
+        }
+        for (int64_t u = 0; u < units; u++) {
+            const int64_t n = base + (u < extra ? 1 : 0);
+            const int b = (int)(u * NBATCH / units);
+            engine_reset(&E, o->seed * 2654435761u + (uint64_t)u + 101);
+            for (int64_t k = 0; k < n; k++) {
+                engine_step(&E);
+                for (int v = 0; v < s->nnodes; v++) {
+                    const sch_node *nd = &s->nodes[v];
+                    int q = ser_of[nd->role][nd->step];
+                    if (q >= 0)
+                        series_add(&ser[q], engine_x(&E, v, k) - engine_start(&E, v, k), b);
+                }
+                if (k == 0)
+                    continue; /* the trace's idle gaps are between a unit's consecutive tiles */
+                for (int i = 0; i < s->nidle; i++) {
+                    int v = sch_node_of(s, s->idle[i].role, 0, s->idle[i].step);
+                    series_add(&ser[idle0 + i], engine_start(&E, v, k) - engine_x(&E, v, k - 1), b);
+                }
+            }
+        }
+        out->nwaits = out->nphases = 0;
+        for (int q = 0; q < nser; q++) {
+            pg_stat st;
+            series_stat(&ser[q], &st);
+            if (ser[q].is_wait && out->nwaits < PG_MODEL_MAX_STATS)
+                out->waits[out->nwaits++] = st;
+            else if (!ser[q].is_wait && out->nphases < PG_MODEL_MAX_STATS)
+                out->phases[out->nphases++] = st;
+        }
+    }
     out->dram_utilization = out->bandwidth_phase_mean = NAN;
     out->wall_ms = out->tflops = out->clark_tile_period = NAN;
     if (with_wall) {

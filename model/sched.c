@@ -88,7 +88,7 @@ void pg_schedule_free(pg_schedule *s)
 
 const char *pg_schedule_name(const pg_schedule *s) { return s->name; }
 
-static const char *const k_machine_keys[] = {"units", "tiles", "clock_hz", "flops", "prologue", "mem_clock_hz", NULL};
+static const char *const k_machine_keys[] = {"units", "tiles", "clock_hz", "flops", "prologue", "mem_clock_hz", "whole_run", NULL};
 
 double sch_mem_clock_ratio(const pg_schedule *s)
 {
@@ -115,6 +115,8 @@ static double *machine_field(sch_machine *m, const char *key)
         return &m->prologue;
     if (strcmp(key, "mem_clock_hz") == 0)
         return &m->mem_clock_hz;
+    if (strcmp(key, "whole_run") == 0)
+        return &m->whole_run;
     return NULL;
 }
 
@@ -140,7 +142,9 @@ int sch_apply_override(pg_schedule *s, const sch_override *o)
         if (!f)
             return pg_fail("unknown parameter '%s'", o->param);
         double v = o->relative ? *f + o->value : o->value;
-        if (!(v > 0) && strcmp(name, "prologue") != 0)
+        if (strcmp(name, "whole_run") == 0 && v != 0 && v != 1)
+            return pg_fail("whole_run is 0 or 1 (got %g)", v);
+        if (!(v > 0) && strcmp(name, "prologue") != 0 && strcmp(name, "whole_run") != 0)
             return pg_fail("'%s' must be positive (got %g)", name, v);
         *f = v;
         return 0;

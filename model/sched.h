@@ -109,6 +109,14 @@ typedef struct {
      * at (0: clock_hz).  DRAM latency and bandwidth are fixed in nanoseconds,
      * so at another clock_hz their cycles scale by clock_hz / mem_clock_hz. */
     double mem_clock_hz;
+    /* 1: report waits and phases over the whole problem as the kernel runs
+     * it (every unit from an empty pipeline: its first and last tiles
+     * included, as a trace measures them), not over the steady state only.
+     * Fitted schedules set it; the tile period stays the steady state's.
+     * It also empties the pipeline at the start: a dependency on a tile
+     * before the first is absent (0: charged from time 0 with the current
+     * tile's samples, as the seed schedule was calibrated). */
+    double whole_run;
 } sch_machine;
 
 /* Per-tile rows of a fitted trace, kept together (columns: slots). */
@@ -116,6 +124,11 @@ typedef struct {
     int64_t rows;  /* in the order the tiles ran on each SM */
     int cols;
     int block;     /* the Monte Carlo draws runs of this many consecutive rows (serial correlation) */
+    /* the first row of each traced SM: with machine whole_run, a unit run
+     * from an empty pipeline replays one traced SM's tiles from its first
+     * (its start-up tiles included), on through the rows that follow */
+    int nunits;
+    int64_t unit_first[1024];
     char colname[SCH_MAX_NODES][SCH_NAME + 8];
     double *v; /* [rows * cols] */
 } sch_table;
@@ -150,6 +163,11 @@ struct pg_schedule {
     int bw_dist;  /* -1: none */
     double bw_compute, bw_bytes_per_tile, bw_bytes_per_s, bw_calibrated_period;
     int bw_line;
+    /* With machine whole_run: when each role's first tile may start, from
+     * an option `ROLE_start` (cycles after the unit starts; 0 without one).
+     * In the kernel the warps set up (barriers, descriptors) before their
+     * first tile; `pegemm model fit` reads it off the trace. */
+    double role_start[SCH_MAX_ROLES];
     int nnodes;
     sch_node nodes[SCH_MAX_NODES];
     int nedges;

@@ -343,17 +343,20 @@ static int parse_buffer(pg_schedule *s, const toks *t, int line)
 
 static int parse_machine(pg_schedule *s, const toks *t, int line)
 {
-    static const char *const keys[] = {"units", "tiles", "clock_hz", "flops", "prologue", "mem_clock_hz", NULL};
+    static const char *const keys[] = {"units", "tiles", "clock_hz", "flops", "prologue", "mem_clock_hz", "whole_run", NULL};
     if (kv_check(s, t, 1, keys, line))
         return -1;
     sch_machine *m = &s->machine;
     if (kv_num(s, t, 1, "units", &m->units, line) < 0 || kv_num(s, t, 1, "tiles", &m->tiles, line) < 0 ||
         kv_num(s, t, 1, "clock_hz", &m->clock_hz, line) < 0 || kv_num(s, t, 1, "flops", &m->flops, line) < 0 ||
         kv_num(s, t, 1, "prologue", &m->prologue, line) < 0 ||
-        kv_num(s, t, 1, "mem_clock_hz", &m->mem_clock_hz, line) < 0)
+        kv_num(s, t, 1, "mem_clock_hz", &m->mem_clock_hz, line) < 0 ||
+        kv_num(s, t, 1, "whole_run", &m->whole_run, line) < 0)
         return -1;
     if (m->mem_clock_hz < 0)
         return FAIL(line, "mem_clock_hz must be positive");
+    if (m->whole_run != 0 && m->whole_run != 1)
+        return FAIL(line, "whole_run is 0 or 1");
     return 0;
 }
 
@@ -790,6 +793,13 @@ int sch_compile(pg_schedule *s)
     for (int i = 0; i < s->nidle; i++)
         if (resolve_role_step(s, s->idle_spec[i], &s->idle[i].role, &s->idle[i].step, s->idle_line[i]))
             return -1;
+    for (int r = 0; r < s->nroles; r++) {
+        char nm[SCH_NAME + 8];
+        snprintf(nm, sizeof nm, "%s_start", s->roles[r].name);
+        for (int i = 0; i < s->noptions; i++)
+            if (strcmp(s->options[i].name, nm) == 0 && expr_eval(s->options[i].value, 0, &s->role_start[r]))
+                return FAIL(s->options[i].line, "option %s: %s", nm, pg_last_error());
+    }
     if (s->table && sch_attach_table(s))
         return -1;
     for (int i = 0; i < s->noverrides; i++)

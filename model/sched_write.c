@@ -179,6 +179,8 @@ int pg_schedule_write(const pg_schedule *s, FILE *f, const char *comment)
                     s->machine.tiles, s->machine.clock_hz, s->machine.flops, s->machine.prologue);
             if (s->machine.mem_clock_hz > 0)
                 fprintf(f, " mem_clock_hz=%.17g", s->machine.mem_clock_hz);
+            if (s->machine.whole_run)
+                fprintf(f, " whole_run=1");
             fputc('\n', f);
             done = 1;
         }
