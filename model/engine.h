@@ -37,6 +37,8 @@ static inline double engine_x(const engine *E, int v, int64_t k)
 static inline double engine_start(const engine *E, int v, int64_t k)
 {
     const sch_node *n = &E->s->nodes[v];
+    if (k - n->prev_off < 0 && E->s->machine.whole_run)
+        return E->s->role_setup[n->role]; /* a role's first step: after its set-up */
     return engine_x(E, n->prev, k - n->prev_off);
 }
 /* Latest event time among the kept tiles (the finish time after the last tile). */

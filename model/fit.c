@@ -40,7 +40,7 @@ int sch_attach_table(pg_schedule *s)
 {
     for (int d = 0; d < s->ndists; d++) {
         sch_dist *D = &s->dists[d];
-        if ((D->kind != DKIND_PHASE && D->kind != DKIND_MEMORY) || sch_table_column(s, d, 0) < 0)
+        if (sch_table_column(s, d, 0) < 0)
             continue;
         double sum = 0;
         int64_t n = 0;
@@ -403,9 +403,10 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const pg_role *rolei
                 set_latency(s, d, samples[d], fracs[d], nsamp[d]))
                 goto done;
     }
-    /* ROLE_start: per SM, the end of the role's first step in its first
-     * tile (the earliest to end) after the SM's first traced event (the warps' set-up, and the
-     * first wait that is only set-up); the median over SMs */
+    /* ROLE_start / ROLE_setup: per SM, the end / the begin of the role's
+     * first step in its first tile (the earliest to end) after the SM's
+     * first traced event (the warps' set-up, and a first wait that is only
+     * set-up); the median over SMs */
     {
         int32_t maxsm = 0;
         for (int64_t i = 0; i < t->n; i++)
@@ -437,21 +438,29 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const pg_role *rolei
             /* the first tile's: the earliest to end (the other warpgroup's
              * first order_wait begins as early but waits for this one) */
             for (int32_t q = 0; q <= maxsm; q++)
-                fb[q] = INT64_MAX, fe[q] = -1;
+                fb[q] = -1, fe[q] = INT64_MAX;
             for (int64_t i = 0; i < t->n; i++)
-                if (t->role[i] == roleid[r] && t->phase[i] == ph && t->end[i] < fb[t->sm[i]]) {
-                    fb[t->sm[i]] = t->end[i];
+                if (t->role[i] == roleid[r] && t->phase[i] == ph && t->end[i] < fe[t->sm[i]]) {
+                    fb[t->sm[i]] = t->begin[i];
                     fe[t->sm[i]] = t->end[i];
                 }
-            int64_t n = 0;
-            for (int32_t q = 0; q <= maxsm; q++)
-                if (fe[q] >= 0 && org[q] != INT64_MAX)
-                    sv[n++] = (double)(fe[q] - org[q]);
-            if (n < 1)
-                continue;
-            qsort(sv, (size_t)n, sizeof(double), cmp_double);
-            snprintf(a, sizeof a, "%s=%.6g", opt, quantile_sorted(sv, n, 0.5));
-            if (pg_schedule_set(s, a, 0)) {
+            int bad = 0;
+            for (int which = 0; which < 2 && !bad; which++) { /* ROLE_start (its end), ROLE_setup (its begin) */
+                char o2[SCH_NAME + 8];
+                snprintf(o2, sizeof o2, "%s_%s", s->roles[r].name, which ? "setup" : "start");
+                if (pg_schedule_option(s, o2, NULL, 0) != 0)
+                    continue;
+                int64_t n = 0;
+                for (int32_t q = 0; q <= maxsm; q++)
+                    if (fb[q] >= 0 && org[q] != INT64_MAX)
+                        sv[n++] = (double)((which ? fb[q] : fe[q]) - org[q]);
+                if (n < 1)
+                    break;
+                qsort(sv, (size_t)n, sizeof(double), cmp_double);
+                snprintf(a, sizeof a, "%s=%.6g", o2, quantile_sorted(sv, n, 0.5));
+                bad = pg_schedule_set(s, a, 0);
+            }
+            if (bad) {
                 free(org);
                 free(fb);
                 free(fe);
@@ -512,8 +521,9 @@ done:
 }
 
 /* Column c of buf (ntiles rows of `cols`) holds, per tile, wait end - event
- * of a memory dependency; wlen the wait's length.  Where the wait was longer
- * than its floor (median + 50 cycles: the load bound) that is the latency;
+ * of a dependency; wlen what the step waited.  Where that is above thr_fixed
+ * (NAN: the floor of such waits, their p5, + 50 cycles) the dependency
+ * bound and that is the latency;
  * elsewhere only an upper bound (the data was there before the wait ended).
  * The latency's distribution is estimated with the bounds as left-censored
  * observations (Kaplan-Meier on -L), and each bounded tile gets a draw from
@@ -521,8 +531,8 @@ done:
  * is serially correlated (slow stretches), so the draw is hot-deck: the
  * latency of the nearest binding tile on the same SM (within 16 tiles) that
  * fits under the bound, else a draw from the estimate (fixed seed). */
-static int impute_censored(double *buf, int c, int cols, int64_t ntiles, const double *wlen, const int64_t *ord,
-                           const int64_t *key_sm)
+static int impute_censored(double *buf, int c, int cols, int64_t ntiles, const double *wlen, double thr_fixed,
+                           const int64_t *ord, const int64_t *key_sm)
 {
     int64_t n = 0, ne = 0;
     double *all = malloc(sizeof(double) * (size_t)(ntiles + 1)), *ex = malloc(sizeof(double) * (size_t)(ntiles + 1));
@@ -537,7 +547,7 @@ static int impute_censored(double *buf, int c, int cols, int64_t ntiles, const d
         if (isfinite(wlen[k]) && isfinite(buf[k * cols + c]))
             all[n++] = wlen[k];
     qsort(all, (size_t)n, sizeof(double), cmp_double);
-    const double thr = (n ? quantile_sorted(all, n, 0.5) : 0) + 50;
+    const double thr = isfinite(thr_fixed) ? thr_fixed : (n ? quantile_sorted(all, n, 0.05) : 0) + 50;
     n = 0;
     for (int64_t k = 0; k < ntiles; k++) {
         double y = buf[k * cols + c];
@@ -694,9 +704,11 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
         goto done;
     }
     int colrole[SCH_MAX_NODES], colchain[SCH_MAX_NODES];
-    double *memwl[SCH_MAX_NODES]; /* memory columns: each tile's wait length */
+    /* latency columns: per tile, the event step's begin/end and the wait's
+     * end (then its length) and begin */
+    double *memwl[SCH_MAX_NODES], *msb[SCH_MAX_NODES], *mse[SCH_MAX_NODES], *mdb[SCH_MAX_NODES];
     for (int c = 0; c < SCH_MAX_NODES; c++)
-        memwl[c] = NULL;
+        memwl[c] = msb[c] = mse[c] = mdb[c] = NULL;
     double colconst[SCH_MAX_NODES];
     pg_phase colphase[SCH_MAX_NODES];
     for (int r = 0; r < s->nroles; r++)
@@ -716,22 +728,25 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
                 tab->cols++;
             }
         }
-    /* A memory latency on a same-tile dependency (first_load: the producer's
-     * issue of the tile's first k-block to the consumer's load_wait) gets a
-     * column too: wait end - event for every tile, drawn with the tile's
-     * phases.  Where the load bound, that is its latency; where it did not,
-     * an upper bound on it (the data was there when the wait ended).  Drawn
-     * with the row (and its neighbours, block bootstrap), the latency keeps
-     * its correlation with the tile's own phases and with slow stretches,
-     * which an independent draw from a distribution fitted to the binding
-     * tiles lost (too wide a load_wait: docs/experiments.md M7). */
+    /* A memory or latency term that is the one dependency of a wait (beside
+     * the wait's own previous step, e.g. a floor) gets a column too:
+     * first_load (the producer's issue of the tile's first k-block to the
+     * consumer's load_wait) and stage_handover (the stage's release in the
+     * previous tile's mainloop to the producer's wake-up).  Wait end - event
+     * for every tile, drawn with the tile's phases.  Where the dependency
+     * bound, that is its latency; where it did not, an upper bound on it.
+     * Drawn with the row (and its neighbours, block bootstrap), the latency
+     * keeps its correlation with the tile's own phases and with slow
+     * stretches, which an independent draw from a distribution fitted to the
+     * binding tiles lost (too wide a load_wait: docs/experiments.md M7); and
+     * an event at a fraction of a phase (`@F`) measured per tile keeps where
+     * the phase really was at that point. */
     int memcol_edge[SCH_MAX_NODES];
-    for (int c = 0; c < SCH_MAX_NODES; c++) {
+    double memcol_own[SCH_MAX_NODES], memcol_thr[SCH_MAX_NODES];
+    for (int c = 0; c < SCH_MAX_NODES; c++)
         memcol_edge[c] = -1;
-        memwl[c] = NULL;
-    }
     for (int d = 0; d < s->ndists && tab->cols < SCH_MAX_NODES; d++) {
-        if (s->dists[d].kind != DKIND_MEMORY)
+        if (s->dists[d].kind == DKIND_PHASE)
             continue;
         int found = -1, uses = 0;
         for (int ei = 0; ei < s->nedges; ei++) {
@@ -742,10 +757,41 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
             if (!has)
                 continue;
             uses++;
-            if (e->kind != EDGE_SEQ && edge_latency(s, e) == d && e->nterms == 1 && e->coef[0] == 1 &&
-                s->nodes[e->to].chain == 0 && s->nodes[e->from].chain == 0 && e->toff[0] == 0 &&
-                (e->at_node >= 0 ? e->at_off == 0 : e->off == 0))
+            if (e->kind == EDGE_SEQ || edge_latency(s, e) != d || s->nodes[e->to].chain != 0 ||
+                s->nodes[e->from].chain != 0 || (e->at_node >= 0 && s->nodes[e->at_node].chain != 0))
+                continue;
+            const sch_node *tn = &s->nodes[e->to];
+            if (s->roles[tn->role].steps[tn->step].kind == STEP_DELAY)
+                continue;
+            int ok = 1;
+            for (int q = 0; q < e->nterms; q++) {
+                const int dq = s->slots[e->slot[q]].dist;
+                if (dq == d && (e->coef[q] != 1 || e->toff[q] != 0))
+                    ok = 0;
+                if (dq != d && s->dists[dq].kind != DKIND_PHASE)
+                    ok = 0;
+            }
+            /* the wait's other dependencies: only its own previous step (a floor) */
+            for (int ej = 0; ej < s->nedges && ok; ej++) {
+                const sch_edge *o = &s->edges[ej];
+                if (ej == ei || o->to != e->to || o->kind == EDGE_SEQ)
+                    continue;
+                if (!(o->from == tn->prev && o->off == 0 && o->at_node < 0))
+                    ok = 0;
+            }
+            if (ok) {
                 found = ei;
+                /* where the dependency bound: a wait with a floor (another
+                 * dependency on its own previous step) longer than the
+                 * floor (its p5) + 50 cycles; any other wait longer than 50
+                 * cycles; a work step longer than its own work + 50 */
+                int has_floor = 0;
+                for (int ej = 0; ej < s->nedges; ej++)
+                    has_floor |= ej != ei && s->edges[ej].to == e->to && s->edges[ej].kind != EDGE_SEQ;
+                const sch_step *st = &s->roles[tn->role].steps[tn->step];
+                memcol_own[tab->cols] = st->kind == STEP_WORK ? dist_mean(&s->dists[st->dist]) + work_step_const(s, e->to) : 0;
+                memcol_thr[tab->cols] = has_floor ? NAN : 50;
+            }
         }
         if (found < 0 || uses != 1)
             continue; /* stays a fitted distribution */
@@ -799,17 +845,12 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
                     se[t->tile[i]] = (double)t->end[i];
                 }
             }
-        for (int64_t k = 0; k < ntiles; k++) {
-            double ev = e->at_node >= 0 ? sb[k] + e->at_frac * (se[k] - sb[k]) : se[k];
-            double y = de[k] - ev - e->w;
-            buf[k * tab->cols + c] = isfinite(y) ? (y > 0 ? y : 0) : NAN;
-            se[k] = de[k] - db[k]; /* the wait's own length */
-        }
-        memwl[c] = se; /* imputed below, once the tiles are in SM order */
-        se = NULL;
-        free(sb);
-        free(de);
-        free(db);
+        /* the values need each tile's predecessors on its SM: below, once
+         * the tiles are in SM order */
+        msb[c] = sb;
+        mse[c] = se;
+        memwl[c] = de;
+        mdb[c] = db;
     }
     for (int64_t i = 0; i < t->n; i++)
         for (int c = 0; c < tab->cols; c++) {
@@ -851,12 +892,36 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
     g_key_sm = key_sm;
     g_key_t = key_t;
     qsort(ord, (size_t)ntiles, sizeof(int64_t), cmp_tile_key);
+    int64_t *posof = malloc(sizeof(int64_t) * (size_t)ntiles);
+    for (int64_t q = 0; posof && q < ntiles; q++)
+        posof[ord[q]] = q;
     for (int c = 0; c < tab->cols; c++)
         if (memwl[c]) {
-            int bad = impute_censored(buf, c, tab->cols, ntiles, memwl[c], ord, key_sm);
+            const sch_edge *e = &s->edges[memcol_edge[c]];
+            const int off = e->at_node >= 0 ? e->at_off : e->off;
+            double *de = memwl[c], *db = mdb[c], *sb = msb[c], *se = mse[c];
+            for (int64_t k = 0; k < ntiles && posof; k++) {
+                int64_t kk = k;
+                if (off > 0) {
+                    int64_t q = posof[k] - off;
+                    kk = q >= 0 && key_sm[ord[q]] == key_sm[k] && key_sm[k] != INT64_MAX ? ord[q] : -1;
+                }
+                double ev = kk < 0 ? NAN : e->at_node >= 0 ? sb[kk] + e->at_frac * (se[kk] - sb[kk]) : se[kk];
+                double y = de[k] - ev - e->w;
+                buf[k * tab->cols + c] = isfinite(y) ? (y > 0 ? y : 0) : NAN;
+            }
+            for (int64_t k = 0; k < ntiles; k++)
+                de[k] = de[k] - db[k] - memcol_own[c]; /* what the step waited beyond its own work */
+            int bad = !posof || impute_censored(buf, c, tab->cols, ntiles, memwl[c], memcol_thr[c], ord, key_sm);
+            if (!posof)
+                pg_fail("out of memory");
             free(memwl[c]);
-            memwl[c] = NULL;
+            free(mdb[c]);
+            free(msb[c]);
+            free(mse[c]);
+            memwl[c] = mdb[c] = msb[c] = mse[c] = NULL;
             if (bad) {
+                free(posof);
                 free(key_sm);
                 free(key_t);
                 free(ord);
@@ -864,6 +929,7 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
                 goto done;
             }
         }
+    free(posof);
     int64_t rows = 0, last_sm = -1;
     for (int64_t q = 0; q < ntiles; q++) {
         int64_t k = ord[q];

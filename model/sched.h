@@ -168,6 +168,9 @@ struct pg_schedule {
      * In the kernel the warps set up (barriers, descriptors) before their
      * first tile; `pegemm model fit` reads it off the trace. */
     double role_start[SCH_MAX_ROLES];
+    /* ... and when its first traced step begins (option `ROLE_setup`: the
+     * set-up before it is not traced; 0 without one) */
+    double role_setup[SCH_MAX_ROLES];
     int nnodes;
     sch_node nodes[SCH_MAX_NODES];
     int nedges;

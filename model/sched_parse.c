@@ -799,6 +799,10 @@ int sch_compile(pg_schedule *s)
         for (int i = 0; i < s->noptions; i++)
             if (strcmp(s->options[i].name, nm) == 0 && expr_eval(s->options[i].value, 0, &s->role_start[r]))
                 return FAIL(s->options[i].line, "option %s: %s", nm, pg_last_error());
+        snprintf(nm, sizeof nm, "%s_setup", s->roles[r].name);
+        for (int i = 0; i < s->noptions; i++)
+            if (strcmp(s->options[i].name, nm) == 0 && expr_eval(s->options[i].value, 0, &s->role_setup[r]))
+                return FAIL(s->options[i].line, "option %s: %s", nm, pg_last_error());
     }
     if (s->table && sch_attach_table(s))
         return -1;

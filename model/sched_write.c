@@ -99,6 +99,17 @@ static int empirical_summary(const pg_schedule *s, int di, double *mean, double 
 static void write_dist(FILE *f, const pg_schedule *s, int di)
 {
     const sch_dist *d = &s->dists[di];
+    double emean = NAN, emin = NAN, ep95 = NAN, emax = NAN;
+    if (d->kind == DKIND_MEMORY && d->family == DIST_EMPIRICAL &&
+        empirical_summary(s, di, &emean, &emin, &ep95, &emax) == 0) {
+        /* replayed from a trace: written as its summary (a normal through the
+         * mean and the upper tail) */
+        double xfer = d->bytes / d->bytes_per_cycle;
+        fprintf(f, "memory %s dram_latency=%.6g bytes=%.6g bytes_per_cycle=%.6g sd=%.6g   # fitted from a trace\n",
+                d->name, emean - xfer > 0 ? emean - xfer : 0, emean - xfer > 0 ? d->bytes : 0, d->bytes_per_cycle,
+                ep95 > emean ? (ep95 - emean) / 1.645 : 0);
+        return;
+    }
     if (d->kind == DKIND_MEMORY) {
         fprintf(f, "memory %s dram_latency=%.6g bytes=%.6g bytes_per_cycle=%.6g", d->name, d->dram_latency, d->bytes,
                 d->bytes_per_cycle);
