@@ -672,10 +672,21 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
     if (run->kernel.sm_clock_hz > 0)
         s->machine.clock_hz = run->kernel.sm_clock_hz;
     const pg_shape *sh = &run->problem.shape;
+    double work_ratio = 1; /* the run's flops per tile over the schedule's */
     if (sh->M > 0 && run->kernel.tile_m > 0 && run->kernel.tile_n > 0) {
+        const double per_tile0 = s->machine.flops / s->machine.tiles;
         s->machine.tiles = (double)((sh->M + run->kernel.tile_m - 1) / run->kernel.tile_m) *
                            (double)((sh->N + run->kernel.tile_n - 1) / run->kernel.tile_n);
         s->machine.flops = 2.0 * (double)sh->M * (double)sh->N * (double)sh->K;
+        if (per_tile0 > 0)
+            work_ratio = s->machine.flops / s->machine.tiles / per_tile0;
+    }
+    if (s->bw_dist >= 0 && work_ratio != 1) {
+        /* the pure tensor-core time of the run's tile (e.g. 64x192 for the
+         * bres variant) */
+        snprintf(opt, sizeof opt, "bandwidth.compute=%.9g", s->bw_compute * work_ratio);
+        if (pg_schedule_set(s, opt, 0))
+            goto done;
     }
     /* machine values become overrides so a recompile keeps them */
     /* (mem_clock_hz stays unset: on the committed --epi-delay sweep, memory
