@@ -315,7 +315,8 @@ static int set_latency(pg_schedule *s, int lat, double *v, double *fd, int64_t n
  * Each latency's distribution is refitted from its samples; four rounds let
  * the attribution settle.  Roles with an option ROLE_gap get the median
  * untraced time between their tiles. */
-static int fit_latencies(pg_schedule *s, const pg_trace *t, const pg_role *roleid, int64_t ntiles)
+static int fit_latencies(pg_schedule *s, const pg_trace *t, const pg_role *roleid, int64_t ntiles,
+                         const int64_t *row_of)
 {
     trace_index x;
     int ref, rc = -1;
@@ -374,8 +375,14 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const pg_role *rolei
                     double arr = src + e->w;
                     for (int q = 0; q < e->nterms; q++) {
                         int d = s->slots[e->slot[q]].dist;
-                        if (s->dists[d].kind != DKIND_PHASE)
-                            arr += e->coef[q] * dist_mean(&s->dists[d]);
+                        if (s->dists[d].kind != DKIND_PHASE) {
+                            /* a latency replayed per tile: this tile's value */
+                            int col = s->dists[d].family == DIST_EMPIRICAL ? sch_table_column(s, d, 0) : -1;
+                            if (col >= 0 && e->toff[q] == 0 && row_of && row_of[k] >= 0)
+                                arr += e->coef[q] * s->table->v[row_of[k] * s->table->cols + col];
+                            else
+                                arr += e->coef[q] * dist_mean(&s->dists[d]);
+                        }
                     }
                     if (arr >= best) {
                         best = arr;
@@ -644,6 +651,7 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
     const pg_trace *t = &run->trace;
     pg_schedule *s = NULL;
     double *ends = NULL, *buf = NULL;
+    int64_t *row_of = NULL;
     sch_table *tab = NULL;
     int rc = -1;
     char opt[96];
@@ -942,6 +950,9 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
         }
     free(posof);
     int64_t rows = 0, last_sm = -1;
+    row_of = malloc(sizeof(int64_t) * (size_t)ntiles); /* tile -> table row (NULL: means are used) */
+    for (int64_t k = 0; row_of && k < ntiles; k++)
+        row_of[k] = -1;
     for (int64_t q = 0; q < ntiles; q++) {
         int64_t k = ord[q];
         int full = 1;
@@ -953,6 +964,8 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
                 tab->unit_first[tab->nunits++] = rows;
             last_sm = key_sm[k];
             memcpy(sorted + rows * tab->cols, buf + k * tab->cols, sizeof(double) * (size_t)tab->cols);
+            if (row_of)
+                row_of[k] = rows;
             rows++;
         }
     }
@@ -978,7 +991,7 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
     /* A work step that also waits (producer_issue waits for stages 1..5) is
      * not fitted: its trace time is mostly that wait, and its own issue time
      * cannot be separated from it; the schedule's prior stays. */
-    if (fit_latencies(s, t, roleid, ntiles))
+    if (fit_latencies(s, t, roleid, ntiles, row_of))
         goto done;
     if (s->bw_dist >= 0) {
         /* the fitted phase was measured at the trace's period and traffic */
@@ -1002,6 +1015,7 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
     s = NULL;
     rc = 0;
 done:
+    free(row_of);
     free(ends);
     free(buf);
     if (tab) {
