@@ -1,7 +1,7 @@
 /* The committed H100 --epi-delay sweep (traces/runs/epi_sweep): the model
  * fitted on the zero-delay trace only predicts every delay's tile period
  * (docs/model.md: within 5% at nine of ten delays, +6.1% at 2,400, the
- * zero-delay point itself -0.0%) and the idle onset within 10% (-3.7%).  This pins those results: a change to the fit or
+ * zero-delay point itself +0.4%) and the idle onset within 10% (-0.5%).  This pins those results: a change to the fit or
  * the engine that loses them fails here.  argv: the sweep's run files. */
 #include <math.h>
 #include <setjmp.h>
