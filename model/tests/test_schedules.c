@@ -200,12 +200,90 @@ static void test_lognormal_fit(void **state)
     free(v);
 }
 
+/* mem_clock_hz: memory terms are held in ns, so a new clock_hz rescales
+ * them (and only them); without it they stay in cycles. */
+static const char k_mem[] = "schedule m\n"
+                            "machine units=1 tiles=100 clock_hz=1e9 flops=1e12 mem_clock_hz=1e9\n"
+                            "period consumer.mainloop\n"
+                            "phase producer_issue family=const mean=100\n"
+                            "phase mainloop family=const mean=200\n"
+                            "memory first_load dram_latency=1000 bytes=0 bytes_per_cycle=1\n"
+                            "role producer instances=1\n"
+                            "  wait producer_wait\n"
+                            "  work producer_issue\n"
+                            "role consumer instances=1\n"
+                            "  wait load_wait until producer.producer_issue + first_load\n"
+                            "  work mainloop\n"
+                            "buffer stages count=1 acquire=producer.producer_wait release=consumer.mainloop\n";
+
+static double det_cycle(pg_schedule *s)
+{
+    double lam;
+    char cyc[256], bn[64];
+    if (sch_deterministic(s, &lam, cyc, sizeof cyc, bn, sizeof bn))
+        fail_msg("%s", pg_last_error());
+    return lam;
+}
+
+static void test_mem_clock(void **state)
+{
+    (void)state;
+    pg_schedule *s = NULL;
+    if (pg_schedule_load_text(k_mem, "m.sched", &s))
+        fail_msg("%s", pg_last_error());
+    assert_true(fabs(det_cycle(s) - 1300) < 1e-6); /* 100 + 1000 + 200 over one buffer */
+    assert_int_equal(pg_schedule_set(s, "clock_hz=2e9", 0), 0);
+    assert_true(fabs(det_cycle(s) - 2300) < 1e-6); /* the 1000 ns of memory are 2000 cycles now */
+    assert_int_equal(pg_schedule_set(s, "mem_clock_hz=2e9", 0), 0);
+    assert_true(fabs(det_cycle(s) - 1300) < 1e-6);
+    pg_schedule_free(s);
+    /* without mem_clock_hz the memory term stays in cycles */
+    char text[2048];
+    snprintf(text, sizeof text, "%s", k_mem);
+    char *m = strstr(text, " mem_clock_hz=1e9");
+    memmove(m, m + strlen(" mem_clock_hz=1e9"), strlen(m + strlen(" mem_clock_hz=1e9")) + 1);
+    if (pg_schedule_load_text(text, "m.sched", &s))
+        fail_msg("%s", pg_last_error());
+    assert_int_equal(pg_schedule_set(s, "clock_hz=2e9", 0), 0);
+    assert_true(fabs(det_cycle(s) - 1300) < 1e-6);
+    pg_schedule_free(s);
+    expect_reject(with_line(2, "machine units=1 tiles=100 clock_hz=1e9 flops=1e12 mem_clock_hz=-1"), "bad.sched:2",
+                  "mem_clock_hz must be positive");
+    expect_reject(with_line(2, "machine units=1 tiles=100 clock_hz=1e9 flops=1e12 whole_run=2"), "bad.sched:2",
+                  "whole_run is 0 or 1");
+}
+
+/* whole_run: statistics over every unit's run from an empty pipeline; the
+ * first tile of a role waits for nothing before it (its set-up aside). */
+static void test_whole_run(void **state)
+{
+    (void)state;
+    pg_schedule *s = NULL;
+    if (pg_schedule_load_text(k_mem, "m.sched", &s))
+        fail_msg("%s", pg_last_error());
+    pg_model_opts o = {1000, 1, 0};
+    pg_prediction steady, whole;
+    assert_int_equal(pg_model_predict(s, &o, &steady), 0);
+    assert_int_equal(pg_schedule_set(s, "whole_run=1", 0), 0);
+    assert_int_equal(pg_model_predict(s, &o, &whole), 0);
+    /* steady state: producer_wait = the loop minus the producer's own work */
+    const pg_stat *pw0 = pg_prediction_find(&steady, "producer_wait"), *pw1 = pg_prediction_find(&whole, "producer_wait");
+    assert_non_null(pw0);
+    assert_non_null(pw1);
+    assert_true(fabs(pw0->mean - 1200) < 1e-6);
+    /* whole run, 100 tiles: the first waits 0, the other 99 wait 1,200 */
+    assert_true(fabs(pw1->mean - 1200.0 * 99 / 100) < 1e-6);
+    assert_true(fabs(whole.tile_period - steady.tile_period) < 1e-6);
+    pg_schedule_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_loads),        cmocka_unit_test(test_invalid_files),
         cmocka_unit_test(test_file_rejected_names_file), cmocka_unit_test(test_builtins_roundtrip),
         cmocka_unit_test(test_overrides),         cmocka_unit_test(test_lognormal_fit),
+        cmocka_unit_test(test_mem_clock),         cmocka_unit_test(test_whole_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
