@@ -601,7 +601,7 @@ static int demo_gpu_run(demo *d, run_entry *out)
     if (report_file(d, "fresh-run.h5", path, sizeof path) != 0)
         return -1;
     char *argv[] = {"run", "--out", path, "--trace", NULL};
-    say(d, "== GPU present in this build: running the kernel (pegemm run --out %s --trace)\n", path);
+    say(d, "== this build has the CUDA kernel: trying a fresh GPU run (pegemm run --out %s --trace)\n", path);
     int rc = pg_cmd_run(4, argv);
     if (rc != 0)
         return pg_fail("the kernel run failed (exit %d)", rc);
