@@ -507,7 +507,13 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
  * DRAM read, the others L2 hits).  Shared-memory bytes per 64-row k32 step:
  * wgmma reads 2 KB of A + 6 KB of B, TMA writes 2 KB of A (B: never), against
  * 20 KB for the 64 x 256 ping-pong above (napkin math: docs/experiments.md,
- * K14).  Constraints: N % 192 == 0, K % 128 == 0, K <= 768. */
+ * K14).  Constraints: N % 192 == 0, K % 128 == 0, K <= 768.
+ * CL > 1 (variants bresmc2/bresmc4, K21): clusters of CL neighbouring column
+ * blocks of one group; each producer loads rows [rank, rank + 1) * 64 / CL
+ * of every A stage and multicasts them into all CTAs of the cluster; a stage
+ * is refilled once the consumers of all CL CTAs have released it (4 * CL
+ * arrivals).  Bit-exact, but slower: the coupled release lengthens each
+ * stage's round trip (measured in K21). */
 #define BR_TILE_N 192
 #define BR_MAX_K 768
 #define BR_A_RING_BYTES 32768                        /* 4 stages of 64 x 128 (bres) or 8 of 64 x 64 (bres64) */
@@ -541,15 +547,29 @@ static __device__ __forceinline__ uint64_t smem_desc_rows(uint32_t addr, uint32_
     return d;
 }
 
+/* A consumer warp is done reading an A stage: every CTA of the cluster
+ * multicast a slice into it, so every CTA's producer must hear it. */
+template <int CL> static __device__ __forceinline__ void release_stage_cl(uint32_t bar)
+{
+    if (CL == 1)
+        mbar_arrive(bar);
+    else
+#pragma unroll
+        for (uint32_t r = 0; r < (uint32_t)CL; r++)
+            mbar_arrive_cluster(bar, r);
+}
+
 /* AK: the k extent of one A stage (128: 4 stages, 128B swizzle; 64: 8
  * stages, 64B swizzle -- the same 32 KB, released in finer steps). */
-template <bool TRACE, int AK>
+template <bool TRACE, int AK, int CL>
 __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_constant__ pg_kernel_params p)
 {
     constexpr int BR_STAGES = BR_A_RING_BYTES / (PG_TILE_M * AK);
     constexpr int BR_A_STAGE_BYTES = PG_TILE_M * AK;
     constexpr int A_KSTEPS = AK / 32;
     static_assert(BR_STAGES <= BR_MAX_STAGES && (AK == 64 || AK == 128), "bres A stages");
+    static_assert(CL == 1 || CL == 2 || CL == 4, "bres cluster size");
+    constexpr int A_SLICE_ROWS = PG_TILE_M / CL; /* rows of each stage this CTA loads and multicasts */
     extern __shared__ uint8_t smem_raw[];
     const uint32_t base = (smem_addr(smem_raw) + 1023u) & ~1023u;
     const uint32_t s_b = base + BR_OFF_B, s_a = base + BR_OFF_A, s_epi = base + BR_OFF_EPI;
@@ -567,6 +587,9 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
     const int n0 = (blockIdx.x % tiles_n) * BR_TILE_N;
     const int kblocks = p.K / PG_TILE_K; /* B panel k-blocks */
     const int kst = p.K / AK;            /* A stages per tile */
+    uint32_t rank = 0;
+    if (CL > 1)
+        asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
 
     if (TRACE && tid == 0) {
         int64_t *c = p.trace_cta + (int64_t)blockIdx.x * PG_TRACE_CTA_FIELDS;
@@ -577,7 +600,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
     if (tid == 0) {
         for (int s = 0; s < BR_STAGES; s++) {
             mbar_init(bar_full + 8 * s, 1);
-            mbar_init(bar_empty + 8 * s, 4); /* lane 0 of each warp of the consumer warpgroup */
+            mbar_init(bar_empty + 8 * s, 4 * CL); /* lane 0 of each consumer warp, in every CTA of the cluster */
         }
         for (int w = 0; w < PG_CONSUMERS; w++) {
             mbar_init(bar_order + 8 * w, 1);
@@ -590,7 +613,11 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
         asm volatile("prefetch.tensormap [%0];" ::"l"((uint64_t)&p.map_combined) : "memory");
         asm volatile("prefetch.tensormap [%0];" ::"l"((uint64_t)&p.map_d) : "memory");
     }
-    __syncthreads();
+    /* every CTA's barriers must exist before a peer multicasts or arrives into them */
+    if (CL > 1)
+        asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+    else
+        __syncthreads();
 
     if (wg == 0) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
@@ -622,7 +649,12 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                     if (TRACE && ka == 0)
                         t_issue = read_clock();
                     mbar_expect_tx(bar_full + 8 * stage, BR_A_STAGE_BYTES);
-                    tma_load_2d(s_a + stage * BR_A_STAGE_BYTES, &p.map_a, ka * AK, m0, bar_full + 8 * stage);
+                    if (CL > 1) /* this CTA's slice of the stage into every CTA of the cluster */
+                        tma_load_2d_multicast(s_a + stage * BR_A_STAGE_BYTES + rank * (A_SLICE_ROWS * AK), &p.map_a, ka * AK,
+                                              m0 + (int)rank * A_SLICE_ROWS, bar_full + 8 * stage,
+                                              (uint16_t)((1u << CL) - 1));
+                    else
+                        tma_load_2d(s_a + stage * BR_A_STAGE_BYTES, &p.map_a, ka * AK, m0, bar_full + 8 * stage);
                 }
                 if (TRACE) {
                     trace_put<TRACE>(p, i, 5 /* producer_wait */, t_wait, t_issue);
@@ -687,13 +719,13 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                 if (ka > 0) {
                     wgmma_wait<1>();
                     if (lane == 0)
-                        mbar_arrive(bar_empty + 8 * ((g - 1) % BR_STAGES));
+                        release_stage_cl<CL>(bar_empty + 8 * ((g - 1) % BR_STAGES));
                 }
             }
             wgmma_wait<0>();
             fence_acc96(acc);
             if (lane == 0)
-                mbar_arrive(bar_empty + 8 * ((g0 + kst - 1) % BR_STAGES));
+                release_stage_cl<CL>(bar_empty + 8 * ((g0 + kst - 1) % BR_STAGES));
             if (p.mainloop_delay > 0)
                 spin_cycles(p.mainloop_delay);
             const int64_t t3 = TRACE ? read_clock() : 0;
@@ -754,6 +786,10 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
             }
         }
     }
+    /* No CTA may leave while a peer can still multicast or arrive into it
+     * (not .aligned: the producer warp's lanes arrive here diverged). */
+    if (CL > 1)
+        asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
 }
 
 /* ---------------------------------------------------------------- helpers */
@@ -825,13 +861,24 @@ typedef void (*kernel_fn)(const pg_kernel_params);
 static kernel_fn kernel_of(pg_variant v, int trace)
 {
     if (v == PG_VARIANT_BRES)
-        return trace ? pg_bres_gemm<true, 128> : pg_bres_gemm<false, 128>;
+        return trace ? pg_bres_gemm<true, 128, 1> : pg_bres_gemm<false, 128, 1>;
     if (v == PG_VARIANT_BRES64)
-        return trace ? pg_bres_gemm<true, 64> : pg_bres_gemm<false, 64>;
+        return trace ? pg_bres_gemm<true, 64, 1> : pg_bres_gemm<false, 64, 1>;
+    if (v == PG_VARIANT_BRESMC2)
+        return trace ? pg_bres_gemm<true, 128, 2> : pg_bres_gemm<false, 128, 2>;
+    if (v == PG_VARIANT_BRESMC4)
+        return trace ? pg_bres_gemm<true, 128, 4> : pg_bres_gemm<false, 128, 4>;
     return trace ? pg_fused_gemm<true> : pg_fused_gemm<false>;
 }
 
-static int cluster_of(pg_variant v) { return PG_VARIANT_IS_BRES(v) ? 1 : CLUSTER; }
+static int cluster_of(pg_variant v)
+{
+    if (v == PG_VARIANT_BRESMC2)
+        return 2;
+    if (v == PG_VARIANT_BRESMC4)
+        return 4;
+    return PG_VARIANT_IS_BRES(v) ? 1 : CLUSTER;
+}
 
 extern "C" cudaError_t pg_kernel_launch(pg_variant v, const pg_kernel_params *p, int trace, int grid, cudaStream_t stream)
 {

@@ -37,11 +37,24 @@
  *             memory, 4-stage A ring, no clusters (N % 192 == 0,
  *             K % 128 == 0, K <= 768);
  *   bres64:   bres with the same 32 KB A ring cut into 8 stages of 64 x 64
- *             (64B swizzle), released in finer steps.
+ *             (64B swizzle), released in finer steps;
+ *   bresmc2, bresmc4: bres in clusters of 2 / 4 CTAs (neighbouring column
+ *             blocks of one row-block group, N / 192 a multiple of 2 / 4):
+ *             each CTA TMA-loads 1/2 / 1/4 of every A stage and multicasts it
+ *             into all CTAs of the cluster, so each A block leaves L2 once
+ *             per cluster instead of once per CTA.
  * PG_DEFAULT_VARIANT is used when no variant is named; where the default
  * cannot run a shape, the runner falls back to pingpong. */
-typedef enum { PG_VARIANT_PINGPONG = 0, PG_VARIANT_BRES = 1, PG_VARIANT_BRES64 = 2, PG_VARIANT_COUNT } pg_variant;
-#define PG_VARIANT_IS_BRES(v) ((v) == PG_VARIANT_BRES || (v) == PG_VARIANT_BRES64)
+typedef enum {
+    PG_VARIANT_PINGPONG = 0,
+    PG_VARIANT_BRES = 1,
+    PG_VARIANT_BRES64 = 2,
+    PG_VARIANT_BRESMC2 = 3,
+    PG_VARIANT_BRESMC4 = 4,
+    PG_VARIANT_COUNT
+} pg_variant;
+#define PG_VARIANT_IS_BRES(v)                                                                                      \
+    ((v) == PG_VARIANT_BRES || (v) == PG_VARIANT_BRES64 || (v) == PG_VARIANT_BRESMC2 || (v) == PG_VARIANT_BRESMC4)
 #ifndef PG_DEFAULT_VARIANT
 #define PG_DEFAULT_VARIANT PG_VARIANT_BRES
 #endif

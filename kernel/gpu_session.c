@@ -28,6 +28,10 @@ static const pg_variant_info k_variants[PG_VARIANT_COUNT] = {
                              PG_CLUSTER, 0},
     [PG_VARIANT_BRES] = {"bres", "h100-pingpong-bres-64x192x128-s4", PG_TILE_M, PG_BRES_TILE_N, PG_TILE_K, 4, 1, 0},
     [PG_VARIANT_BRES64] = {"bres64", "h100-pingpong-bres-64x192x64-s8", PG_TILE_M, PG_BRES_TILE_N, 64, 8, 1, 0},
+    [PG_VARIANT_BRESMC2] = {"bresmc2", "h100-pingpong-bres-mcA2-64x192x128-s4", PG_TILE_M, PG_BRES_TILE_N, PG_TILE_K, 4,
+                            2, 0},
+    [PG_VARIANT_BRESMC4] = {"bresmc4", "h100-pingpong-bres-mcA4-64x192x128-s4", PG_TILE_M, PG_BRES_TILE_N, PG_TILE_K, 4,
+                            4, 0},
 };
 
 const pg_variant_info *pg_variant_get(pg_variant v)
@@ -46,7 +50,7 @@ int pg_variant_parse(const char *s, pg_variant *v)
             *v = (pg_variant)i;
             return 0;
         }
-    return pg_fail("unknown kernel variant '%s' (pingpong, bres, bres64, default = %s)", s,
+    return pg_fail("unknown kernel variant '%s' (pingpong, bres, bres64, bresmc2, bresmc4, default = %s)", s,
                    k_variants[PG_DEFAULT_VARIANT].cli);
 }
 
@@ -64,6 +68,9 @@ static int variant_supports(const pg_shape *s, pg_variant v)
     if (PG_VARIANT_IS_BRES(v) && s->K > PG_BRES_MAX_K)
         return pg_fail("the bres kernel keeps a %d x K panel of B in shared memory: K <= %d (K = %lld)",
                        PG_BRES_TILE_N, PG_BRES_MAX_K, (long long)s->K);
+    if (PG_VARIANT_IS_BRES(v) && (s->N / PG_BRES_TILE_N) % vi->cluster != 0)
+        return pg_fail("the %s kernel multicasts A over clusters of %d column blocks: N must be a multiple of %d (N = %lld)",
+                       vi->cli, vi->cluster, vi->cluster * PG_BRES_TILE_N, (long long)s->N);
     if (PG_VARIANT_IS_BRES(v) && s->N > 64 * PG_BRES_TILE_N)
         return pg_fail("the bres kernel needs one CTA per %d columns: N <= %d (N = %lld)", PG_BRES_TILE_N,
                        64 * PG_BRES_TILE_N, (long long)s->N);
@@ -155,7 +162,8 @@ int pg_gpu_configure(pg_gpu *g, pg_variant v)
     const int64_t epi_delay = g->params.epi_delay, mainloop_delay = g->params.mainloop_delay;
     memset(&g->params, 0, sizeof g->params);
     if (pg_tma_maps_build(&g->params, g->dA, g->dB, g->d_combined_rep, g->comb_rows, g->dD, &s,
-                          PG_VARIANT_IS_BRES(v) ? PG_BRES_TILE_N : PG_TILE_N / PG_CLUSTER, vi->tile_k) != 0)
+                          PG_VARIANT_IS_BRES(v) ? PG_BRES_TILE_N : PG_TILE_N / PG_CLUSTER, vi->tile_k,
+                          PG_VARIANT_IS_BRES(v) ? PG_TILE_M / vi->cluster : PG_TILE_M) != 0)
         goto done;
     g->params.combined = g->d_combined;
     g->params.M = (int32_t)s.M;

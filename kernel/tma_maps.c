@@ -44,9 +44,10 @@ static int encode_2d(CUtensorMap *map, CUtensorMapDataType type, size_t elem, co
 }
 
 int pg_tma_maps_build(pg_kernel_params *p, const uint8_t *dA, const uint8_t *dB, const uint16_t *d_combined_rep,
-                      int64_t comb_rows, uint16_t *dD, const pg_shape *s, int b_box_rows, int a_box_k)
+                      int64_t comb_rows, uint16_t *dD, const pg_shape *s, int b_box_rows, int a_box_k,
+                      int a_box_rows)
 {
-    if (encode_2d(&p->map_a, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, dA, s->M, s->K, PG_TILE_M, (uint32_t)a_box_k,
+    if (encode_2d(&p->map_a, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, dA, s->M, s->K, (uint32_t)a_box_rows, (uint32_t)a_box_k,
                   a_box_k == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B, "A") ||
         encode_2d(&p->map_b, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, dB, s->N, s->K, (uint32_t)b_box_rows, PG_TILE_K, OPERAND_SWIZZLE, "B") ||
         encode_2d(&p->map_combined, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, d_combined_rep, comb_rows, s->N, PG_TILE_M, 64,

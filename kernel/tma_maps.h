@@ -6,10 +6,11 @@
 #include "gemm_kernel.h"
 #include "problem.h"
 
-/* Fill p->map_a/map_b/map_combined/map_d (A's box: PG_TILE_M x a_box_k bytes,
+/* Fill p->map_a/map_b/map_combined/map_d (A's box: a_box_rows x a_box_k bytes,
  * swizzled over a_box_k (128 or 64); B's box: b_box_rows x PG_TILE_K);
  * -1 with a message on failure. */
 int pg_tma_maps_build(pg_kernel_params *p, const uint8_t *dA, const uint8_t *dB, const uint16_t *d_combined_rep,
-                      int64_t comb_rows, uint16_t *dD, const pg_shape *s, int b_box_rows, int a_box_k);
+                      int64_t comb_rows, uint16_t *dD, const pg_shape *s, int b_box_rows, int a_box_k,
+                      int a_box_rows);
 
 #endif
