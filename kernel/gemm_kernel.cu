@@ -34,6 +34,9 @@
 #include <stdint.h>
 
 #include "gemm_kernel.h"
+#include "phases.h" /* the trace slot of a phase is its pg_phase code */
+
+static_assert(PG_TRACE_PHASES == PG_PH_PRODUCER_ISSUE + 1, "trace slots are the Hopper phases of phases.h, in order");
 #include "wgmma_m64n256.cuh"
 #include "wgmma_m64n192.cuh"
 
@@ -260,6 +263,27 @@ static __device__ __forceinline__ void trace_put(const pg_kernel_params &p, int3
     }
 }
 
+/* One consumer tile's five phases, t0..t5 their boundaries. */
+template <bool TRACE>
+static __device__ __forceinline__ void trace_consumer_tile(const pg_kernel_params &p, int32_t i, int64_t t0, int64_t t1,
+                                                           int64_t t2, int64_t t3, int64_t t4, int64_t t5)
+{
+    trace_put<TRACE>(p, i, PG_PH_ORDER_WAIT, t0, t1);
+    trace_put<TRACE>(p, i, PG_PH_LOAD_WAIT, t1, t2);
+    trace_put<TRACE>(p, i, PG_PH_MAINLOOP, t2, t3);
+    trace_put<TRACE>(p, i, PG_PH_EPILOGUE_REGS, t3, t4);
+    trace_put<TRACE>(p, i, PG_PH_EPILOGUE_STORE, t4, t5);
+}
+
+/* The producer's wait for a free stage and its issue of one tile's loads. */
+template <bool TRACE>
+static __device__ __forceinline__ void trace_producer_tile(const pg_kernel_params &p, int32_t i, int64_t t_wait,
+                                                           int64_t t_issue, int64_t t_end)
+{
+    trace_put<TRACE>(p, i, PG_PH_PRODUCER_WAIT, t_wait, t_issue);
+    trace_put<TRACE>(p, i, PG_PH_PRODUCER_ISSUE, t_issue, t_end);
+}
+
 /* ---------------------------------------------------------------- the kernel */
 template <bool TRACE>
 __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_constant__ pg_kernel_params p)
@@ -342,8 +366,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
                     tma_load_2d(s_b + stage * B_STAGE_BYTES, &p.map_b, kb * PG_TILE_K, n0, bar_full + 8 * stage);
             }
             if (TRACE) {
-                trace_put<TRACE>(p, i, 5 /* producer_wait */, t_wait, t_issue);
-                trace_put<TRACE>(p, i, 6 /* producer_issue */, t_issue, read_clock());
+                trace_producer_tile<TRACE>(p, i, t_wait, t_issue, read_clock());
             }
         }
         }
@@ -476,11 +499,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
         }
         if (TRACE && ltid == 0) {
             const int64_t t5 = read_clock();
-            trace_put<TRACE>(p, i, 0 /* order_wait */, t0, t1);
-            trace_put<TRACE>(p, i, 1 /* load_wait */, t1, t2);
-            trace_put<TRACE>(p, i, 2 /* mainloop */, t2, t3);
-            trace_put<TRACE>(p, i, 3 /* epilogue_regs */, t3, t4);
-            trace_put<TRACE>(p, i, 4 /* epilogue_store */, t4, t5);
+            trace_consumer_tile<TRACE>(p, i, t0, t1, t2, t3, t4, t5);
         }
     }
     if (ltid == 0) {
@@ -657,8 +676,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                         tma_load_2d(s_a + stage * BR_A_STAGE_BYTES, &p.map_a, ka * AK, m0, bar_full + 8 * stage);
                 }
                 if (TRACE) {
-                    trace_put<TRACE>(p, i, 5 /* producer_wait */, t_wait, t_issue);
-                    trace_put<TRACE>(p, i, 6 /* producer_issue */, t_issue, read_clock());
+                    trace_producer_tile<TRACE>(p, i, t_wait, t_issue, read_clock());
                 }
             }
         }
@@ -770,11 +788,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
             }
             if (TRACE && ltid == 0) {
                 const int64_t t5 = read_clock();
-                trace_put<TRACE>(p, i, 0 /* order_wait */, t0, t1);
-                trace_put<TRACE>(p, i, 1 /* load_wait */, t1, t2);
-                trace_put<TRACE>(p, i, 2 /* mainloop */, t2, t3);
-                trace_put<TRACE>(p, i, 3 /* epilogue_regs */, t3, t4);
-                trace_put<TRACE>(p, i, 4 /* epilogue_store */, t4, t5);
+                trace_consumer_tile<TRACE>(p, i, t0, t1, t2, t3, t4, t5);
             }
         }
         if (ltid == 0) {
