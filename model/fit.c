@@ -486,6 +486,17 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const pg_role *rolei
         if (pg_schedule_option(s, opt, NULL, 0) != 0)
             continue;
         const sch_role *R = &s->roles[r];
+        int replayed = 0; /* a delay of this role carries a latency replayed per tile (the whole gap) */
+        for (int ei = 0; ei < s->nedges; ei++) {
+            const sch_edge *e = &s->edges[ei];
+            const sch_node *tn = &s->nodes[e->to];
+            if (e->kind != EDGE_SEQ || tn->role != r || R->steps[tn->step].kind != STEP_DELAY)
+                continue;
+            for (int q = 0; q < e->nterms; q++)
+                replayed |= sch_table_column(s, s->slots[e->slot[q]].dist, 0) >= 0;
+        }
+        if (replayed)
+            continue;
         int first = -1, last = -1;
         for (int st = 0; st < R->nsteps; st++)
             if (R->steps[st].kind != STEP_DELAY) {
@@ -819,6 +830,44 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
         memcol_edge[tab->cols] = found;
         tab->cols++;
     }
+    /* A latency on a `delay` step (an untraced gap between a role's tiles,
+     * e.g. the producer's own trace stores) gets a column too: per tile, the
+     * begin of the step that follows the delay (in the role's next tile)
+     * minus the end of the step before it, less the delay's constant.  The
+     * gap is measured directly (both ends are traced), so it needs no
+     * imputation; replayed per tile, a wait that follows it begins where the
+     * trace had it instead of a constant after the previous step
+     * (docs/experiments.md M9). */
+    int gapcol_edge[SCH_MAX_NODES];
+    for (int c = 0; c < SCH_MAX_NODES; c++)
+        gapcol_edge[c] = -1;
+    for (int d = 0; d < s->ndists && tab->cols < SCH_MAX_NODES; d++) {
+        if (s->dists[d].kind == DKIND_PHASE)
+            continue;
+        int found = -1, uses = 0;
+        for (int ei = 0; ei < s->nedges; ei++) {
+            const sch_edge *e = &s->edges[ei];
+            for (int q = 0; q < e->nterms; q++)
+                if (s->slots[e->slot[q]].dist == d) {
+                    uses++;
+                    const sch_node *tn = &s->nodes[e->to];
+                    if (e->kind == EDGE_SEQ && e->nterms == 1 && e->coef[q] == 1 && e->toff[q] == 0 &&
+                        tn->chain == 0 && s->roles[tn->role].steps[tn->step].kind == STEP_DELAY)
+                        found = ei;
+                }
+        }
+        if (found < 0 || uses != 1)
+            continue;
+        int colexists = 0;
+        for (int c = 0; c < tab->cols; c++)
+            colexists |= memcol_edge[c] >= 0 && edge_latency(s, &s->edges[memcol_edge[c]]) == d;
+        if (colexists)
+            continue;
+        snprintf(tab->colname[tab->cols], sizeof tab->colname[0], "%s#0", s->dists[d].name);
+        colrole[tab->cols] = -1;
+        gapcol_edge[tab->cols] = found;
+        tab->cols++;
+    }
     const int64_t ntiles = maxtile + 1;
     buf = malloc(sizeof(double) * (size_t)ntiles * (size_t)(tab->cols ? tab->cols : 1));
     if (!buf) {
@@ -948,6 +997,50 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
                 goto done;
             }
         }
+    for (int c = 0; c < tab->cols && posof; c++) {
+        if (gapcol_edge[c] < 0)
+            continue;
+        const sch_edge *e = &s->edges[gapcol_edge[c]];
+        const int dly = e->to, before = e->from;
+        int after = -1;
+        for (int v = 0; v < s->nnodes; v++)
+            if (s->nodes[v].prev == dly && s->nodes[v].chain == 0)
+                after = v;
+        double *eb = malloc(sizeof(double) * (size_t)ntiles), *ab = malloc(sizeof(double) * (size_t)ntiles);
+        if (!eb || !ab || after < 0 || s->roles[s->nodes[before].role].steps[s->nodes[before].step].kind == STEP_DELAY ||
+            s->roles[s->nodes[after].role].steps[s->nodes[after].step].kind == STEP_DELAY) {
+            free(eb);
+            free(ab);
+            for (int64_t k = 0; k < ntiles; k++)
+                buf[k * tab->cols + c] = 0;
+            continue;
+        }
+        for (int64_t k = 0; k < ntiles; k++)
+            eb[k] = ab[k] = NAN;
+        for (int64_t i = 0; i < t->n; i++)
+            for (int q = 0; q < 2; q++) {
+                const sch_node *nd = &s->nodes[q ? after : before];
+                const sch_role *R = &s->roles[nd->role];
+                pg_phase ph;
+                if (t->role[i] != roleid[nd->role] || (!R->rotate && t->warp[i] != 0) ||
+                    pg_phase_parse(R->steps[nd->step].name, &ph) || t->phase[i] != ph)
+                    continue;
+                if (q)
+                    ab[t->tile[i]] = (double)t->begin[i];
+                else
+                    eb[t->tile[i]] = (double)t->end[i];
+            }
+        const int step = s->nodes[after].prev_off; /* the role's next tile: 1, or its instances (rotate) */
+        for (int64_t k = 0; k < ntiles; k++) {
+            double y = NAN;
+            int64_t q = posof[k] + step;
+            if (q < ntiles && key_sm[k] != INT64_MAX && key_sm[ord[q]] == key_sm[k])
+                y = ab[ord[q]] - eb[k] - e->w;
+            buf[k * tab->cols + c] = isfinite(y) ? y : 0; /* the SM's last tiles: nothing follows */
+        }
+        free(eb);
+        free(ab);
+    }
     free(posof);
     int64_t rows = 0, last_sm = -1;
     row_of = malloc(sizeof(int64_t) * (size_t)ntiles); /* tile -> table row (NULL: means are used) */

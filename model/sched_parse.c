@@ -579,10 +579,12 @@ static int build_graph(pg_schedule *s)
                         break;
                     }
                 if (S->kind == STEP_DELAY) {
-                    if (first_until != t.n || t.n != 1)
-                        return FAIL(S->line, "usage: delay CYCLES (an expression; `warp` is the warp index)");
+                    if (first_until != t.n || t.n < 1)
+                        return FAIL(S->line, "usage: delay CYCLES [+ TERM]... (an expression; `warp` is the warp index)");
                     if (expr_eval(t.tok[0], warp, &e.w))
                         return pg_fail_context("%s:%d", s->origin, S->line);
+                    if (parse_terms(s, t.tok + 1, t.n - 1, warp, &e, S->line))
+                        return -1;
                 } else {
                     if (S->kind == STEP_WORK && add_term(s, &e, S->dist, R->rotate ? 0 : c, 1.0, 0, S->line))
                         return -1;
