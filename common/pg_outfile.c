@@ -89,3 +89,15 @@ void pg_outfile_abort(pg_outfile *o)
     }
     release(o);
 }
+
+int pg_outfile_check(const char *path)
+{
+    struct stat st;
+    pg_outfile o;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return pg_fail("cannot write the output %s: it is a directory", path);
+    if (pg_outfile_open(&o, path) != 0)
+        return pg_fail_context("checked before computing");
+    pg_outfile_abort(&o);
+    return 0;
+}

@@ -18,6 +18,10 @@ int pg_outfile_open(pg_outfile *o, const char *path);
 /* Flush, close and rename into place; on any error the temporary file is
  * removed and -1 returned with a message.  Always releases `o`. */
 int pg_outfile_commit(pg_outfile *o);
+/* Before hours of work: can `path` be written?  Creates and removes a
+ * temporary file beside it (the same check the real write will face);
+ * -1 with a message if `path` is a directory or its directory refuses. */
+int pg_outfile_check(const char *path);
 /* Close and remove the temporary file (safe on a zeroed or committed struct). */
 void pg_outfile_abort(pg_outfile *o);
 

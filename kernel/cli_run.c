@@ -11,6 +11,7 @@
 #include "gpu_session.h"
 #include "inputs.h"
 #include "pg_error.h"
+#include "pg_outfile.h"
 #include "runfile.h"
 #include "runner.h"
 
@@ -228,6 +229,11 @@ static int run_main(int argc, char **argv, int bench)
         return 2;
     }
 
+    /* an output that cannot be written should not cost a GPU run */
+    if (o.out && pg_outfile_check(o.out) != 0) {
+        fprintf(stderr, "pegemm %s: %s\n", argv[0], pg_last_error());
+        return 2;
+    }
     /* the device first: no GPU should not cost an input generation */
     rc = 1;
     if (pg_gpu_open(&g) != 0)

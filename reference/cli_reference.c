@@ -11,6 +11,7 @@
 #include "inputs.h"
 #include "pg_alloc.h"
 #include "pg_error.h"
+#include "pg_outfile.h"
 #include "runfile.h"
 
 static void inputs_usage(FILE *f)
@@ -61,6 +62,8 @@ int pg_cmd_inputs(int argc, char **argv)
         inputs_usage(stderr);
         return 2;
     }
+    if (pg_outfile_check(output) != 0)
+        return pg_cli_report("inputs", 2);
     pg_run run;
     memset(&run, 0, sizeof run);
     int stored = 0;
@@ -147,7 +150,8 @@ int pg_cmd_ref(int argc, char **argv)
     }
     pg_accum_mode mode;
     pg_epilogue epi;
-    if (pg_accum_parse(mode_s, &mode) != 0 || pg_epilogue_parse(epi_s, &epi) != 0)
+    if (pg_accum_parse(mode_s, &mode) != 0 || pg_epilogue_parse(epi_s, &epi) != 0 ||
+        pg_outfile_check(output) != 0)
         return pg_cli_report("ref", 2);
     pg_run run;
     memset(&run, 0, sizeof run);

@@ -330,6 +330,12 @@ static void test_ref_input_errors(void **state)
                           "/nonexistent/dir/o.h5", NULL),
                      2);
     assert_int_equal(count_in(pg_last_error(), "/nonexistent/dir/o.h5"), 1);
+    /* refused before the (long) computation, not after it */
+    assert_non_null(strstr(pg_last_error(), "checked before computing"));
+    assert_int_equal(call(pg_cmd_inputs, "inputs", "--problem", "8,8,8", "--output", "/nonexistent/dir/i.h5", NULL), 2);
+    assert_non_null(strstr(pg_last_error(), "checked before computing"));
+    assert_int_equal(call(pg_cmd_ref, "ref", "--input", g_good, "--mode", "sm90", "--output", "/tmp", NULL), 2);
+    assert_non_null(strstr(pg_last_error(), "is a directory"));
     assert_int_equal(call(pg_cmd_inputs, "inputs", "--problem", "0,8,8", "--output", out, NULL), 2);
     assert_int_equal(count_in(pg_last_error(), "shape"), 1);
     assert_false(exists(out));
