@@ -1243,20 +1243,6 @@ done:
 
 /* ------------------------------------------------------------ simulated trace */
 
-static void trace_release(pg_trace *t)
-{
-    free(t->sm);
-    free(t->role);
-    free(t->warp);
-    free(t->tile);
-    free(t->phase);
-    free(t->begin);
-    free(t->end);
-    free(t->anchor_clock);
-    free(t->anchor_globaltimer_ns);
-    memset(t, 0, sizeof *t);
-}
-
 int pg_model_simulate_trace(const pg_schedule *s, const pg_model_opts *o, int n_sm, pg_trace *out)
 {
     memset(out, 0, sizeof *out);
@@ -1284,7 +1270,7 @@ int pg_model_simulate_trace(const pg_schedule *s, const pg_model_opts *o, int n_
     /* at the bandwidth equilibrium, as pg_model_predict */
     if (sch_bandwidth_equilibrium(s, o, &eq, &rho, &mean) || engine_init(&E, eq, o->seed, o->deterministic)) {
         pg_schedule_free(eq);
-        trace_release(out);
+        pg_trace_free(out);
         return -1;
     }
     int64_t row = 0;
@@ -1312,7 +1298,7 @@ int pg_model_simulate_trace(const pg_schedule *s, const pg_model_opts *o, int n_
     engine_free(&E);
     pg_schedule_free(eq);
     if (row != out->n) {
-        trace_release(out);
+        pg_trace_free(out);
         return pg_fail("simulated trace: %lld rows written, %lld expected", (long long)row, (long long)out->n);
     }
     return 0;

@@ -94,5 +94,7 @@ void pg_run_free(pg_run *run);
 /* Helpers for building runs. */
 int pg_run_add_timing(pg_run *run, const char *name, const double *ms, int64_t n, double flops, double bytes);
 int pg_trace_alloc(pg_trace *t, int64_t n, int64_t n_sm);
+/* Free a trace's columns and leave it zeroed (n == 0). */
+void pg_trace_free(pg_trace *t);
 
 #endif

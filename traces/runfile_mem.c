@@ -7,7 +7,7 @@
 #include "runfile.h"
 #include "runfile_internal.h"
 
-static void trace_free(pg_trace *t)
+void pg_trace_free(pg_trace *t)
 {
     free(t->sm);
     free(t->role);
@@ -31,7 +31,7 @@ void pg_run_free(pg_run *run)
     free(run->acc);
     for (int i = 0; i < run->ntimings && i < PG_MAX_TIMINGS; i++)
         free(run->timings[i].ms);
-    trace_free(&run->trace);
+    pg_trace_free(&run->trace);
     memset(run, 0, sizeof *run);
 }
 
@@ -54,7 +54,7 @@ int pg_trace_alloc(pg_trace *t, int64_t n, int64_t n_sm)
     t->anchor_globaltimer_ns = calloc(sn, sizeof *t->anchor_globaltimer_ns);
     if (!t->sm || !t->role || !t->warp || !t->tile || !t->phase || !t->begin || !t->end || !t->anchor_clock ||
         !t->anchor_globaltimer_ns) {
-        trace_free(t);
+        pg_trace_free(t);
         return pg_fail("out of memory for a trace of %lld intervals", (long long)n);
     }
     t->n = n;

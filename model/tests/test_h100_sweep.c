@@ -14,6 +14,7 @@
 #include "model_ext.h"
 #include "pg_error.h"
 #include "runfile.h"
+#include "self_fit_check.h"
 
 static const char *const *g_paths;
 static int g_n;
@@ -47,29 +48,7 @@ static void test_sweep(void **state)
 static void test_self_fits(void **state)
 {
     (void)state;
-    for (int i = 0; i < g_n; i++) {
-        pg_run run;
-        pg_schedule *s = NULL;
-        pg_prediction m, p;
-        pg_model_opts o = {20000, 1, 0};
-        if (pg_run_read(g_paths[i], &run, PG_READ_TRACE) || pg_trace_summarize(&run.trace, run.kernel.sm_clock_hz, &m) ||
-            pg_schedule_fit(&run, &s) || pg_model_predict(s, &o, &p))
-            fail_msg("%s: %s", g_paths[i], pg_last_error());
-        for (int w = 0; w < m.nwaits; w++) {
-            const pg_stat *ms = &m.waits[w], *ps = pg_prediction_find(&p, ms->name);
-            if (!ps)
-                fail_msg("%s: the model has no %s", g_paths[i], ms->name);
-            const double mv[3] = {ms->mean, ms->p50, ms->p95}, pv[3] = {ps->mean, ps->p50, ps->p95};
-            for (int q = 0; q < 3; q++)
-                if (fabs(pv[q] - mv[q]) > fmax(0.15 * fabs(mv[q]), 150))
-                    fail_msg("%s: %s %s measured %.1f, model %.1f", g_paths[i], ms->name,
-                             q == 0 ? "mean" : q == 1 ? "p50" : "p95", mv[q], pv[q]);
-        }
-        if (fabs(p.tile_period - m.tile_period) > fmax(0.15 * m.tile_period, 150))
-            fail_msg("%s: tile period measured %.1f, model %.1f", g_paths[i], m.tile_period, p.tile_period);
-        pg_schedule_free(s);
-        pg_run_free(&run);
-    }
+    pg_check_self_fits(g_paths, g_n, 0);
 }
 
 int main(int argc, char **argv)

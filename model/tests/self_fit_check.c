@@ -1,0 +1,45 @@
+#include "self_fit_check.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
+#include "model_ext.h"
+#include "pg_error.h"
+#include "runfile.h"
+
+static int outside(double model, double measured)
+{
+    return fabs(model - measured) > fmax(0.15 * fabs(measured), 150);
+}
+
+void pg_check_self_fits(const char *const *paths, int n, int min_waits)
+{
+    static const char *const k_stat[3] = {"mean", "p50", "p95"};
+    for (int i = 0; i < n; i++) {
+        pg_run run;
+        pg_schedule *s = NULL;
+        pg_prediction m, p;
+        pg_model_opts o = {20000, 1, 0};
+        if (pg_run_read(paths[i], &run, PG_READ_TRACE) || pg_trace_summarize(&run.trace, run.kernel.sm_clock_hz, &m) ||
+            pg_schedule_fit(&run, &s) || pg_model_predict(s, &o, &p))
+            fail_msg("%s: %s", paths[i], pg_last_error());
+        assert_true(m.nwaits >= min_waits);
+        for (int w = 0; w < m.nwaits; w++) {
+            const pg_stat *ms = &m.waits[w], *ps = pg_prediction_find(&p, ms->name);
+            if (!ps)
+                fail_msg("%s: the model has no %s", paths[i], ms->name);
+            const double mv[3] = {ms->mean, ms->p50, ms->p95}, pv[3] = {ps->mean, ps->p50, ps->p95};
+            for (int q = 0; q < 3; q++)
+                if (outside(pv[q], mv[q]))
+                    fail_msg("%s: %s %s measured %.1f, model %.1f", paths[i], ms->name, k_stat[q], mv[q], pv[q]);
+        }
+        if (outside(p.tile_period, m.tile_period))
+            fail_msg("%s: tile period measured %.1f, model %.1f", paths[i], m.tile_period, p.tile_period);
+        pg_schedule_free(s);
+        pg_run_free(&run);
+    }
+}
