@@ -177,6 +177,10 @@ static __device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, int3
 static __device__ __forceinline__ void bulk_commit(void) { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
 /* The staging buffer may be overwritten once the stores have read it. */
 static __device__ __forceinline__ void bulk_wait_read_all(void) { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
+template <int N> static __device__ __forceinline__ void bulk_wait_read(void)
+{
+    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
+}
 static __device__ __forceinline__ void bulk_wait_all(void) { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
 static __device__ __forceinline__ void fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 
@@ -535,7 +539,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
  * stage's round trip (measured in K21). */
 #define BR_TILE_N 192
 #define BR_MAX_K 768
-#define BR_A_RING_BYTES 32768                        /* 4 stages of 64 x 128 (bres) or 8 of 64 x 64 (bres64) */
+#define BR_A_RING_BYTES 32768                        /* EB = 3: 4 stages of 64 x 128 (bres) or 8 of 64 x 64 (bres64) */
 #define BR_MAX_STAGES 8
 #define BR_KB_BYTES (BR_TILE_N * PG_TILE_K)          /* one 192 x 128 k-block of the B panel */
 #define BR_EPI_SUBTILES (BR_TILE_N / EPI_SUB_COLS)   /* 3 */
@@ -543,8 +547,10 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
 #define BR_ACC_REGS (BR_TILE_N / 2)                  /* 96 */
 #define BR_OFF_B 0
 #define BR_OFF_A (BR_OFF_B + (BR_MAX_K / PG_TILE_K) * BR_KB_BYTES)
-#define BR_OFF_EPI (BR_OFF_A + BR_A_RING_BYTES)
-#define BR_OFF_BAR (BR_OFF_EPI + PG_CONSUMERS * BR_EPI_BYTES)
+/* The A ring and the two warpgroups' epilogue buffers share 80 KB: with EB
+ * 8 KB epilogue buffers per warpgroup the ring gets the rest (EB = 3: 32 KB,
+ * 2: 48 KB, 1: 64 KB). */
+#define BR_OFF_BAR (BR_OFF_A + BR_A_RING_BYTES + PG_CONSUMERS * BR_EPI_BYTES)
 #define BR_BAR_BYTES ((2 * BR_MAX_STAGES + 2 * PG_CONSUMERS + 1) * 8)
 #define BR_SMEM_BYTES (BR_OFF_BAR + BR_BAR_BYTES + 1024)
 
@@ -578,12 +584,21 @@ template <int CL> static __device__ __forceinline__ void release_stage_cl(uint32
             mbar_arrive_cluster(bar, r);
 }
 
-/* AK: the k extent of one A stage (128: 4 stages, 128B swizzle; 64: 8
- * stages, 64B swizzle -- the same 32 KB, released in finer steps). */
-template <bool TRACE, int AK, int CL>
+/* AK: the k extent of one A stage (128: 128B swizzle; 64: 64B swizzle, the
+ * same bytes released in finer steps).
+ * EB: 8 KB epilogue buffers per consumer warpgroup.  EB = 3 (bres, bres64,
+ * bresmc*): the tile's combined rows are TMA-loaded into its 24 KB and D
+ * replaces them in place.  EB = 1 or 2 (bres8*, bres6, K22): the combined
+ * words are loaded from global (L2) into registers at the top of the tile,
+ * and D goes out in three 64-column subtiles through EB buffers, each
+ * reused once the TMA store before it has read it; the 16 or 32 KB freed go
+ * to the A ring (8 or 6 stages). */
+template <bool TRACE, int AK, int CL, int EB>
 __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_constant__ pg_kernel_params p)
 {
-    constexpr int BR_STAGES = BR_A_RING_BYTES / (PG_TILE_M * AK);
+    static_assert(EB >= 1 && EB <= 3 && (EB == 3 || AK == 128), "bres epilogue buffers");
+    constexpr int RING_BYTES = BR_A_RING_BYTES + (3 - EB) * PG_CONSUMERS * EPI_SUB_BYTES;
+    constexpr int BR_STAGES = RING_BYTES / (PG_TILE_M * AK);
     constexpr int BR_A_STAGE_BYTES = PG_TILE_M * AK;
     constexpr int A_KSTEPS = AK / 32;
     static_assert(BR_STAGES <= BR_MAX_STAGES && (AK == 64 || AK == 128), "bres A stages");
@@ -591,7 +606,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
     constexpr int A_SLICE_ROWS = PG_TILE_M / CL; /* rows of each stage this CTA loads and multicasts */
     extern __shared__ uint8_t smem_raw[];
     const uint32_t base = (smem_addr(smem_raw) + 1023u) & ~1023u;
-    const uint32_t s_b = base + BR_OFF_B, s_a = base + BR_OFF_A, s_epi = base + BR_OFF_EPI;
+    const uint32_t s_b = base + BR_OFF_B, s_a = base + BR_OFF_A, s_epi = s_a + RING_BYTES;
     const uint32_t bar_full = base + BR_OFF_BAR;            /* [BR_STAGES] A landed */
     const uint32_t bar_empty = bar_full + 8 * BR_STAGES;    /* [BR_STAGES] consumers done reading A */
     const uint32_t bar_order = bar_empty + 8 * BR_STAGES;   /* [2] your turn for the mainloop */
@@ -685,8 +700,12 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
         const int w = wg - 1;
         const int ltid = tid - 128 * wg;
         const int warp = ltid / 32, lane = ltid % 32;
-        const uint32_t my_epi = s_epi + w * BR_EPI_BYTES;
+        const uint32_t my_epi = s_epi + w * EB * EPI_SUB_BYTES;
+        /* The wgmma accumulator layout: thread (warp, lane) holds rows
+         * warp*16 + lane/4 (+8) and column pairs c8*8 + (lane&3)*2. */
+        const int row_lo = warp * 16 + lane / 4;
         float acc[BR_ACC_REGS];
+        uint32_t cw_all[EB < 3 ? BR_ACC_REGS / 2 : 1]; /* EB < 3: the tile's combined words */
 #pragma unroll
         for (int r = 0; r < BR_ACC_REGS; r++)
             acc[r] = 0.0f;
@@ -699,12 +718,25 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
             const int m0 = mb * PG_TILE_M;
             const int64_t t0 = TRACE ? read_clock() : 0;
 
-            if (ltid == 0) {
+            if (EB == 3 && ltid == 0) {
                 bulk_wait_read_all();
                 mbar_expect_tx(bar_comb + 8 * w, BR_EPI_BYTES);
                 const int r0 = m0 % p.P;
                 for (int s = 0; s < BR_EPI_SUBTILES; s++)
                     tma_load_2d(my_epi + s * EPI_SUB_BYTES, &p.map_combined, n0 + s * EPI_SUB_COLS, r0, bar_comb + 8 * w);
+            }
+            if (EB < 3) {
+                /* Issued now, used after the mainloop: their L2 latency hides
+                 * behind the order wait and the mainloop.  Volatile so that
+                 * they stay ahead of the wgmma asm; consecutive c8 read the
+                 * two halves of one 32-byte sector (the second half hits L1). */
+#pragma unroll
+                for (int h = 0; h < 2; h++) {
+                    const uint16_t *crow = p.combined + (int64_t)((m0 + row_lo + 8 * h) % p.P) * p.N + n0 + (lane & 3) * 2;
+#pragma unroll
+                    for (int c8 = 0; c8 < BR_TILE_N / 8; c8++)
+                        asm volatile("ld.global.nc.b32 %0, [%1];" : "=r"(cw_all[(c8 * 2 + h) % (EB < 3 ? BR_ACC_REGS / 2 : 1)]) : "l"(crow + c8 * 8));
+                }
             }
 
             if (w == 1)
@@ -750,11 +782,45 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
             if (ltid == 0)
                 mbar_arrive(bar_order + 8 * (1 - w));
 
+            int64_t t4 = 0;
+            if (EB < 3) {
+                /* Subtile s goes through buffer s % EB once the store that
+                 * used it last has read it (s = 0: last tile's stores). */
+#pragma unroll
+                for (int sub = 0; sub < BR_EPI_SUBTILES; sub++) {
+                    const uint32_t buf = my_epi + (sub % EB) * EPI_SUB_BYTES;
+                    if (ltid == 0) {
+                        if (sub == 0)
+                            bulk_wait_read<0>();
+                        else
+                            bulk_wait_read<EB - 1>();
+                    }
+                    named_barrier_sync(1 + w, 128);
+#pragma unroll
+                    for (int chunk = 0; chunk < 8; chunk++)
+#pragma unroll
+                        for (int h = 0; h < 2; h++) {
+                            const int r = row_lo + 8 * h, c8 = sub * 8 + chunk;
+                            st_shared_u32(buf + r * 128 + ((chunk ^ (r & 7)) << 4) + (lane & 3) * 4,
+                                          epilogue_pair(acc[c8 * 4 + 2 * h], acc[c8 * 4 + 2 * h + 1],
+                                                        cw_all[(c8 * 2 + h) % (EB < 3 ? BR_ACC_REGS / 2 : 1)]));
+                        }
+                    if (sub == BR_EPI_SUBTILES - 1 && p.epi_delay > 0)
+                        spin_cycles(p.epi_delay);
+                    fence_proxy_async();
+                    named_barrier_sync(1 + w, 128);
+                    if (TRACE && sub == BR_EPI_SUBTILES - 1)
+                        t4 = read_clock();
+                    if (ltid == 0) {
+                        tma_store_2d(&p.map_d, n0 + sub * EPI_SUB_COLS, m0, buf);
+                        bulk_commit();
+                    }
+                }
+            } else {
             /* One 64-column subtile at a time: its 16 combined words are
              * loaded back to back (the shared-memory latency overlaps), then
              * converted, added and stored in place (K15: loading each word
              * right before its use serialised 48 load latencies). */
-            const int row_lo = warp * 16 + lane / 4;
             mbar_wait(bar_comb + 8 * w, j & 1);
 #pragma unroll
             for (int sub = 0; sub < BR_EPI_SUBTILES; sub++) {
@@ -780,11 +846,13 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                 spin_cycles(p.epi_delay);
             fence_proxy_async();
             named_barrier_sync(1 + w, 128);
-            const int64_t t4 = TRACE ? read_clock() : 0;
+            if (TRACE)
+                t4 = read_clock();
             if (ltid == 0) {
                 for (int s = 0; s < BR_EPI_SUBTILES; s++)
                     tma_store_2d(&p.map_d, n0 + s * EPI_SUB_COLS, m0, my_epi + s * EPI_SUB_BYTES);
                 bulk_commit();
+            }
             }
             if (TRACE && ltid == 0) {
                 const int64_t t5 = read_clock();
@@ -872,24 +940,38 @@ static void launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, in
 
 typedef void (*kernel_fn)(const pg_kernel_params);
 
+/* The bres instantiations: <A stage k, cluster, epilogue buffers>. */
+#define BRES_FN(AK, CL, EB) (trace ? pg_bres_gemm<true, AK, CL, EB> : pg_bres_gemm<false, AK, CL, EB>)
+
 static kernel_fn kernel_of(pg_variant v, int trace)
 {
-    if (v == PG_VARIANT_BRES)
-        return trace ? pg_bres_gemm<true, 128, 1> : pg_bres_gemm<false, 128, 1>;
-    if (v == PG_VARIANT_BRES64)
-        return trace ? pg_bres_gemm<true, 64, 1> : pg_bres_gemm<false, 64, 1>;
-    if (v == PG_VARIANT_BRESMC2)
-        return trace ? pg_bres_gemm<true, 128, 2> : pg_bres_gemm<false, 128, 2>;
-    if (v == PG_VARIANT_BRESMC4)
-        return trace ? pg_bres_gemm<true, 128, 4> : pg_bres_gemm<false, 128, 4>;
-    return trace ? pg_fused_gemm<true> : pg_fused_gemm<false>;
+    switch (v) {
+    case PG_VARIANT_BRES:
+        return BRES_FN(128, 1, 3);
+    case PG_VARIANT_BRES64:
+        return BRES_FN(64, 1, 3);
+    case PG_VARIANT_BRESMC2:
+        return BRES_FN(128, 2, 3);
+    case PG_VARIANT_BRESMC4:
+        return BRES_FN(128, 4, 3);
+    case PG_VARIANT_BRES6:
+        return BRES_FN(128, 1, 2);
+    case PG_VARIANT_BRES8:
+        return BRES_FN(128, 1, 1);
+    case PG_VARIANT_BRES8MC2:
+        return BRES_FN(128, 2, 1);
+    case PG_VARIANT_BRES8MC4:
+        return BRES_FN(128, 4, 1);
+    default:
+        return trace ? pg_fused_gemm<true> : pg_fused_gemm<false>;
+    }
 }
 
 static int cluster_of(pg_variant v)
 {
-    if (v == PG_VARIANT_BRESMC2)
+    if (v == PG_VARIANT_BRESMC2 || v == PG_VARIANT_BRES8MC2)
         return 2;
-    if (v == PG_VARIANT_BRESMC4)
+    if (v == PG_VARIANT_BRESMC4 || v == PG_VARIANT_BRES8MC4)
         return 4;
     return PG_VARIANT_IS_BRES(v) ? 1 : CLUSTER;
 }

@@ -27,7 +27,7 @@ typedef struct {
 #define PG_VARIANT_AUTO ((pg_variant)-1) /* the default where it can run the shape, else pingpong */
 
 const pg_variant_info *pg_variant_get(pg_variant v);
-/* "pingpong" | "bres" | "bres64" | "bresmc2" | "bresmc4" | "default"; -1 with a message otherwise. */
+/* a variant's cli name (k_variants in gpu_session.c) or "default"; -1 with a message otherwise. */
 int pg_variant_parse(const char *s, pg_variant *v);
 /* The variant PG_VARIANT_AUTO resolves to for shape s. */
 pg_variant pg_variant_for_shape(const pg_shape *s);
