@@ -43,11 +43,11 @@
  *             each CTA TMA-loads 1/2 / 1/4 of every A stage and multicasts it
  *             into all CTAs of the cluster, so each A block leaves L2 once
  *             per cluster instead of once per CTA.
- *   bres6, bres8: bres with the combined words loaded from global (L2)
- *             into registers and D stored in 64-column subtiles through two /
- *             one 8 KB buffer per warpgroup; the freed shared memory deepens
- *             the A ring to 6 / 8 stages of 64 x 128;
- *   bres8mc2, bres8mc4: bres8 with bresmc2 / bresmc4's A multicast.
+ *   bres7:    bres with a store agent: one 24 KB staging buffer for both
+ *             consumer warpgroups (the combined words come from global into
+ *             registers), stored by a dedicated thread; the saved shared
+ *             memory deepens the A ring to 7 stages of 64 x 128;
+ *   bres7mc2: bres7 with bresmc2's A multicast.
  * PG_DEFAULT_VARIANT is used when no variant is named; where the default
  * cannot run a shape, the runner falls back to pingpong. */
 typedef enum {
@@ -56,13 +56,11 @@ typedef enum {
     PG_VARIANT_BRES64 = 2,
     PG_VARIANT_BRESMC2 = 3,
     PG_VARIANT_BRESMC4 = 4,
-    PG_VARIANT_BRES6 = 5,
-    PG_VARIANT_BRES8 = 6,
-    PG_VARIANT_BRES8MC2 = 7,
-    PG_VARIANT_BRES8MC4 = 8,
+    PG_VARIANT_BRES7 = 5,
+    PG_VARIANT_BRES7MC2 = 6,
     PG_VARIANT_COUNT
 } pg_variant;
-#define PG_VARIANT_IS_BRES(v) ((v) >= PG_VARIANT_BRES && (v) <= PG_VARIANT_BRES8MC4)
+#define PG_VARIANT_IS_BRES(v) ((v) >= PG_VARIANT_BRES && (v) <= PG_VARIANT_BRES7MC2)
 #ifndef PG_DEFAULT_VARIANT
 #define PG_DEFAULT_VARIANT PG_VARIANT_BRES
 #endif
