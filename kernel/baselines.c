@@ -130,6 +130,8 @@ typedef struct {
     const lt_plan *plan;
     void *ws;
     int add;             /* then the separate add kernel */
+    int stream;          /* the A -> D stream kernel */
+    int write_d;         /* D written alone (memset) */
     void *copy_dst;      /* copy baseline when != NULL */
     const void *copy_src;
     size_t copy_bytes;
@@ -141,6 +143,10 @@ static int run_job(pg_gpu *g, const sample_job *j)
     cublasStatus_t cs = CUBLAS_STATUS_SUCCESS;
     if (j->copy_dst)
         e = cudaMemcpyAsync(j->copy_dst, j->copy_src, j->copy_bytes, cudaMemcpyDeviceToDevice, g->stream);
+    else if (j->stream)
+        e = pg_stream_a_to_d_launch(g->dA, g->dD, g->shape.M, g->shape.K, g->shape.N, g->stream);
+    else if (j->write_d)
+        e = cudaMemsetAsync(g->dD, 0x3F, (size_t)g->shape.M * (size_t)g->shape.N * 2, g->stream);
     else
         e = plan_run(j->h, j->plan, j->ws, g->stream, &cs);
     if (cs != CUBLAS_STATUS_SUCCESS)
@@ -189,10 +195,11 @@ int pg_baselines_run(pg_gpu *g, int warmup, int reps, pg_baseline out[PG_BASE_CO
     const double bytes = (double)s.M * s.K + 2.0 * (double)s.M * s.N; /* A read once + D written once */
     const size_t ws_bytes = WORKSPACE_BYTES;
     static const char *const names[PG_BASE_COUNT] = {"cublaslt_gemm", "cublaslt_bias", "cublaslt_batched_c",
-                                                     "cublaslt_gemm_add", "copy"};
+                                                     "cublaslt_gemm_add", "copy", "stream_a_to_d", "write_d"};
     static const char *const labels[PG_BASE_COUNT] = {"cuBLASLt FP8 GEMM alone", "cuBLASLt + BIAS epilogue",
                                                       "cuBLASLt batched, C=combined", "cuBLASLt + add kernel",
-                                                      "D2D copy of compulsory bytes"};
+                                                      "D2D copy of compulsory bytes", "stream A in, D out (no math)",
+                                                      "write D only (memset)"};
     memset(plans, 0, sizeof plans);
     if (reps > 256)
         reps = 256;
@@ -200,7 +207,7 @@ int pg_baselines_run(pg_gpu *g, int warmup, int reps, pg_baseline out[PG_BASE_CO
         memset(&out[i], 0, sizeof out[i]);
         out[i].name = names[i];
         out[i].label = labels[i];
-        out[i].flops = i == PG_BASE_COPY ? 0.0 : flops;
+        out[i].flops = i >= PG_BASE_COPY ? 0.0 : flops;
         out[i].bytes = bytes;
     }
     cublasStatus_t st = cublasLtCreate(&h);
@@ -253,6 +260,22 @@ int pg_baselines_run(pg_gpu *g, int warmup, int reps, pg_baseline out[PG_BASE_CO
         sample_job j = {.copy_dst = copy_b, .copy_src = copy_a, .copy_bytes = half};
         out[PG_BASE_COPY].bytes = 2.0 * (double)half;
         if (time_job(g, &j, warmup, reps, &out[PG_BASE_COPY]) != 0)
+            goto done;
+    }
+    /* The kernel's own traffic mix (A in once, D out once: 1 : 2), which the
+     * balanced copy above does not have; D is rewritten by the next checked
+     * run, which poisons it first. */
+    if (s.K % 16 == 0 && s.N % 8 == 0) {
+        sample_job j = {.stream = 1};
+        if (time_job(g, &j, warmup, reps, &out[PG_BASE_STREAM]) != 0)
+            goto done;
+    } else {
+        snprintf(out[PG_BASE_STREAM].why, sizeof out[PG_BASE_STREAM].why, "needs K %% 16 == 0 and N %% 8 == 0");
+    }
+    {
+        sample_job j = {.write_d = 1};
+        out[PG_BASE_WRITE].bytes = 2.0 * (double)s.M * s.N;
+        if (time_job(g, &j, warmup, reps, &out[PG_BASE_WRITE]) != 0)
             goto done;
     }
     rc = 0;

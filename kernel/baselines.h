@@ -1,8 +1,10 @@
 /* The comparison points `pegemm bench` times in the same process as the
  * fused kernel: cuBLASLt FP8 GEMM (bf16 out) alone, with the BIAS epilogue,
  * batched over images with a zero-stride C = combined (beta = 1), GEMM +
- * a separate add kernel, and a device-to-device copy of the compulsory
- * bytes.  cuBLASLt runs FP8 in "TN" form: row-major A[M,K] and B[N,K] are
+ * a separate add kernel, a device-to-device copy of the compulsory
+ * bytes (half read, half written), and the kernel's own traffic without the
+ * math: A read once and D written once (one third read, two thirds
+ * written), and D written alone.  cuBLASLt runs FP8 in "TN" form: row-major A[M,K] and B[N,K] are
  * column-major K x M and K x N, so D^T[N, M] = op_T(B) * op_N(A). */
 #ifndef PG_BASELINES_H
 #define PG_BASELINES_H
@@ -19,7 +21,16 @@ typedef struct {
     double ms[256];
 } pg_baseline;
 
-enum { PG_BASE_GEMM = 0, PG_BASE_BIAS, PG_BASE_BATCHED_C, PG_BASE_GEMM_ADD, PG_BASE_COPY, PG_BASE_COUNT };
+enum {
+    PG_BASE_GEMM = 0,
+    PG_BASE_BIAS,
+    PG_BASE_BATCHED_C,
+    PG_BASE_GEMM_ADD,
+    PG_BASE_COPY,
+    PG_BASE_STREAM, /* read A, write D: the fused kernel's DRAM traffic with no math */
+    PG_BASE_WRITE,  /* write D only */
+    PG_BASE_COUNT
+};
 
 /* Time every baseline (warmup, then reps <= 256 samples each) on g's
  * inputs.  A baseline cuBLASLt cannot run is marked !ok with the reason;

@@ -430,6 +430,13 @@ static int run_main(int argc, char **argv, int bench)
         }
         if (base[PG_BASE_COPY].ok)
             printf("fused / copy floor = %.3f\n", fused_ms / median(base[PG_BASE_COPY].ms, base[PG_BASE_COPY].n));
+        if (base[PG_BASE_STREAM].ok) {
+            const double st = median(base[PG_BASE_STREAM].ms, base[PG_BASE_STREAM].n);
+            printf("fused / stream floor (A in, D out, no math) = %.3f", fused_ms / st);
+            if (base[PG_BASE_GEMM].ok)
+                printf("; cuBLASLt FP8 alone / stream floor = %.3f", median(base[PG_BASE_GEMM].ms, base[PG_BASE_GEMM].n) / st);
+            printf("\n");
+        }
         if (base[PG_BASE_GEMM].ok) {
             const double lt = median(base[PG_BASE_GEMM].ms, base[PG_BASE_GEMM].n);
             printf("variant %s pf%d / cuBLASLt FP8 alone = %.3f (%.4f / %.4f ms)\n", vi->cli, (int)g.params.a_prefetch,

@@ -909,6 +909,25 @@ __global__ void pg_add_combined(uint16_t *d, const uint16_t *combined, int64_t M
     }
 }
 
+/* Chunk c of D's row m copies chunk c * a_chunks / d_chunks of A's row m:
+ * every A byte is read (neighbouring threads share a chunk: one request) and
+ * every D byte written, so neither side can be elided. */
+__global__ void pg_stream_a_to_d(const uint4 *a, uint4 *d, int64_t M, int64_t a_chunks, int64_t d_chunks)
+{
+    const int64_t total = M * d_chunks;
+    for (int64_t v = blockIdx.x * (int64_t)blockDim.x + threadIdx.x; v < total; v += (int64_t)gridDim.x * blockDim.x) {
+        const int64_t m = v / d_chunks, c = v % d_chunks;
+        d[v] = a[m * a_chunks + c * a_chunks / d_chunks];
+    }
+}
+
+extern "C" cudaError_t pg_stream_a_to_d_launch(const uint8_t *a, uint16_t *d, int64_t M, int64_t K, int64_t N,
+                                               cudaStream_t stream)
+{
+    pg_stream_a_to_d<<<132 * 8, 256, 0, stream>>>((const uint4 *)a, (uint4 *)d, M, K / 16, N / 8);
+    return cudaGetLastError();
+}
+
 __global__ void pg_count_equal(const uint16_t *x, int64_t n, uint16_t value, unsigned long long *count)
 {
     unsigned long long mine = 0;

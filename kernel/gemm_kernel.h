@@ -108,6 +108,11 @@ cudaError_t pg_clock_probe_launch(int64_t cycles, int64_t *out, cudaStream_t str
 cudaError_t pg_add_combined_launch(uint16_t *d, const uint16_t *combined, int64_t M, int64_t N, int64_t P,
                                    cudaStream_t stream);
 
+/* The fused kernel's DRAM traffic without its math (a bench baseline): read
+ * A [M, K] u8 once and write D [M, N] bf16 once, 16-byte accesses
+ * (K % 16 == 0, N % 8 == 0). */
+cudaError_t pg_stream_a_to_d_launch(const uint8_t *a, uint16_t *d, int64_t M, int64_t K, int64_t N, cudaStream_t stream);
+
 /* *count += number of elements of x[0..n) equal to `value` (the poison
  * check: every output element must have been overwritten). */
 cudaError_t pg_count_equal_launch(const uint16_t *x, int64_t n, uint16_t value, unsigned long long *count,
