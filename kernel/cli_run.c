@@ -20,7 +20,7 @@ typedef struct {
     pg_shape shape;
     pg_family family;
     uint64_t seed;
-    int trace, check, baselines;
+    int trace, check, baselines, ablate;
     int64_t epi_delay, mainloop_delay;
     int reps, warmup;
     pg_variant variant;
@@ -57,7 +57,11 @@ static void usage(FILE *f, const char *cmd)
             cmd, PG_DEFAULT_M, PG_DEFAULT_N, PG_DEFAULT_K, PG_DEFAULT_P, PG_TILE_N, PG_TILE_K, PG_BRES_TILE_N,
             PG_TILE_K, PG_BRES_MAX_K, pg_variant_get(PG_DEFAULT_VARIANT)->cli,
             strcmp(cmd, "bench") == 0 ? 30 : 20,
-            strcmp(cmd, "bench") == 0 ? "" : "  --baselines             also time the cuBLASLt baselines and a copy (as bench)\n");
+            strcmp(cmd, "bench") == 0
+                ? "  --ablate                also time the chosen bres variant with parts of its work dropped\n"
+                  "                          (no wgmma / no A loads / no D stores, and pairs), interleaved:\n"
+                  "                          what each part costs (those outputs are not checked or kept)\n"
+                : "  --baselines             also time the cuBLASLt baselines and a copy (as bench)\n");
 }
 
 static int parse_i64_arg(const char *s, const char *what, int64_t lo, int64_t *out)
@@ -95,6 +99,8 @@ static int parse_opts(int argc, char **argv, int bench, run_opts *o)
             o->check = 1, takes = 0;
         else if (!strcmp(a, "--baselines"))
             o->baselines = 1, takes = 0;
+        else if (bench && !strcmp(a, "--ablate"))
+            o->ablate = 1, takes = 0;
         else if (!v) {
             pg_fail("%s: missing value (or unknown option)", a);
             return 2;
@@ -205,6 +211,24 @@ static void print_line(const char *label, double ms, double flops, double bytes,
            flops > 0 ? flops / (ms * 1e-3) / 1e12 : 0.0, bytes / (ms * 1e-3) / 1e9, fused_ms / ms);
 }
 
+/* `bench --ablate`: the parts dropped, alone and in pairs */
+#define PG_N_ABLATIONS 6
+static const int k_ablations[PG_N_ABLATIONS] = {
+    PG_ABLATE_MMA,  PG_ABLATE_LOAD, PG_ABLATE_STORE, PG_ABLATE_LOAD | PG_ABLATE_STORE, PG_ABLATE_MMA | PG_ABLATE_STORE,
+    PG_ABLATE_MMA | PG_ABLATE_LOAD,
+};
+
+static void alt_label(const pg_gpu *a, char *buf, size_t n)
+{
+    const int m = a->params.ablate;
+    if (m == 0) {
+        snprintf(buf, n, "variant %s pf%d (interleaved)", pg_variant_get(a->variant)->cli, (int)a->params.a_prefetch);
+        return;
+    }
+    snprintf(buf, n, "%s without%s%s%s (ablation)", pg_variant_get(a->variant)->cli, m & PG_ABLATE_MMA ? " wgmma" : "",
+             m & PG_ABLATE_LOAD ? " A-loads" : "", m & PG_ABLATE_STORE ? " D-stores" : "");
+}
+
 static int run_main(int argc, char **argv, int bench)
 {
     run_opts o;
@@ -212,8 +236,9 @@ static int run_main(int argc, char **argv, int bench)
     pg_gpu g;
     pg_baseline *base = NULL;
     double *samples = NULL, *prod = NULL;
-    pg_gpu alt[PG_VARIANT_COUNT]; /* bench: the other variants, on g's buffers (never closed) */
-    double *alt_ms[PG_VARIANT_COUNT] = {0};
+    /* bench: the other variants and the ablations, on g's buffers (never closed) */
+    pg_gpu alt[PG_VARIANT_COUNT + PG_N_ABLATIONS];
+    double *alt_ms[PG_VARIANT_COUNT + PG_N_ABLATIONS] = {0};
     int nalt = 0;
     int rc = 2, pr;
     memset(&run, 0, sizeof run);
@@ -336,6 +361,22 @@ static int run_main(int argc, char **argv, int bench)
             }
             nalt++;
         }
+        if (o.ablate && !PG_VARIANT_IS_BRES(g.variant)) {
+            pg_fail("--ablate needs a bres variant (this shape runs %s)", vi->cli);
+            goto fail;
+        }
+        for (int a = 0; a < PG_N_ABLATIONS && o.ablate; a++) {
+            alt[nalt] = g;
+            alt[nalt].d_trace_ts = NULL;
+            alt[nalt].d_trace_cta = NULL;
+            alt[nalt].params.ablate = k_ablations[a];
+            alt_ms[nalt] = malloc((size_t)o.reps * sizeof *alt_ms[nalt]);
+            if (!alt_ms[nalt]) {
+                pg_fail("out of host memory");
+                goto fail;
+            }
+            nalt++;
+        }
         if (nalt == 0) {
             if (pg_gpu_time(&g, 0, o.epi_delay, o.mainloop_delay, o.warmup, o.reps, samples) != 0)
                 goto fail;
@@ -423,9 +464,8 @@ static int run_main(int argc, char **argv, int bench)
                 goto fail;
         }
         for (int a = 0; a < nalt; a++) {
-            char label[64];
-            snprintf(label, sizeof label, "fused, variant %s pf%d (interleaved)", pg_variant_get(alt[a].variant)->cli,
-                     (int)alt[a].params.a_prefetch);
+            char label[96];
+            alt_label(&alt[a], label, sizeof label);
             print_line(label, median(alt_ms[a], o.reps), flops, bytes, fused_ms);
         }
         if (base[PG_BASE_COPY].ok)
@@ -441,9 +481,12 @@ static int run_main(int argc, char **argv, int bench)
             const double lt = median(base[PG_BASE_GEMM].ms, base[PG_BASE_GEMM].n);
             printf("variant %s pf%d / cuBLASLt FP8 alone = %.3f (%.4f / %.4f ms)\n", vi->cli, (int)g.params.a_prefetch,
                    fused_ms / lt, fused_ms, lt);
-            for (int a = 0; a < nalt; a++)
-                printf("variant %s pf%d / cuBLASLt FP8 alone = %.3f (%.4f / %.4f ms)\n", pg_variant_get(alt[a].variant)->cli,
-                       (int)alt[a].params.a_prefetch, median(alt_ms[a], o.reps) / lt, median(alt_ms[a], o.reps), lt);
+            for (int a = 0; a < nalt; a++) {
+                char label[96];
+                alt_label(&alt[a], label, sizeof label);
+                printf("%s / cuBLASLt FP8 alone = %.3f (%.4f / %.4f ms)\n", label, median(alt_ms[a], o.reps) / lt,
+                       median(alt_ms[a], o.reps), lt);
+            }
         }
     }
 

@@ -684,6 +684,10 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                     mbar_wait(bar_empty + 8 * stage, ((g / BR_STAGES) & 1) ^ 1);
                     if (TRACE && ka == 0)
                         t_issue = read_clock();
+                    if (p.ablate & PG_ABLATE_LOAD) { /* ablation: the stage "lands" with whatever it holds */
+                        mbar_arrive(bar_full + 8 * stage);
+                        continue;
+                    }
                     mbar_expect_tx(bar_full + 8 * stage, BR_A_STAGE_BYTES);
                     if (CL > 1) /* this CTA's slice of the stage into every CTA of the cluster */
                         tma_load_2d_multicast(s_a + stage * BR_A_STAGE_BYTES + rank * (A_SLICE_ROWS * AK), &p.map_a, ka * AK,
@@ -703,7 +707,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                 if (mb >= tiles_m)
                     break;
                 mbar_wait(bar_comb, k & 1);
-                for (int s = 0; s < BR_EPI_SUBTILES; s++)
+                for (int s = 0; s < BR_EPI_SUBTILES && !(p.ablate & PG_ABLATE_STORE); s++)
                     tma_store_2d(&p.map_d, n0 + s * EPI_SUB_COLS, mb * PG_TILE_M, s_epi + s * EPI_SUB_BYTES);
                 bulk_commit();
                 bulk_wait_read<0>();
@@ -775,11 +779,13 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                 fence_acc96(acc);
                 wgmma_fence();
                 const uint32_t b_k = s_b + (ka * AK / PG_TILE_K) * BR_KB_BYTES + (ka * AK) % PG_TILE_K;
+                if (!(p.ablate & PG_ABLATE_MMA)) {
 #pragma unroll
-                for (int ks = 0; ks < A_KSTEPS; ks++) {
-                    const uint64_t da = smem_desc_rows(s_a + stage * BR_A_STAGE_BYTES + ks * 32, AK);
-                    const uint64_t db = smem_desc_rows(b_k + ks * 32, PG_TILE_K);
-                    wgmma_m64n192k32_e4m3(acc, da, db, (ka | ks) != 0);
+                    for (int ks = 0; ks < A_KSTEPS; ks++) {
+                        const uint64_t da = smem_desc_rows(s_a + stage * BR_A_STAGE_BYTES + ks * 32, AK);
+                        const uint64_t db = smem_desc_rows(b_k + ks * 32, PG_TILE_K);
+                        wgmma_m64n192k32_e4m3(acc, da, db, (ka | ks) != 0);
+                    }
                 }
                 wgmma_commit();
                 fence_acc96(acc);
@@ -854,7 +860,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
             if (TRACE)
                 t4 = read_clock();
             if (ltid == 0) {
-                for (int s = 0; s < BR_EPI_SUBTILES; s++)
+                for (int s = 0; s < BR_EPI_SUBTILES && !(p.ablate & PG_ABLATE_STORE); s++)
                     tma_store_2d(&p.map_d, n0 + s * EPI_SUB_COLS, m0, my_epi + s * EPI_SUB_BYTES);
                 bulk_commit();
             }
