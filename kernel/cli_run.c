@@ -404,7 +404,11 @@ static int run_main(int argc, char **argv, int bench)
             goto fail;
         for (int a = 0; a < nalt; a++) {
             char name[64];
-            snprintf(name, sizeof name, "fused_variant_%s", pg_variant_get(alt[a].variant)->cli);
+            if (alt[a].params.ablate) /* bits: PG_ABLATE_* */
+                snprintf(name, sizeof name, "fused_ablate%d_%s", (int)alt[a].params.ablate,
+                         pg_variant_get(alt[a].variant)->cli);
+            else
+                snprintf(name, sizeof name, "fused_variant_%s", pg_variant_get(alt[a].variant)->cli);
             if (pg_run_add_timing(&run, name, alt_ms[a], o.reps, flops, bytes) != 0)
                 goto fail;
         }
