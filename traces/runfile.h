@@ -39,7 +39,7 @@ typedef struct {
     double bytes; /* compulsory bytes per sample, for GB/s */
 } pg_timing;
 
-#define PG_MAX_TIMINGS 16
+#define PG_MAX_TIMINGS 32
 
 typedef struct {
     int present;
