@@ -594,8 +594,13 @@ template <int CL> static __device__ __forceinline__ void release_stage_cl(uint32
  * (`stg_free`), writes D (the combined words come from global into
  * registers at the top of the tile), and signals `stg_full`; the agent
  * issues the TMA stores and waits for their reads where no consumer has to
- * wait.  The 24 KB saved deepen the A ring to 7 stages. */
-template <bool TRACE, int AK, int CL, bool SA>
+ * wait.  The 24 KB saved deepen the A ring to 7 stages.
+ * EO (breseo, bres7eo; K23): the order barrier is passed to the other
+ * warpgroup once the last k-block's wgmmas are issued and the ones before
+ * have completed, not after the last ones complete, so the other
+ * warpgroup's first wgmmas queue behind them instead of starting after a
+ * hand-over gap. */
+template <bool TRACE, int AK, int CL, bool SA, bool EO>
 __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_constant__ pg_kernel_params p)
 {
     static_assert(!SA || AK == 128, "bres store agent: 128-k stages");
@@ -794,6 +799,8 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                     if (lane == 0)
                         release_stage_cl<CL>(bar_empty + 8 * ((g - 1) % BR_STAGES));
                 }
+                if (EO && ka == kst - 1 && ltid == 0)
+                    mbar_arrive(bar_order + 8 * (1 - w));
             }
             wgmma_wait<0>();
             fence_acc96(acc);
@@ -802,7 +809,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
             if (p.mainloop_delay > 0)
                 spin_cycles(p.mainloop_delay);
             const int64_t t3 = TRACE ? read_clock() : 0;
-            if (ltid == 0)
+            if (!EO && ltid == 0)
                 mbar_arrive(bar_order + 8 * (1 - w));
 
             int64_t t4 = 0;
@@ -971,23 +978,27 @@ static void launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, in
 typedef void (*kernel_fn)(const pg_kernel_params);
 
 /* The bres instantiations: <A stage k, cluster, epilogue buffers>. */
-#define BRES_FN(AK, CL, SA) (trace ? pg_bres_gemm<true, AK, CL, SA> : pg_bres_gemm<false, AK, CL, SA>)
+#define BRES_FN(AK, CL, SA, EO) (trace ? pg_bres_gemm<true, AK, CL, SA, EO> : pg_bres_gemm<false, AK, CL, SA, EO>)
 
 static kernel_fn kernel_of(pg_variant v, int trace)
 {
     switch (v) {
     case PG_VARIANT_BRES:
-        return BRES_FN(128, 1, false);
+        return BRES_FN(128, 1, false, false);
     case PG_VARIANT_BRES64:
-        return BRES_FN(64, 1, false);
+        return BRES_FN(64, 1, false, false);
     case PG_VARIANT_BRESMC2:
-        return BRES_FN(128, 2, false);
+        return BRES_FN(128, 2, false, false);
     case PG_VARIANT_BRESMC4:
-        return BRES_FN(128, 4, false);
+        return BRES_FN(128, 4, false, false);
     case PG_VARIANT_BRES7:
-        return BRES_FN(128, 1, true);
+        return BRES_FN(128, 1, true, false);
     case PG_VARIANT_BRES7MC2:
-        return BRES_FN(128, 2, true);
+        return BRES_FN(128, 2, true, false);
+    case PG_VARIANT_BRESEO:
+        return BRES_FN(128, 1, false, true);
+    case PG_VARIANT_BRES7EO:
+        return BRES_FN(128, 1, true, true);
     default:
         return trace ? pg_fused_gemm<true> : pg_fused_gemm<false>;
     }
