@@ -588,19 +588,15 @@ template <int CL> static __device__ __forceinline__ void release_stage_cl(uint32
  * SA = false (bres, bres64, bresmc*): each consumer warpgroup has a 24 KB
  * staging buffer; the tile's combined rows are TMA-loaded into it and D
  * replaces them in place; the warpgroup stores it with TMA itself.
- * SA = true (bres7, bres7mc2; K22): a store agent (lane 0 of the producer
+ * SA = true (bres7; K22): a store agent (lane 0 of the producer
  * warpgroup's warp 1) owns one 24 KB staging buffer for both warpgroups: a
  * consumer waits until the agent says the last tile's stores have read it
  * (`stg_free`), writes D (the combined words come from global into
  * registers at the top of the tile), and signals `stg_full`; the agent
  * issues the TMA stores and waits for their reads where no consumer has to
- * wait.  The 24 KB saved deepen the A ring to 7 stages.
- * EO (breseo, bres7eo; K23): the order barrier is passed to the other
- * warpgroup once the last k-block's wgmmas are issued and the ones before
- * have completed, not after the last ones complete, so the other
- * warpgroup's first wgmmas queue behind them instead of starting after a
- * hand-over gap. */
-template <bool TRACE, int AK, int CL, bool SA, bool EO>
+ * wait.  The 24 KB saved deepen the A ring to 7 stages (measured slower:
+ * docs/experiments.md K22). */
+template <bool TRACE, int AK, int CL, bool SA>
 __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_constant__ pg_kernel_params p)
 {
     static_assert(!SA || AK == 128, "bres store agent: 128-k stages");
@@ -799,8 +795,6 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                     if (lane == 0)
                         release_stage_cl<CL>(bar_empty + 8 * ((g - 1) % BR_STAGES));
                 }
-                if (EO && ka == kst - 1 && ltid == 0)
-                    mbar_arrive(bar_order + 8 * (1 - w));
             }
             wgmma_wait<0>();
             fence_acc96(acc);
@@ -809,7 +803,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
             if (p.mainloop_delay > 0)
                 spin_cycles(p.mainloop_delay);
             const int64_t t3 = TRACE ? read_clock() : 0;
-            if (!EO && ltid == 0)
+            if (ltid == 0)
                 mbar_arrive(bar_order + 8 * (1 - w));
 
             int64_t t4 = 0;
@@ -978,27 +972,21 @@ static void launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, in
 typedef void (*kernel_fn)(const pg_kernel_params);
 
 /* The bres instantiations: <A stage k, cluster, epilogue buffers>. */
-#define BRES_FN(AK, CL, SA, EO) (trace ? pg_bres_gemm<true, AK, CL, SA, EO> : pg_bres_gemm<false, AK, CL, SA, EO>)
+#define BRES_FN(AK, CL, SA) (trace ? pg_bres_gemm<true, AK, CL, SA> : pg_bres_gemm<false, AK, CL, SA>)
 
 static kernel_fn kernel_of(pg_variant v, int trace)
 {
     switch (v) {
     case PG_VARIANT_BRES:
-        return BRES_FN(128, 1, false, false);
+        return BRES_FN(128, 1, false);
     case PG_VARIANT_BRES64:
-        return BRES_FN(64, 1, false, false);
+        return BRES_FN(64, 1, false);
     case PG_VARIANT_BRESMC2:
-        return BRES_FN(128, 2, false, false);
+        return BRES_FN(128, 2, false);
     case PG_VARIANT_BRESMC4:
-        return BRES_FN(128, 4, false, false);
+        return BRES_FN(128, 4, false);
     case PG_VARIANT_BRES7:
-        return BRES_FN(128, 1, true, false);
-    case PG_VARIANT_BRES7MC2:
-        return BRES_FN(128, 2, true, false);
-    case PG_VARIANT_BRESEO:
-        return BRES_FN(128, 1, false, true);
-    case PG_VARIANT_BRES7EO:
-        return BRES_FN(128, 1, true, true);
+        return BRES_FN(128, 1, true);
     default:
         return trace ? pg_fused_gemm<true> : pg_fused_gemm<false>;
     }
@@ -1006,7 +994,7 @@ static kernel_fn kernel_of(pg_variant v, int trace)
 
 static int cluster_of(pg_variant v)
 {
-    if (v == PG_VARIANT_BRESMC2 || v == PG_VARIANT_BRES7MC2)
+    if (v == PG_VARIANT_BRESMC2)
         return 2;
     if (v == PG_VARIANT_BRESMC4)
         return 4;

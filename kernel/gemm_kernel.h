@@ -47,9 +47,6 @@
  *             consumer warpgroups (the combined words come from global into
  *             registers), stored by a dedicated thread; the saved shared
  *             memory deepens the A ring to 7 stages of 64 x 128;
- *   bres7mc2: bres7 with bresmc2's A multicast.
- *   breseo, bres7eo: bres / bres7 passing the mainloop turn to the other
- *             warpgroup before their last wgmmas complete (early order).
  * PG_DEFAULT_VARIANT is used when no variant is named; where the default
  * cannot run a shape, the runner falls back to pingpong. */
 typedef enum {
@@ -59,12 +56,9 @@ typedef enum {
     PG_VARIANT_BRESMC2 = 3,
     PG_VARIANT_BRESMC4 = 4,
     PG_VARIANT_BRES7 = 5,
-    PG_VARIANT_BRES7MC2 = 6,
-    PG_VARIANT_BRESEO = 7,
-    PG_VARIANT_BRES7EO = 8,
     PG_VARIANT_COUNT
 } pg_variant;
-#define PG_VARIANT_IS_BRES(v) ((v) >= PG_VARIANT_BRES && (v) <= PG_VARIANT_BRES7EO)
+#define PG_VARIANT_IS_BRES(v) ((v) >= PG_VARIANT_BRES && (v) <= PG_VARIANT_BRES7)
 #ifndef PG_DEFAULT_VARIANT
 #define PG_DEFAULT_VARIANT PG_VARIANT_BRES
 #endif

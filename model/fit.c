@@ -681,10 +681,15 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
     snprintf(opt, sizeof opt, "mainloop_delay=%lld", (long long)run->kernel.mainloop_delay);
     if (pg_schedule_option(s, "mainloop_delay", NULL, 0) == 0 && pg_schedule_set(s, opt, 0))
         goto done;
-    if (run->kernel.stages >= 2 && run->kernel.stages <= 5) {
+    /* a ring depth the schedule does not model (e.g. bres7's 7 stages) is
+     * refused with the schedule's own range, not fitted as if it had 4 */
+    if (run->kernel.stages > 0) {
         snprintf(opt, sizeof opt, "stages=%d", run->kernel.stages);
-        if (pg_schedule_option(s, "stages", NULL, 0) == 0 && pg_schedule_set(s, opt, 0))
+        if (pg_schedule_option(s, "stages", NULL, 0) == 0 && pg_schedule_set(s, opt, 0)) {
+            pg_fail_context("kernel '%s' has %d A stages, which schedule %s does not model", kname,
+                            run->kernel.stages, sname);
             goto done;
+        }
     }
     if (run->kernel.sm_count > 0)
         s->machine.units = run->kernel.sm_count;

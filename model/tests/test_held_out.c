@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -29,10 +30,32 @@ static void test_held_out_self_fits(void **state)
     pg_check_self_fits(g_paths, g_n, 4);
 }
 
+/* A ring depth the schedule has no option for (bres7's 7 stages) is
+ * refused, not fitted as if the ring had 4 stages. */
+static void test_unmodelled_stages_refused(void **state)
+{
+    (void)state;
+    pg_run run;
+    pg_schedule *s = NULL;
+    assert_true(g_n > 0);
+    if (pg_run_read(g_paths[0], &run, PG_READ_TRACE))
+        fail_msg("%s: %s", g_paths[0], pg_last_error());
+    run.kernel.stages = 7;
+    assert_int_not_equal(pg_schedule_fit(&run, &s), 0);
+    assert_null(s);
+    assert_non_null(strstr(pg_last_error(), "7 A stages"));
+    pg_clear_error();
+    run.kernel.stages = 4;
+    assert_int_equal(pg_schedule_fit(&run, &s), 0);
+    pg_schedule_free(s);
+    pg_run_free(&run);
+}
+
 int main(int argc, char **argv)
 {
     g_paths = (const char *const *)(argv + 1);
     g_n = argc - 1;
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_held_out_self_fits)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_held_out_self_fits),
+                                       cmocka_unit_test(test_unmodelled_stages_refused)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
