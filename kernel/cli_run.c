@@ -36,7 +36,7 @@ static void usage(FILE *f, const char *cmd)
             "                          pingpong needs N %% %d == 0, K %% %d == 0; bres* N %% %d == 0,\n"
             "                          K %% %d == 0, K <= %d\n"
             "  --variant NAME          kernel variant: pingpong, bres, bres64, bresmc2,\n"
-            "                          bresmc4, bres7, default\n"
+            "                          bresmc4, default\n"
             "                          (= %s where it can run the shape, else pingpong)\n"
             "  --a-prefetch TILES      the producer asks L2 for A that many tiles ahead (0 = off;\n"
             "                          default 0: measured slower, docs/experiments.md K16)\n"

@@ -177,10 +177,6 @@ static __device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, int3
 static __device__ __forceinline__ void bulk_commit(void) { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
 /* The staging buffer may be overwritten once the stores have read it. */
 static __device__ __forceinline__ void bulk_wait_read_all(void) { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
-template <int N> static __device__ __forceinline__ void bulk_wait_read(void)
-{
-    asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory");
-}
 static __device__ __forceinline__ void bulk_wait_all(void) { asm volatile("cp.async.bulk.wait_group 0;" ::: "memory"); }
 static __device__ __forceinline__ void fence_proxy_async(void) { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 
@@ -547,9 +543,8 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
 #define BR_ACC_REGS (BR_TILE_N / 2)                  /* 96 */
 #define BR_OFF_B 0
 #define BR_OFF_A (BR_OFF_B + (BR_MAX_K / PG_TILE_K) * BR_KB_BYTES)
-/* The A ring and the epilogue staging share 80 KB: 32 KB of ring and 24 KB
- * per warpgroup, or (SA) 56 KB of ring and one 24 KB buffer for both. */
-#define BR_OFF_BAR (BR_OFF_A + BR_A_RING_BYTES + PG_CONSUMERS * BR_EPI_BYTES)
+#define BR_OFF_EPI (BR_OFF_A + BR_A_RING_BYTES)
+#define BR_OFF_BAR (BR_OFF_EPI + PG_CONSUMERS * BR_EPI_BYTES)
 #define BR_BAR_BYTES ((2 * BR_MAX_STAGES + 2 * PG_CONSUMERS + 1) * 8)
 #define BR_SMEM_BYTES (BR_OFF_BAR + BR_BAR_BYTES + 1024)
 
@@ -583,25 +578,12 @@ template <int CL> static __device__ __forceinline__ void release_stage_cl(uint32
             mbar_arrive_cluster(bar, r);
 }
 
-/* AK: the k extent of one A stage (128: 128B swizzle; 64: 64B swizzle, the
- * same bytes released in finer steps).
- * SA = false (bres, bres64, bresmc*): each consumer warpgroup has a 24 KB
- * staging buffer; the tile's combined rows are TMA-loaded into it and D
- * replaces them in place; the warpgroup stores it with TMA itself.
- * SA = true (bres7; K22): a store agent (lane 0 of the producer
- * warpgroup's warp 1) owns one 24 KB staging buffer for both warpgroups: a
- * consumer waits until the agent says the last tile's stores have read it
- * (`stg_free`), writes D (the combined words come from global into
- * registers at the top of the tile), and signals `stg_full`; the agent
- * issues the TMA stores and waits for their reads where no consumer has to
- * wait.  The 24 KB saved deepen the A ring to 7 stages (measured slower:
- * docs/experiments.md K22). */
-template <bool TRACE, int AK, int CL, bool SA>
+/* AK: the k extent of one A stage (128: 4 stages, 128B swizzle; 64: 8
+ * stages, 64B swizzle -- the same 32 KB, released in finer steps). */
+template <bool TRACE, int AK, int CL>
 __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_constant__ pg_kernel_params p)
 {
-    static_assert(!SA || AK == 128, "bres store agent: 128-k stages");
-    constexpr int RING_BYTES = BR_A_RING_BYTES + (SA ? BR_EPI_BYTES : 0);
-    constexpr int BR_STAGES = RING_BYTES / (PG_TILE_M * AK);
+    constexpr int BR_STAGES = BR_A_RING_BYTES / (PG_TILE_M * AK);
     constexpr int BR_A_STAGE_BYTES = PG_TILE_M * AK;
     constexpr int A_KSTEPS = AK / 32;
     static_assert(BR_STAGES <= BR_MAX_STAGES && (AK == 64 || AK == 128), "bres A stages");
@@ -609,11 +591,11 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
     constexpr int A_SLICE_ROWS = PG_TILE_M / CL; /* rows of each stage this CTA loads and multicasts */
     extern __shared__ uint8_t smem_raw[];
     const uint32_t base = (smem_addr(smem_raw) + 1023u) & ~1023u;
-    const uint32_t s_b = base + BR_OFF_B, s_a = base + BR_OFF_A, s_epi = s_a + RING_BYTES;
+    const uint32_t s_b = base + BR_OFF_B, s_a = base + BR_OFF_A, s_epi = base + BR_OFF_EPI;
     const uint32_t bar_full = base + BR_OFF_BAR;            /* [BR_STAGES] A landed */
     const uint32_t bar_empty = bar_full + 8 * BR_STAGES;    /* [BR_STAGES] consumers done reading A */
     const uint32_t bar_order = bar_empty + 8 * BR_STAGES;   /* [2] your turn for the mainloop */
-    const uint32_t bar_comb = bar_order + 8 * PG_CONSUMERS; /* [2] combined rows landed (SA: stg_full, stg_free) */
+    const uint32_t bar_comb = bar_order + 8 * PG_CONSUMERS; /* [2] combined rows landed */
     const uint32_t bar_b = bar_comb + 8 * PG_CONSUMERS;     /* the B panel landed */
 
     const int tid = threadIdx.x;
@@ -701,33 +683,14 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                     trace_producer_tile<TRACE>(p, i, t_wait, t_issue, read_clock());
                 }
             }
-        } else if (SA && tid == 32) {
-            /* the store agent: tiles in CTA order (the consumers alternate) */
-            for (int k = 0;; k++) {
-                const int mb = group + k * groups;
-                if (mb >= tiles_m)
-                    break;
-                mbar_wait(bar_comb, k & 1);
-                for (int s = 0; s < BR_EPI_SUBTILES && !(p.ablate & PG_ABLATE_STORE); s++)
-                    tma_store_2d(&p.map_d, n0 + s * EPI_SUB_COLS, mb * PG_TILE_M, s_epi + s * EPI_SUB_BYTES);
-                bulk_commit();
-                bulk_wait_read<0>();
-                mbar_arrive(bar_comb + 8);
-            }
-            bulk_wait_all();
         }
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
         const int w = wg - 1;
         const int ltid = tid - 128 * wg;
         const int warp = ltid / 32, lane = ltid % 32;
-        const uint32_t my_epi = s_epi + (SA ? 0 : w * BR_EPI_BYTES);
-        /* The wgmma accumulator layout: thread (warp, lane) holds rows
-         * warp*16 + lane/4 (+8) and column pairs c8*8 + (lane&3)*2. */
-        const int row_lo = warp * 16 + lane / 4;
+        const uint32_t my_epi = s_epi + w * BR_EPI_BYTES;
         float acc[BR_ACC_REGS];
-        constexpr int CW = SA ? BR_ACC_REGS / 2 : 1;
-        uint32_t cw_all[CW]; /* SA: the tile's combined words */
 #pragma unroll
         for (int r = 0; r < BR_ACC_REGS; r++)
             acc[r] = 0.0f;
@@ -740,25 +703,12 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
             const int m0 = mb * PG_TILE_M;
             const int64_t t0 = TRACE ? read_clock() : 0;
 
-            if (!SA && ltid == 0) {
+            if (ltid == 0) {
                 bulk_wait_read_all();
                 mbar_expect_tx(bar_comb + 8 * w, BR_EPI_BYTES);
                 const int r0 = m0 % p.P;
                 for (int s = 0; s < BR_EPI_SUBTILES; s++)
                     tma_load_2d(my_epi + s * EPI_SUB_BYTES, &p.map_combined, n0 + s * EPI_SUB_COLS, r0, bar_comb + 8 * w);
-            }
-            if (SA) {
-                /* Issued now, used after the mainloop: their L2 latency hides
-                 * behind the order wait and the mainloop.  Volatile so that
-                 * they stay ahead of the wgmma asm; consecutive c8 read the
-                 * two halves of one 32-byte sector (the second half hits L1). */
-#pragma unroll
-                for (int h = 0; h < 2; h++) {
-                    const uint16_t *crow = p.combined + (int64_t)((m0 + row_lo + 8 * h) % p.P) * p.N + n0 + (lane & 3) * 2;
-#pragma unroll
-                    for (int c8 = 0; c8 < BR_TILE_N / 8; c8++)
-                        asm volatile("ld.global.nc.b32 %0, [%1];" : "=r"(cw_all[(c8 * 2 + h) % CW]) : "l"(crow + c8 * 8));
-                }
             }
 
             if (w == 1)
@@ -806,33 +756,11 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
             if (ltid == 0)
                 mbar_arrive(bar_order + 8 * (1 - w));
 
-            int64_t t4 = 0;
-            if (SA) {
-                /* the previous tile's stores (the other warpgroup's) have read the buffer */
-                mbar_wait(bar_comb + 8, (i & 1) ^ 1);
-#pragma unroll
-                for (int c8 = 0; c8 < BR_TILE_N / 8; c8++) {
-                    const int sub = c8 / 8, chunk = c8 % 8;
-#pragma unroll
-                    for (int h = 0; h < 2; h++) {
-                        const int r = row_lo + 8 * h;
-                        st_shared_u32(my_epi + sub * EPI_SUB_BYTES + r * 128 + ((chunk ^ (r & 7)) << 4) + (lane & 3) * 4,
-                                      epilogue_pair(acc[c8 * 4 + 2 * h], acc[c8 * 4 + 2 * h + 1], cw_all[(c8 * 2 + h) % CW]));
-                    }
-                }
-                if (p.epi_delay > 0)
-                    spin_cycles(p.epi_delay);
-                fence_proxy_async();
-                named_barrier_sync(1 + w, 128);
-                if (TRACE)
-                    t4 = read_clock();
-                if (ltid == 0)
-                    mbar_arrive(bar_comb);
-            } else {
             /* One 64-column subtile at a time: its 16 combined words are
              * loaded back to back (the shared-memory latency overlaps), then
              * converted, added and stored in place (K15: loading each word
              * right before its use serialised 48 load latencies). */
+            const int row_lo = warp * 16 + lane / 4;
             mbar_wait(bar_comb + 8 * w, j & 1);
 #pragma unroll
             for (int sub = 0; sub < BR_EPI_SUBTILES; sub++) {
@@ -858,13 +786,11 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                 spin_cycles(p.epi_delay);
             fence_proxy_async();
             named_barrier_sync(1 + w, 128);
-            if (TRACE)
-                t4 = read_clock();
+            const int64_t t4 = TRACE ? read_clock() : 0;
             if (ltid == 0) {
                 for (int s = 0; s < BR_EPI_SUBTILES && !(p.ablate & PG_ABLATE_STORE); s++)
                     tma_store_2d(&p.map_d, n0 + s * EPI_SUB_COLS, m0, my_epi + s * EPI_SUB_BYTES);
                 bulk_commit();
-            }
             }
             if (TRACE && ltid == 0) {
                 const int64_t t5 = read_clock();
@@ -971,25 +897,17 @@ static void launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, in
 
 typedef void (*kernel_fn)(const pg_kernel_params);
 
-/* The bres instantiations: <A stage k, cluster, epilogue buffers>. */
-#define BRES_FN(AK, CL, SA) (trace ? pg_bres_gemm<true, AK, CL, SA> : pg_bres_gemm<false, AK, CL, SA>)
-
 static kernel_fn kernel_of(pg_variant v, int trace)
 {
-    switch (v) {
-    case PG_VARIANT_BRES:
-        return BRES_FN(128, 1, false);
-    case PG_VARIANT_BRES64:
-        return BRES_FN(64, 1, false);
-    case PG_VARIANT_BRESMC2:
-        return BRES_FN(128, 2, false);
-    case PG_VARIANT_BRESMC4:
-        return BRES_FN(128, 4, false);
-    case PG_VARIANT_BRES7:
-        return BRES_FN(128, 1, true);
-    default:
-        return trace ? pg_fused_gemm<true> : pg_fused_gemm<false>;
-    }
+    if (v == PG_VARIANT_BRES)
+        return trace ? pg_bres_gemm<true, 128, 1> : pg_bres_gemm<false, 128, 1>;
+    if (v == PG_VARIANT_BRES64)
+        return trace ? pg_bres_gemm<true, 64, 1> : pg_bres_gemm<false, 64, 1>;
+    if (v == PG_VARIANT_BRESMC2)
+        return trace ? pg_bres_gemm<true, 128, 2> : pg_bres_gemm<false, 128, 2>;
+    if (v == PG_VARIANT_BRESMC4)
+        return trace ? pg_bres_gemm<true, 128, 4> : pg_bres_gemm<false, 128, 4>;
+    return trace ? pg_fused_gemm<true> : pg_fused_gemm<false>;
 }
 
 static int cluster_of(pg_variant v)

@@ -43,10 +43,6 @@
  *             each CTA TMA-loads 1/2 / 1/4 of every A stage and multicasts it
  *             into all CTAs of the cluster, so each A block leaves L2 once
  *             per cluster instead of once per CTA.
- *   bres7:    bres with a store agent: one 24 KB staging buffer for both
- *             consumer warpgroups (the combined words come from global into
- *             registers), stored by a dedicated thread; the saved shared
- *             memory deepens the A ring to 7 stages of 64 x 128;
  * PG_DEFAULT_VARIANT is used when no variant is named; where the default
  * cannot run a shape, the runner falls back to pingpong. */
 typedef enum {
@@ -55,10 +51,9 @@ typedef enum {
     PG_VARIANT_BRES64 = 2,
     PG_VARIANT_BRESMC2 = 3,
     PG_VARIANT_BRESMC4 = 4,
-    PG_VARIANT_BRES7 = 5,
     PG_VARIANT_COUNT
 } pg_variant;
-#define PG_VARIANT_IS_BRES(v) ((v) >= PG_VARIANT_BRES && (v) <= PG_VARIANT_BRES7)
+#define PG_VARIANT_IS_BRES(v) ((v) >= PG_VARIANT_BRES && (v) <= PG_VARIANT_BRESMC4)
 #ifndef PG_DEFAULT_VARIANT
 #define PG_DEFAULT_VARIANT PG_VARIANT_BRES
 #endif

@@ -32,7 +32,6 @@ static const pg_variant_info k_variants[PG_VARIANT_COUNT] = {
                             2, 0},
     [PG_VARIANT_BRESMC4] = {"bresmc4", "h100-pingpong-bres-mcA4-64x192x128-s4", PG_TILE_M, PG_BRES_TILE_N, PG_TILE_K, 4,
                             4, 0},
-    [PG_VARIANT_BRES7] = {"bres7", "h100-pingpong-bres-sa-64x192x128-s7", PG_TILE_M, PG_BRES_TILE_N, PG_TILE_K, 7, 1, 0},
 };
 
 const pg_variant_info *pg_variant_get(pg_variant v)
@@ -51,7 +50,7 @@ int pg_variant_parse(const char *s, pg_variant *v)
             *v = (pg_variant)i;
             return 0;
         }
-    return pg_fail("unknown kernel variant '%s' (pingpong, bres, bres64, bresmc2, bresmc4, bres7, default = %s)", s,
+    return pg_fail("unknown kernel variant '%s' (pingpong, bres, bres64, bresmc2, bresmc4, default = %s)", s,
                    k_variants[PG_DEFAULT_VARIANT].cli);
 }
 

@@ -74,7 +74,20 @@ for v in $VARIANTS; do
     done
 done
 # committed runs
+# the GPU's power and SM clock while the bench runs (every 50 ms): whether the
+# GEMMs run at the power cap (docs/experiments.md K24)
+PWR=""
+if command -v nvidia-smi >/dev/null; then
+    nvidia-smi --query-gpu=power.draw,power.limit,clocks.sm,clocks_event_reasons.sw_power_cap --format=csv,noheader,nounits \
+        -lms 50 >"$LOG.power" 2>/dev/null &
+    PWR=$!
+fi
 step "bench full (baselines, sample rows)" $PG bench --rows sample:4096 --check -o "$OUT/h100_full_bench.h5"
+step "bench full, ablations (what each part costs)" $PG bench --ablate --rows sample:64 -o "$LOG.ablate.h5"
+if [ -n "$PWR" ]; then
+    kill $PWR 2>/dev/null
+    wait $PWR 2>/dev/null
+fi
 step "trace build full (whole trace)" $PG run --trace --rows sample:4096 --check --reps 30 -o "$OUT/h100_full_trace.h5"
 for v in $VARIANTS; do
     step "trace build full ($v)" $PG run --variant $v --trace --rows sample:4096 --check --reps 30 \
@@ -109,7 +122,12 @@ fi
 
 echo
 echo "==== pegemm on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
-sed -n '/== bench full/,/== trace build full/p' "$LOG" | grep -E "^  (fused|cuBLASLt|D2D)|fused / copy|/ cuBLASLt FP8 alone"
+sed -n '/== bench full (baselines/,/== bench full, ablations/p' "$LOG" | grep -E "^  (fused|cuBLASLt|D2D|stream|write)|floor|/ cuBLASLt FP8 alone"
+sed -n '/== bench full, ablations/,/== trace build full/p' "$LOG" | grep -E "\(ablation\)"
+if [ -s "$LOG.power" ]; then # samples above 300 W: the GPU was busy
+    awk -F', *' '$1 > 300 { n++; p += $1; c += $3; if ($4 ~ /Active/ && $4 !~ /Not/) cap++; lim = $2 }
+        END { if (n) printf "  power while busy (%d samples of 50 ms): mean %.0f W of a %.0f W limit, SM clock mean %.0f MHz, power cap active in %.0f%%\n", n, p / n, lim, c / n, 100 * cap / n }' "$LOG.power"
+fi
 sed -n '/== trace build full/,$p' "$LOG" | grep -E "^== trace build full|trace build overhead" | head -$((2 + 2 * $(echo $VARIANTS | wc -w)))
 for l in "${summary[@]}"; do echo "  $l"; done
 echo "failures: $fails   (log: $LOG)"
