@@ -58,7 +58,7 @@ static void usage(FILE *f, const char *cmd)
             PG_TILE_K, PG_BRES_MAX_K, pg_variant_get(PG_DEFAULT_VARIANT)->cli,
             strcmp(cmd, "bench") == 0 ? 30 : 20,
             strcmp(cmd, "bench") == 0
-                ? "  --ablate                also time the chosen bres variant with parts of its work dropped\n"
+                ? "  --ablate                also time the bres variant with parts of its work dropped\n"
                   "                          (no wgmma / no A loads / no D stores, and pairs), interleaved:\n"
                   "                          what each part costs (those outputs are not checked or kept)\n"
                 : "  --baselines             also time the cuBLASLt baselines and a copy (as bench)\n");
@@ -361,8 +361,8 @@ static int run_main(int argc, char **argv, int bench)
             }
             nalt++;
         }
-        if (o.ablate && !PG_VARIANT_IS_BRES(g.variant)) {
-            pg_fail("--ablate needs a bres variant (this shape runs %s)", vi->cli);
+        if (o.ablate && g.variant != PG_VARIANT_BRES) {
+            pg_fail("--ablate needs the bres variant (this run uses %s)", vi->cli);
             goto fail;
         }
         for (int a = 0; a < PG_N_ABLATIONS && o.ablate; a++) {

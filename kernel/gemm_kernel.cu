@@ -580,7 +580,9 @@ template <int CL> static __device__ __forceinline__ void release_stage_cl(uint32
 
 /* AK: the k extent of one A stage (128: 4 stages, 128B swizzle; 64: 8
  * stages, 64B swizzle -- the same 32 KB, released in finer steps). */
-template <bool TRACE, int AK, int CL>
+/* ABL: PG_ABLATE_* bits, a compile-time parameter so that the production
+ * and trace builds (ABL = 0) carry no trace of the ablations. */
+template <bool TRACE, int AK, int CL, int ABL = 0>
 __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_constant__ pg_kernel_params p)
 {
     constexpr int BR_STAGES = BR_A_RING_BYTES / (PG_TILE_M * AK);
@@ -667,7 +669,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                     mbar_wait(bar_empty + 8 * stage, ((g / BR_STAGES) & 1) ^ 1);
                     if (TRACE && ka == 0)
                         t_issue = read_clock();
-                    if (p.ablate & PG_ABLATE_LOAD) { /* ablation: the stage "lands" with whatever it holds */
+                    if (ABL & PG_ABLATE_LOAD) { /* ablation: the stage "lands" with whatever it holds */
                         mbar_arrive(bar_full + 8 * stage);
                         continue;
                     }
@@ -730,7 +732,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                 fence_acc96(acc);
                 wgmma_fence();
                 const uint32_t b_k = s_b + (ka * AK / PG_TILE_K) * BR_KB_BYTES + (ka * AK) % PG_TILE_K;
-                if (!(p.ablate & PG_ABLATE_MMA)) {
+                if (!(ABL & PG_ABLATE_MMA)) {
 #pragma unroll
                     for (int ks = 0; ks < A_KSTEPS; ks++) {
                         const uint64_t da = smem_desc_rows(s_a + stage * BR_A_STAGE_BYTES + ks * 32, AK);
@@ -788,7 +790,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
             named_barrier_sync(1 + w, 128);
             const int64_t t4 = TRACE ? read_clock() : 0;
             if (ltid == 0) {
-                for (int s = 0; s < BR_EPI_SUBTILES && !(p.ablate & PG_ABLATE_STORE); s++)
+                for (int s = 0; s < BR_EPI_SUBTILES && !(ABL & PG_ABLATE_STORE); s++)
                     tma_store_2d(&p.map_d, n0 + s * EPI_SUB_COLS, m0, my_epi + s * EPI_SUB_BYTES);
                 bulk_commit();
             }
@@ -897,8 +899,31 @@ static void launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, in
 
 typedef void (*kernel_fn)(const pg_kernel_params);
 
-static kernel_fn kernel_of(pg_variant v, int trace)
+/* The ablated bres instantiations (non-trace; `bench --ablate`). */
+static kernel_fn ablated_bres(int ablate)
 {
+    switch (ablate) {
+    case PG_ABLATE_MMA:
+        return pg_bres_gemm<false, 128, 1, PG_ABLATE_MMA>;
+    case PG_ABLATE_LOAD:
+        return pg_bres_gemm<false, 128, 1, PG_ABLATE_LOAD>;
+    case PG_ABLATE_STORE:
+        return pg_bres_gemm<false, 128, 1, PG_ABLATE_STORE>;
+    case PG_ABLATE_LOAD | PG_ABLATE_STORE:
+        return pg_bres_gemm<false, 128, 1, PG_ABLATE_LOAD | PG_ABLATE_STORE>;
+    case PG_ABLATE_MMA | PG_ABLATE_STORE:
+        return pg_bres_gemm<false, 128, 1, PG_ABLATE_MMA | PG_ABLATE_STORE>;
+    case PG_ABLATE_MMA | PG_ABLATE_LOAD:
+        return pg_bres_gemm<false, 128, 1, PG_ABLATE_MMA | PG_ABLATE_LOAD>;
+    default:
+        return NULL;
+    }
+}
+
+static kernel_fn kernel_of(pg_variant v, int trace, int ablate)
+{
+    if (ablate)
+        return v == PG_VARIANT_BRES && !trace ? ablated_bres(ablate) : NULL;
     if (v == PG_VARIANT_BRES)
         return trace ? pg_bres_gemm<true, 128, 1> : pg_bres_gemm<false, 128, 1>;
     if (v == PG_VARIANT_BRES64)
@@ -923,7 +948,9 @@ extern "C" cudaError_t pg_kernel_launch(pg_variant v, const pg_kernel_params *p,
 {
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
-    const kernel_fn fn = kernel_of(v, trace);
+    const kernel_fn fn = kernel_of(v, trace, p->ablate);
+    if (!fn)
+        return cudaErrorInvalidValue; /* an ablation other than bres's, or traced */
     const size_t smem = pg_kernel_smem_bytes(v);
     if (grid % cluster_of(v) != 0)
         return cudaErrorInvalidValue;
@@ -942,7 +969,7 @@ extern "C" cudaError_t pg_kernel_max_grid(pg_variant v, int sm_count, int *grid)
     cudaLaunchConfig_t cfg;
     cudaLaunchAttribute attr;
     int clusters = 0;
-    const kernel_fn fn = kernel_of(v, 0);
+    const kernel_fn fn = kernel_of(v, 0, 0);
     const size_t smem = pg_kernel_smem_bytes(v);
     const int cl = cluster_of(v);
     cudaError_t e = cudaFuncSetAttribute(fn, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);

@@ -60,9 +60,10 @@ typedef enum {
 #define PG_BRES_TILE_N 192
 #define PG_BRES_MAX_K 768
 
-/* Ablations (`pegemm bench --ablate`, bres variants only): drop one part of
- * the work to see what the rest costs.  The outputs are then not the GEMM:
- * never checked, never stored in a run file's outputs. */
+/* Ablations (`pegemm bench --ablate`, variant bres, production build only):
+ * drop one part of the work to see what the rest costs.  The outputs are
+ * then not the GEMM: never checked, never stored in a run file's outputs.
+ * Separate instantiations: the kernels that are checked contain none of it. */
 #define PG_ABLATE_MMA 1   /* no wgmma (the accumulators stay 0) */
 #define PG_ABLATE_LOAD 2  /* no A loads (the ring's stages are released unfilled) */
 #define PG_ABLATE_STORE 4 /* no D stores (the staging is still written) */
@@ -78,7 +79,7 @@ typedef struct {
     int64_t epi_delay;        /* extra cycles spun in epilogue_regs (0 = off) */
     int64_t mainloop_delay;   /* extra cycles spun at the end of mainloop (0 = off) */
     int32_t a_prefetch;       /* the producer asks L2 for A this many tiles ahead (0 = off) */
-    int32_t ablate;           /* PG_ABLATE_* bits (bres variants; 0 in every checked run) */
+    int32_t ablate;           /* PG_ABLATE_* bits (variant bres only; 0 in every checked run) */
     /* trace build only: [grid * tiles_per_cta * PG_TRACE_PHASES * 2] begin/end
      * clock64 (0 = phase not recorded) and [grid * PG_TRACE_CTA_FIELDS] per
      * CTA: smid, clock64 and %globaltimer at start, clock64 and %globaltimer
