@@ -183,17 +183,102 @@ static int time_job(pg_gpu *g, const sample_job *j, int warmup, int reps, pg_bas
     return 0;
 }
 
+/* cuBLASLt's handle, a preference allowing the workspace, the workspace. */
+typedef struct {
+    cublasLtHandle_t h;
+    cublasLtMatmulPreference_t pref;
+    void *ws;
+} lt_env;
+
+static void lt_env_close(lt_env *v)
+{
+    cudaFree(v->ws);
+    if (v->pref)
+        cublasLtMatmulPreferenceDestroy(v->pref);
+    if (v->h)
+        cublasLtDestroy(v->h);
+    memset(v, 0, sizeof *v);
+}
+
+static int lt_env_open(lt_env *v)
+{
+    const size_t ws_bytes = WORKSPACE_BYTES;
+    memset(v, 0, sizeof *v);
+    cublasStatus_t st = cublasLtCreate(&v->h);
+    if (st != CUBLAS_STATUS_SUCCESS)
+        return pg_fail("cublasLtCreate: %s", cublasLtGetStatusString(st));
+    st = cublasLtMatmulPreferenceCreate(&v->pref);
+    if (st == CUBLAS_STATUS_SUCCESS)
+        st = cublasLtMatmulPreferenceSetAttribute(v->pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes,
+                                                  sizeof ws_bytes);
+    if (st != CUBLAS_STATUS_SUCCESS) {
+        lt_env_close(v);
+        return pg_fail("cuBLASLt preference: %s", cublasLtGetStatusString(st));
+    }
+    cudaError_t e = cudaMalloc(&v->ws, ws_bytes);
+    if (e != cudaSuccess) {
+        v->ws = NULL;
+        lt_env_close(v);
+        return pg_cuda_fail("cuBLASLt workspace", e);
+    }
+    return 0;
+}
+
+typedef struct {
+    pg_gpu *g;
+    const sample_job *job;
+} job_ctx;
+
+static int job_launch(void *ctx)
+{
+    const job_ctx *c = ctx;
+    return run_job(c->g, c->job);
+}
+
+int pg_baselines_energy(pg_gpu *g, pg_energy *en, double warm_ms, double min_ms, pg_energy_sample *gemm,
+                        pg_energy_sample *stream)
+{
+    int rc = -1;
+    lt_env v;
+    lt_plan plan;
+    char why[160];
+    memset(&plan, 0, sizeof plan);
+    if (lt_env_open(&v) != 0)
+        return -1;
+    if (plan_make(v.h, v.pref, g, PLAN_PLAIN, &plan, why, sizeof why) != 0) {
+        pg_fail("cuBLASLt refused the plain FP8 GEMM: %s", why);
+        goto done;
+    }
+    {
+        const sample_job j = {.h = v.h, .plan = &plan, .ws = v.ws};
+        job_ctx c = {g, &j};
+        if (pg_energy_measure(en, g->stream, job_launch, &c, warm_ms, min_ms, gemm) != 0)
+            goto done;
+    }
+    if (g->shape.K % 16 == 0 && g->shape.N % 8 == 0) {
+        const sample_job j = {.stream = 1};
+        job_ctx c = {g, &j};
+        if (pg_energy_measure(en, g->stream, job_launch, &c, warm_ms, min_ms, stream) != 0)
+            goto done;
+    } else {
+        memset(stream, 0, sizeof *stream);
+    }
+    rc = 0;
+done:
+    plan_free(&plan);
+    lt_env_close(&v);
+    return rc;
+}
+
 int pg_baselines_run(pg_gpu *g, int warmup, int reps, pg_baseline out[PG_BASE_COUNT])
 {
     int rc = -1;
-    cublasLtHandle_t h = NULL;
-    cublasLtMatmulPreference_t pref = NULL;
-    void *ws = NULL, *copy_a = NULL, *copy_b = NULL;
+    lt_env v;
+    void *copy_a = NULL, *copy_b = NULL;
     lt_plan plans[3];
     const pg_shape s = g->shape;
     const double flops = 2.0 * (double)s.M * (double)s.N * (double)s.K;
     const double bytes = (double)s.M * s.K + 2.0 * (double)s.M * s.N; /* A read once + D written once */
-    const size_t ws_bytes = WORKSPACE_BYTES;
     static const char *const names[PG_BASE_COUNT] = {"cublaslt_gemm", "cublaslt_bias", "cublaslt_batched_c",
                                                      "cublaslt_gemm_add", "copy", "stream_a_to_d", "write_d"};
     static const char *const labels[PG_BASE_COUNT] = {"cuBLASLt FP8 GEMM alone", "cuBLASLt + BIAS epilogue",
@@ -210,28 +295,15 @@ int pg_baselines_run(pg_gpu *g, int warmup, int reps, pg_baseline out[PG_BASE_CO
         out[i].flops = i >= PG_BASE_COPY ? 0.0 : flops;
         out[i].bytes = bytes;
     }
-    cublasStatus_t st = cublasLtCreate(&h);
-    if (st != CUBLAS_STATUS_SUCCESS) {
-        rc = pg_fail("cublasLtCreate: %s", cublasLtGetStatusString(st));
-        goto done;
-    }
-    st = cublasLtMatmulPreferenceCreate(&pref);
-    if (st == CUBLAS_STATUS_SUCCESS)
-        st = cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws_bytes,
-                                                  sizeof ws_bytes);
-    if (st != CUBLAS_STATUS_SUCCESS) {
-        rc = pg_fail("cuBLASLt preference: %s", cublasLtGetStatusString(st));
-        goto done;
-    }
-    cudaError_t e = cudaMalloc(&ws, ws_bytes);
-    if (e != cudaSuccess) {
-        rc = pg_cuda_fail("cuBLASLt workspace", e);
-        goto done;
-    }
+    if (lt_env_open(&v) != 0)
+        return -1;
+    const cublasLtHandle_t h = v.h;
+    void *const ws = v.ws;
+    cudaError_t e;
     const plan_kind kinds[3] = {PLAN_PLAIN, PLAN_BIAS, PLAN_BATCHED_C};
     const int slot[3] = {PG_BASE_GEMM, PG_BASE_BIAS, PG_BASE_BATCHED_C};
     for (int k = 0; k < 3; k++) {
-        if (plan_make(h, pref, g, kinds[k], &plans[k], out[slot[k]].why, sizeof out[slot[k]].why) != 0)
+        if (plan_make(h, v.pref, g, kinds[k], &plans[k], out[slot[k]].why, sizeof out[slot[k]].why) != 0)
             continue;
         sample_job j = {.h = h, .plan = &plans[k], .ws = ws};
         if (time_job(g, &j, warmup, reps, &out[slot[k]]) != 0)
@@ -282,12 +354,8 @@ int pg_baselines_run(pg_gpu *g, int warmup, int reps, pg_baseline out[PG_BASE_CO
 done:
     for (int k = 0; k < 3; k++)
         plan_free(&plans[k]);
-    cudaFree(ws);
     cudaFree(copy_a);
     cudaFree(copy_b);
-    if (pref)
-        cublasLtMatmulPreferenceDestroy(pref);
-    if (h)
-        cublasLtDestroy(h);
+    lt_env_close(&v);
     return rc;
 }

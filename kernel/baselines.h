@@ -9,6 +9,7 @@
 #ifndef PG_BASELINES_H
 #define PG_BASELINES_H
 
+#include "energy.h"
 #include "gpu_session.h"
 
 typedef struct {
@@ -36,5 +37,11 @@ enum {
  * inputs.  A baseline cuBLASLt cannot run is marked !ok with the reason;
  * -1 only for errors that stop everything (CUDA failures, OOM). */
 int pg_baselines_run(pg_gpu *g, int warmup, int reps, pg_baseline out[PG_BASE_COUNT]);
+
+/* Board energy per launch of cuBLASLt FP8 GEMM alone and of the stream
+ * floor (pg_energy_measure with warm_ms / min_ms); stream is zeroed where
+ * the shape cannot run it. */
+int pg_baselines_energy(pg_gpu *g, pg_energy *en, double warm_ms, double min_ms, pg_energy_sample *gemm,
+                        pg_energy_sample *stream);
 
 #endif

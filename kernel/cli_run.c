@@ -1,11 +1,13 @@
 /* `pegemm run` and `pegemm bench`: the GPU kernel on generated or stored
  * inputs, the poison check, timing, optional cuBLASLt baselines, an optional
  * bit-exact check against the CPU reference, and the run file. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "baselines.h"
+#include "energy.h"
 #include "commands.h"
 #include "gemm.h"
 #include "gpu_session.h"
@@ -20,7 +22,7 @@ typedef struct {
     pg_shape shape;
     pg_family family;
     uint64_t seed;
-    int trace, check, baselines, ablate;
+    int trace, check, baselines, ablate, energy;
     int64_t epi_delay, mainloop_delay;
     int reps, warmup;
     pg_variant variant;
@@ -61,6 +63,9 @@ static void usage(FILE *f, const char *cmd)
                 ? "  --ablate                also time the bres variant with parts of its work dropped\n"
                   "                          (no wgmma / no A loads / no D stores, and pairs), interleaved:\n"
                   "                          what each part costs (those outputs are not checked or kept)\n"
+                  "  --energy                also measure board energy per launch (NVML's energy counter,\n"
+                  "                          1 s of back-to-back launches each): the fused kernel before and\n"
+                  "                          after cuBLASLt FP8 alone and the stream floor\n"
                 : "  --baselines             also time the cuBLASLt baselines and a copy (as bench)\n");
 }
 
@@ -101,6 +106,8 @@ static int parse_opts(int argc, char **argv, int bench, run_opts *o)
             o->baselines = 1, takes = 0;
         else if (bench && !strcmp(a, "--ablate"))
             o->ablate = 1, takes = 0;
+        else if (bench && !strcmp(a, "--energy"))
+            o->energy = 1, takes = 0;
         else if (!v) {
             pg_fail("%s: missing value (or unknown option)", a);
             return 2;
@@ -227,6 +234,56 @@ static void alt_label(const pg_gpu *a, char *buf, size_t n)
     }
     snprintf(buf, n, "%s without%s%s%s (ablation)", pg_variant_get(a->variant)->cli, m & PG_ABLATE_MMA ? " wgmma" : "",
              m & PG_ABLATE_LOAD ? " A-loads" : "", m & PG_ABLATE_STORE ? " D-stores" : "");
+}
+
+typedef struct {
+    pg_gpu *g;
+    int64_t epi_delay, mainloop_delay;
+} fused_ctx;
+
+static int fused_launch(void *ctx)
+{
+    const fused_ctx *c = ctx;
+    return pg_gpu_launch(c->g, 0, c->epi_delay, c->mainloop_delay);
+}
+
+/* `bench --energy`: the fused kernel, cuBLASLt FP8 alone and the stream
+ * floor, then the fused kernel again (the drift between the two fused
+ * figures says how far to trust the comparison). */
+static int report_energy(pg_gpu *g, int64_t epi_delay, int64_t mainloop_delay)
+{
+    int rc = -1;
+    pg_energy *en = NULL;
+    pg_energy_sample f0, f1, lt, st;
+    fused_ctx c = {g, epi_delay, mainloop_delay};
+    const double warm_ms = 300, min_ms = 1000;
+    if (pg_energy_open(g->device, &en) != 0)
+        goto done;
+    if (pg_energy_measure(en, g->stream, fused_launch, &c, warm_ms, min_ms, &f0) != 0 ||
+        pg_baselines_energy(g, en, warm_ms, min_ms, &lt, &st) != 0 ||
+        pg_energy_measure(en, g->stream, fused_launch, &c, warm_ms, min_ms, &f1) != 0)
+        goto done;
+    printf("energy per launch (NVML board counter; %.0f ms of back-to-back launches each, after %.0f ms warm):\n", min_ms,
+           warm_ms);
+    const struct {
+        const char *label;
+        const pg_energy_sample *e;
+    } rows[4] = {{"fused kernel (first)", &f0},
+                 {"cuBLASLt FP8 GEMM alone", &lt},
+                 {"stream A in, D out (no math)", &st},
+                 {"fused kernel (again)", &f1}};
+    for (int i = 0; i < 4; i++)
+        if (rows[i].e->launches > 0)
+            printf("  %-32s %8.1f mJ  %6.0f W  %.4f ms/launch  (%lld launches)\n", rows[i].label, rows[i].e->mj_per_launch,
+                   rows[i].e->watts, rows[i].e->ms_per_launch, (long long)rows[i].e->launches);
+    const double fz = 0.5 * (f0.mj_per_launch + f1.mj_per_launch);
+    printf("fused / cuBLASLt FP8 alone: energy %.3f, time %.3f (fused: mean of the two; they differ by %.1f%%)\n",
+           fz / lt.mj_per_launch, 0.5 * (f0.ms_per_launch + f1.ms_per_launch) / lt.ms_per_launch,
+           100.0 * fabs(f1.mj_per_launch - f0.mj_per_launch) / fz);
+    rc = 0;
+done:
+    pg_energy_close(en);
+    return rc;
 }
 
 static int run_main(int argc, char **argv, int bench)
@@ -493,6 +550,9 @@ static int run_main(int argc, char **argv, int bench)
             }
         }
     }
+
+    if (o.energy && report_energy(&g, o.epi_delay, o.mainloop_delay) != 0)
+        goto fail;
 
     /* run-file metadata */
     run.mode = PG_KERNEL_MODE;

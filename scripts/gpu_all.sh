@@ -83,7 +83,7 @@ if command -v nvidia-smi >/dev/null; then
     PWR=$!
 fi
 step "bench full (baselines, sample rows)" $PG bench --rows sample:4096 --check -o "$OUT/h100_full_bench.h5"
-step "bench full, ablations (what each part costs)" $PG bench --ablate --rows sample:64 -o "$LOG.ablate.h5"
+step "bench full, ablations and energy per launch" $PG bench --ablate --energy --rows sample:64 -o "$LOG.ablate.h5"
 if [ -n "$PWR" ]; then
     kill $PWR 2>/dev/null
     wait $PWR 2>/dev/null
@@ -123,7 +123,7 @@ fi
 echo
 echo "==== pegemm on $(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
 sed -n '/== bench full (baselines/,/== bench full, ablations/p' "$LOG" | grep -E "^  (fused|cuBLASLt|D2D|stream|write)|floor|/ cuBLASLt FP8 alone"
-sed -n '/== bench full, ablations/,/== trace build full/p' "$LOG" | grep -E "\(ablation\)"
+sed -n '/== bench full, ablations/,/== trace build full/p' "$LOG" | grep -E "\(ablation\)|energy|mJ"
 if [ -s "$LOG.power" ]; then # samples above 300 W: the GPU was busy
     awk -F', *' '$1 > 300 { n++; p += $1; c += $3; if ($4 ~ /Active/ && $4 !~ /Not/) cap++; lim = $2 }
         END { if (n) printf "  power while busy (%d samples of 50 ms): mean %.0f W of a %.0f W limit, SM clock mean %.0f MHz, power cap active in %.0f%%\n", n, p / n, lim, c / n, 100 * cap / n }' "$LOG.power"
