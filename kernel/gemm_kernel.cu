@@ -879,6 +879,16 @@ extern "C" cudaError_t pg_count_equal_launch(const uint16_t *x, int64_t n, uint1
     return cudaGetLastError();
 }
 
+/* The compile-time knobs as the device code saw them (nvcc's -D flags can
+ * differ from the C compiler's: the host would then size grids and
+ * descriptors for another kernel, which hangs). */
+extern "C" void pg_kernel_build_config(int *cluster, int *stages, int *tile_k)
+{
+    *cluster = CLUSTER;
+    *stages = PG_STAGES;
+    *tile_k = PG_TILE_K;
+}
+
 extern "C" size_t pg_kernel_smem_bytes(pg_variant v) { return PG_VARIANT_IS_BRES(v) ? BR_SMEM_BYTES : SMEM_BYTES; }
 
 static void launch_config(cudaLaunchConfig_t *cfg, cudaLaunchAttribute *attr, int grid, int cluster, size_t smem,

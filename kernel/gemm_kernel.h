@@ -93,6 +93,8 @@ typedef struct {
 extern "C" {
 #endif
 
+/* PG_CLUSTER, PG_STAGES and PG_TILE_K as the device code was compiled. */
+void pg_kernel_build_config(int *cluster, int *stages, int *tile_k);
 /* Dynamic shared memory variant v needs (bytes). */
 size_t pg_kernel_smem_bytes(pg_variant v);
 /* The persistent grid: CTAs (whole clusters) of variant v that fit at once. */

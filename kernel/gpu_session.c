@@ -102,7 +102,13 @@ int pg_gpu_open(pg_gpu *g)
 {
     int rc = -1, n = 0;
     struct cudaDeviceProp prop;
+    int cl = 0, st = 0, tk = 0;
     memset(g, 0, sizeof *g);
+    pg_kernel_build_config(&cl, &st, &tk);
+    if (cl != PG_CLUSTER || st != PG_STAGES || tk != PG_TILE_K)
+        return pg_fail("this build's kernel was compiled with PG_CLUSTER=%d PG_STAGES=%d PG_TILE_K=%d but its host code "
+                       "with %d, %d, %d: pass the same -D flags in both -Dcuda_args and -Dc_args",
+                       cl, st, tk, PG_CLUSTER, PG_STAGES, PG_TILE_K);
     cudaError_t e = cudaGetDeviceCount(&n);
     if (e != cudaSuccess || n == 0)
         return pg_fail("no CUDA GPU available (%s)", e != cudaSuccess ? cudaGetErrorString(e) : "device count is 0");
