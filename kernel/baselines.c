@@ -183,6 +183,9 @@ static int time_job(pg_gpu *g, const sample_job *j, int warmup, int reps, pg_bas
     return 0;
 }
 
+/* The stream-floor kernel moves 16-byte chunks of A rows and D rows. */
+static int stream_fits(const pg_shape *s) { return s->K % 16 == 0 && s->N % 8 == 0; }
+
 /* cuBLASLt's handle, a preference allowing the workspace, the workspace. */
 typedef struct {
     cublasLtHandle_t h;
@@ -255,7 +258,7 @@ int pg_baselines_energy(pg_gpu *g, pg_energy *en, double warm_ms, double min_ms,
         if (pg_energy_measure(en, g->stream, job_launch, &c, warm_ms, min_ms, gemm) != 0)
             goto done;
     }
-    if (g->shape.K % 16 == 0 && g->shape.N % 8 == 0) {
+    if (stream_fits(&g->shape)) {
         const sample_job j = {.stream = 1};
         job_ctx c = {g, &j};
         if (pg_energy_measure(en, g->stream, job_launch, &c, warm_ms, min_ms, stream) != 0)
@@ -337,7 +340,7 @@ int pg_baselines_run(pg_gpu *g, int warmup, int reps, pg_baseline out[PG_BASE_CO
     /* The kernel's own traffic mix (A in once, D out once: 1 : 2), which the
      * balanced copy above does not have; D is rewritten by the next checked
      * run, which poisons it first. */
-    if (s.K % 16 == 0 && s.N % 8 == 0) {
+    if (stream_fits(&s)) {
         sample_job j = {.stream = 1};
         if (time_job(g, &j, warmup, reps, &out[PG_BASE_STREAM]) != 0)
             goto done;

@@ -286,6 +286,22 @@ done:
     return rc;
 }
 
+/* One more launch configuration timed beside g: a copy of g (its buffers,
+ * never closed; no trace buffers) and room for its samples. */
+static pg_gpu *alt_add(pg_gpu *alt, double **alt_ms, int *nalt, const pg_gpu *g, int reps)
+{
+    alt_ms[*nalt] = malloc((size_t)reps * sizeof *alt_ms[*nalt]);
+    if (!alt_ms[*nalt]) {
+        pg_fail("out of host memory");
+        return NULL;
+    }
+    pg_gpu *a = &alt[(*nalt)++];
+    *a = *g;
+    a->d_trace_ts = NULL;
+    a->d_trace_cta = NULL;
+    return a;
+}
+
 static int run_main(int argc, char **argv, int bench)
 {
     run_opts o;
@@ -391,6 +407,10 @@ static int run_main(int argc, char **argv, int bench)
         /* bench: every other variant that can run the shape is timed too,
          * interleaved launch by launch with this one (same buffers; its own
          * poison check first; D of the chosen variant is already downloaded). */
+        if (o.ablate && g.variant != PG_VARIANT_BRES) {
+            pg_fail("--ablate needs the bres variant (this run uses %s)", vi->cli);
+            goto fail;
+        }
         for (int v = 0; v < PG_VARIANT_COUNT && o.baselines; v++) {
             if (v == (int)g.variant)
                 continue;
@@ -398,41 +418,25 @@ static int run_main(int argc, char **argv, int bench)
                 pg_clear_error();
                 continue;
             }
-            alt[nalt] = g;
-            alt[nalt].d_trace_ts = NULL;
-            alt[nalt].d_trace_cta = NULL;
-            alt[nalt].a_prefetch = -1; /* the others run their defaults: --a-prefetch is this variant's */
+            pg_gpu *a = alt_add(alt, alt_ms, &nalt, &g, o.reps);
+            if (!a)
+                goto fail;
+            a->a_prefetch = -1; /* the others run their defaults: --a-prefetch is this variant's */
             int64_t alt_unwritten = 0;
-            if (pg_gpu_configure(&alt[nalt], (pg_variant)v) != 0 ||
-                pg_gpu_checked_run(&alt[nalt], 0, o.epi_delay, o.mainloop_delay, &alt_unwritten) != 0)
+            if (pg_gpu_configure(a, (pg_variant)v) != 0 ||
+                pg_gpu_checked_run(a, 0, o.epi_delay, o.mainloop_delay, &alt_unwritten) != 0)
                 goto fail;
             if (alt_unwritten != 0) {
                 pg_fail("variant %s left %lld outputs unwritten", pg_variant_get((pg_variant)v)->cli,
                         (long long)alt_unwritten);
                 goto fail;
             }
-            alt_ms[nalt] = malloc((size_t)o.reps * sizeof *alt_ms[nalt]);
-            if (!alt_ms[nalt]) {
-                pg_fail("out of host memory");
-                goto fail;
-            }
-            nalt++;
         }
-        if (o.ablate && g.variant != PG_VARIANT_BRES) {
-            pg_fail("--ablate needs the bres variant (this run uses %s)", vi->cli);
-            goto fail;
-        }
-        for (int a = 0; a < PG_N_ABLATIONS && o.ablate; a++) {
-            alt[nalt] = g;
-            alt[nalt].d_trace_ts = NULL;
-            alt[nalt].d_trace_cta = NULL;
-            alt[nalt].params.ablate = k_ablations[a];
-            alt_ms[nalt] = malloc((size_t)o.reps * sizeof *alt_ms[nalt]);
-            if (!alt_ms[nalt]) {
-                pg_fail("out of host memory");
+        for (int k = 0; k < PG_N_ABLATIONS && o.ablate; k++) {
+            pg_gpu *a = alt_add(alt, alt_ms, &nalt, &g, o.reps);
+            if (!a)
                 goto fail;
-            }
-            nalt++;
+            a->params.ablate = k_ablations[k];
         }
         if (nalt == 0) {
             if (pg_gpu_time(&g, 0, o.epi_delay, o.mainloop_delay, o.warmup, o.reps, samples) != 0)
