@@ -712,6 +712,12 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
         if (pg_schedule_set(s, opt, 0))
             goto done;
     }
+    if (s->kb_node >= 0 && work_ratio != 1) {
+        /* ... and of one of its k-blocks */
+        snprintf(opt, sizeof opt, "kblocks.compute=%.9g", s->kb_compute * work_ratio);
+        if (pg_schedule_set(s, opt, 0))
+            goto done;
+    }
     /* machine values become overrides so a recompile keeps them */
     /* (mem_clock_hz stays unset: on the committed --epi-delay sweep, memory
      * terms held in ns and rescaled to each run's clock predicted worse than
@@ -1107,6 +1113,16 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
             if (pg_schedule_set(s, opt, 0))
                 goto done;
         }
+    }
+    if (s->kb_node >= 0) {
+        /* after the bandwidth calibration: the loop is fitted at the trace's own period */
+        pg_prediction m;
+        const sch_node *kn = &s->nodes[s->kb_node];
+        if (pg_trace_summarize(t, s->machine.clock_hz, &m))
+            goto done;
+        const pg_stat *ml = pg_prediction_find(&m, s->roles[kn->role].steps[kn->step].name);
+        if (kblocks_fit(s, ml ? ml->mean : NAN))
+            goto done;
     }
     snprintf(s->origin, sizeof s->origin, "fit:%s", s->name);
     *out = s;
