@@ -18,6 +18,9 @@ typedef struct {
     int col[SCH_MAX_NODES]; /* slot -> trace table column, -1 = parametric */
     double scale[SCH_MAX_NODES]; /* slot -> factor on its samples (memory terms at another clock) */
     int means_only; /* deterministic: every sample at its mean */
+    /* kblocks_fit's replay (non-NULL): each tile's loop solves for the load
+     * latency that gives its sampled phase, stored here by table row */
+    double *kb_fit_load;
     rng r;
     int64_t k;      /* next tile */
     int64_t row;    /* trace row of the current run of consecutive rows */

@@ -879,6 +879,17 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
         gapcol_edge[tab->cols] = found;
         tab->cols++;
     }
+    /* A `kblocks` loop's load latency gets a column too, filled by
+     * kblocks_fit once the table is attached: per tile, the latency with
+     * which the loop, replayed at the fitted point, gives that tile's traced
+     * phase (docs/experiments.md M14).  Until then the schedule's mean. */
+    int kbcol = -1;
+    if (s->kb_node >= 0 && tab->cols < SCH_MAX_NODES) {
+        const int d = s->slots[s->kb_load_slot].dist;
+        snprintf(tab->colname[tab->cols], sizeof tab->colname[0], "%s#0", s->dists[d].name);
+        colrole[tab->cols] = -1;
+        kbcol = tab->cols++;
+    }
     const int64_t ntiles = maxtile + 1;
     buf = malloc(sizeof(double) * (size_t)ntiles * (size_t)(tab->cols ? tab->cols : 1));
     if (!buf) {
@@ -887,6 +898,8 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
     }
     for (int64_t i = 0; i < ntiles * tab->cols; i++)
         buf[i] = NAN;
+    for (int64_t k = 0; kbcol >= 0 && k < ntiles; k++)
+        buf[k * tab->cols + kbcol] = dist_mean(&s->dists[s->slots[s->kb_load_slot].dist]);
     pg_role roleid[SCH_MAX_ROLES];
     for (int r = 0; r < s->nroles; r++)
         pg_role_parse(s->roles[r].name, &roleid[r]);

@@ -183,16 +183,13 @@ int sch_kblocks_check_order(pg_schedule *s)
  * last one at the loop's end.  k-block compute: `compute` plus the tile's
  * sampled phase minus calibrated_mean, shared evenly (the traced per-tile
  * spread, and the bandwidth term's shift of the phase mean, stay). */
-void kblocks_run(engine *E, double start, double extra, double *b)
+/* the loop from `start` with load latency `load`: b[j] = k-block j's start,
+ * returns the loop's end */
+static double run_loop(const engine *E, double start, double c, double load, double handover, double *b)
 {
     const pg_schedule *s = E->s;
     const int64_t k = E->k;
     const int n = s->kb_count, st = s->kb_stages, R = E->R;
-    const double *smp = E->smp + (k % R) * s->nslots;
-    double c = s->kb_compute + (smp[s->kb_phase_slot] - s->kb_calibrated_mean) / n;
-    if (c < 0)
-        c = 0;
-    const double load = smp[s->kb_load_slot], handover = smp[s->kb_release_slot];
     const double *prev = k >= 1 ? E->kb + ((k - 1) % R) * (n + 1) : NULL;
     double issue = engine_start(E, s->kb_issue_node, k), end = start + c;
     b[0] = start;
@@ -209,7 +206,48 @@ void kblocks_run(engine *E, double start, double extra, double *b)
         b[j] = landed > end ? landed : end;
         end = b[j] + c;
     }
-    b[n] = end + extra;
+    return end;
+}
+
+void kblocks_run(engine *E, double start, double extra, double *b)
+{
+    const pg_schedule *s = E->s;
+    const int64_t k = E->k;
+    const int n = s->kb_count, R = E->R;
+    double *smp = E->smp + (k % R) * s->nslots;
+    const sch_node *nd = &s->nodes[s->kb_node];
+    const sch_dist *pd = &s->dists[s->roles[nd->role].steps[nd->step].dist];
+    /* With the load latency replayed per tile (a fitted table's column,
+     * M14) the tile's spread is in its latency: each k-block computes
+     * `compute` plus the phase mean's shift (the bandwidth term) over n.
+     * Otherwise (M13) the tile's sampled phase minus calibrated_mean, over n. */
+    const int per_tile = E->col[s->kb_load_slot] >= 0;
+    double c = s->kb_compute + ((per_tile ? dist_mean(pd) : smp[s->kb_phase_slot]) - s->kb_calibrated_mean) / n;
+    if (c < 0)
+        c = 0;
+    const double handover = smp[s->kb_release_slot];
+    if (E->kb_fit_load && per_tile && !E->means_only) {
+        /* the latency that makes this loop last the tile's sampled phase:
+         * the loop's length is continuous and non-decreasing in it */
+        const double want = start + smp[s->kb_phase_slot];
+        double lo = 0, hi = 1024;
+        if (run_loop(E, start, c, lo, handover, b) >= want) {
+            hi = 0;
+        } else {
+            while (run_loop(E, start, c, hi, handover, b) < want && hi < 1e9)
+                hi *= 2;
+            for (int it = 0; it < 60 && hi - lo > 1e-3; it++) {
+                const double mid = 0.5 * (lo + hi);
+                if (run_loop(E, start, c, mid, handover, b) < want)
+                    lo = mid;
+                else
+                    hi = mid;
+            }
+        }
+        smp[s->kb_load_slot] = hi;
+        E->kb_fit_load[E->row] = hi;
+    }
+    b[n] = run_loop(E, start, c, smp[s->kb_load_slot], handover, b) + extra;
 }
 
 double kblocks_at(const engine *E, int64_t k, double frac)
