@@ -13,7 +13,9 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
     E->means_only = means_only;
     E->x = calloc((size_t)E->R * (size_t)s->nnodes, sizeof(double));
     E->smp = calloc((size_t)E->R * (size_t)(s->nslots ? s->nslots : 1), sizeof(double));
-    if (!E->x || !E->smp) {
+    if (s->kb_node >= 0)
+        E->kb = calloc((size_t)E->R * (size_t)(s->kb_count + 1), sizeof(double));
+    if (!E->x || !E->smp || (s->kb_node >= 0 && !E->kb)) {
         engine_free(E);
         return pg_fail("out of memory for the recurrence");
     }
@@ -30,6 +32,8 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
 void engine_reset(engine *E, uint64_t seed)
 {
     memset(E->x, 0, sizeof(double) * (size_t)E->R * (size_t)E->s->nnodes);
+    if (E->kb)
+        memset(E->kb, 0, sizeof(double) * (size_t)E->R * (size_t)(E->s->kb_count + 1));
     rng_seed(&E->r, seed);
     E->k = 0;
     E->block_left = 0;
@@ -47,7 +51,8 @@ void engine_free(engine *E)
 {
     free(E->x);
     free(E->smp);
-    E->x = E->smp = NULL;
+    free(E->kb);
+    E->x = E->smp = E->kb = NULL;
 }
 
 static void draw(engine *E, double *out)
@@ -88,6 +93,17 @@ void engine_step(engine *E)
     for (int ti = 0; ti < n; ti++) {
         const int v = s->topo[ti];
         double best = 0; /* nothing before the kernel starts: time 0 */
+        if (v == s->kb_node) {
+            /* a k-block loop: its one (sequential) edge gives the start */
+            const sch_edge *e = &s->edges[s->in_edge[s->in_begin[v]]];
+            const int64_t kk = k - e->off;
+            double start = kk < 0 ? (s->machine.whole_run ? s->role_start[s->nodes[v].role] : 0.0)
+                                  : E->x[(kk % R) * n + e->from];
+            double *b = E->kb + (k % R) * (s->kb_count + 1);
+            kblocks_run(E, start, e->w, b);
+            xk[v] = b[s->kb_count];
+            continue;
+        }
         for (int j = s->in_begin[v]; j < s->in_begin[v + 1]; j++) {
             const sch_edge *e = &s->edges[s->in_edge[j]];
             const int64_t kk = k - e->off;
@@ -102,7 +118,13 @@ void engine_step(engine *E)
                 continue;
             }
             double t = (kk < 0 ? 0.0 : E->x[(kk % R) * n + e->from]) + e->w;
-            for (int q = 0; q < e->nterms; q++) {
+            int q0 = 0;
+            if (e->at_node >= 0 && e->at_node == s->kb_node && e->at_frac > 0) {
+                /* ROLE.STEP@F of a k-block loop: its boundary, not F x a duration */
+                t = (kk < 0 ? 0.0 : kblocks_at(E, k - e->at_off, e->at_frac)) + e->w;
+                q0 = 1; /* term 0 was F x the phase's sample */
+            }
+            for (int q = q0; q < e->nterms; q++) {
                 int64_t ks = k - e->toff[q];
                 if (ks < 0)
                     ks = k; /* before the first tile: use this tile's draw */

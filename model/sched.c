@@ -167,6 +167,19 @@ int sch_apply_override(pg_schedule *s, const sch_override *o)
         *f = v;
         return 0;
     }
+    if (strcmp(name, "kblocks") == 0) {
+        double *f = strcmp(stat, "compute") == 0           ? &s->kb_compute
+                    : strcmp(stat, "calibrated_mean") == 0 ? &s->kb_calibrated_mean
+                                                           : NULL;
+        if (!f || s->kb_node < 0)
+            return pg_fail("'%s': %s", o->param,
+                           s->kb_node < 0 ? "this schedule has no kblocks line" : "kblocks takes compute, calibrated_mean");
+        double v = o->relative ? *f + o->value : o->value;
+        if (!(v >= 0))
+            return pg_fail("'%s' must be >= 0", o->param);
+        *f = v;
+        return 0;
+    }
     int di = sch_find_dist(s, name);
     if (di < 0) {
         char known[512] = "";
