@@ -1127,6 +1127,10 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
                 goto done;
         }
     }
+    /* the contended phase's column becomes its uncontended work; before the
+     * k-block replay, which runs the model's timeline with it */
+    if (contend_fit(s, t, row_of, ntiles))
+        goto done;
     if (s->kb_node >= 0) {
         /* after the bandwidth calibration: the loop is fitted at the trace's own period */
         pg_prediction m;

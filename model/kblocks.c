@@ -245,7 +245,8 @@ void kblocks_run(engine *E, double start, double extra, double *b)
             }
         }
         smp[s->kb_load_slot] = hi;
-        E->kb_fit_load[E->row] = hi;
+        if (E->row >= E->kb_fit_first && E->row < E->kb_fit_end)
+            E->kb_fit_load[E->row] = hi;
     }
     b[n] = run_loop(E, start, c, smp[s->kb_load_slot], handover, b) + extra;
 }

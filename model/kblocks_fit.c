@@ -59,6 +59,8 @@ static int replay_fit(pg_schedule *s, int col, int ld)
         engine_reset(&E, 1000003u * (uint64_t)u + 7);
         E.row = first - 1 < 0 ? T->rows - 1 : first - 1;
         E.block_left = INT32_MAX;
+        E.kb_fit_first = first;
+        E.kb_fit_end = last;
         for (int64_t r = first; r < last; r++)
             engine_step(&E);
     }

@@ -728,6 +728,7 @@ int sch_compile(pg_schedule *s)
     s->period_role = s->period_step = -1;
     s->bw_dist = -1;
     s->kb_node = -1;
+    s->ct_node = -1;
     char bw_phase[SCH_NAME] = "";
     const char *cur = s->text;
     char raw[1024], line[1024];
@@ -780,6 +781,26 @@ int sch_compile(pg_schedule *s)
                 return FAIL(lineno, "kblocks line too long");
             snprintf(s->kb_spec, sizeof s->kb_spec, "%s", rest);
             s->kb_line = lineno;
+        } else if (strcmp(d, "contend") == 0) {
+            static const char *const keys[] = {"by", "slowdown", "overlap", "window", NULL};
+            if (s->ct_line)
+                return FAIL(lineno, "only one `contend` line (first at line %d)", s->ct_line);
+            if (t.n < 4 || strchr(t.tok[1], '=') || kv_check(s, &t, 2, keys, lineno))
+                return t.n < 4 || strchr(t.tok[1], '=')
+                           ? FAIL(lineno, "usage: contend PHASE by=PHASE slowdown=C [overlap=CYCLES] [window=TILES]")
+                           : -1;
+            const char *by = kv(&t, 2, "by");
+            s->ct_overlap = 0;
+            s->ct_window = 16;
+            if (!by || !by[0] || kv_num(s, &t, 2, "slowdown", &s->ct_slowdown, lineno) != 1 ||
+                kv_num(s, &t, 2, "overlap", &s->ct_overlap, lineno) < 0 ||
+                kv_num(s, &t, 2, "window", &s->ct_window, lineno) < 0)
+                return FAIL(lineno, "contend needs by=PHASE and slowdown=C");
+            if (strlen(t.tok[1]) >= SCH_NAME || strlen(by) >= SCH_NAME)
+                return FAIL(lineno, "contend: phase name too long");
+            snprintf(s->ct_spec[0], sizeof s->ct_spec[0], "%s", t.tok[1]);
+            snprintf(s->ct_spec[1], sizeof s->ct_spec[1], "%s", by);
+            s->ct_line = lineno;
         } else if (strcmp(d, "period") == 0) {
             if (t.n != 2)
                 return FAIL(lineno, "usage: period ROLE.STEP");
@@ -793,7 +814,7 @@ int sch_compile(pg_schedule *s)
             s->idle_line[s->nidle++] = lineno;
         } else {
             return FAIL(lineno, "unknown directive '%s' (schedule, doc, option, machine, phase, memory, latency, "
-                                "role, work, wait, delay, buffer, period, idle, bandwidth, kblocks)",
+                                "role, work, wait, delay, buffer, period, idle, bandwidth, kblocks, contend)",
                         d);
         }
         if (rc)
@@ -812,6 +833,8 @@ int sch_compile(pg_schedule *s)
     if (s->kb_line && sch_kblocks_resolve(s)) /* may add sample slots: before the order */
         return -1;
     if (order_nodes(s) || sch_kblocks_check_order(s))
+        return -1;
+    if (s->ct_line && sch_contend_resolve(s))
         return -1;
     if (bw_phase[0]) {
         s->bw_dist = sch_find_dist(s, bw_phase);

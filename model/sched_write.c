@@ -201,6 +201,10 @@ int pg_schedule_write(const pg_schedule *s, FILE *f, const char *comment)
             }
             fputc('\n', f);
             done = 1;
+        } else if (strcmp(w1, "contend") == 0 && s->ct_node >= 0) {
+            fprintf(f, "contend %s by=%s slowdown=%.9g overlap=%.9g window=%.9g\n", s->ct_spec[0], s->ct_spec[1],
+                    s->ct_slowdown, s->ct_overlap, s->ct_window);
+            done = 1;
         } else if (strcmp(w1, "machine") == 0) {
             fprintf(f, "machine units=%.17g tiles=%.17g clock_hz=%.17g flops=%.17g prologue=%.17g", s->machine.units,
                     s->machine.tiles, s->machine.clock_hz, s->machine.flops, s->machine.prologue);
