@@ -14,9 +14,16 @@ typedef struct {
     int R;          /* ring depth: tiles of history kept */
     double *x;      /* [R][nnodes] event times (end of each step) */
     double *smp;    /* [R][nslots] samples */
+    double *kb;     /* [R][kb_count + 1]: a `kblocks` loop's k-block starts and its end, NULL without one */
     int col[SCH_MAX_NODES]; /* slot -> trace table column, -1 = parametric */
     double scale[SCH_MAX_NODES]; /* slot -> factor on its samples (memory terms at another clock) */
     int means_only; /* deterministic: every sample at its mean */
+    /* kblocks_fit's replay (non-NULL): each tile's loop solves for the load
+     * latency that gives its sampled phase, stored here by table row */
+    double *kb_fit_load;
+    int64_t kb_fit_first, kb_fit_end; /* ... for table rows in [first, end) only (a unit's replay;
+                                         with `contend` the engine draws one row past it) */
+    double ct_mean; /* `contend`: the model's overlap averaged over the last tiles */
     rng r;
     int64_t k;      /* next tile */
     int64_t row;    /* trace row of the current run of consecutive rows */
@@ -41,6 +48,19 @@ static inline double engine_start(const engine *E, int v, int64_t k)
         return E->s->role_setup[n->role]; /* a role's first step: after its set-up */
     return engine_x(E, n->prev, k - n->prev_off);
 }
+/* Run tile E->k's k-block loop from `start` (kblocks.c): b[j] = k-block j's
+ * start, b[count] = the loop's end (+ extra). */
+void kblocks_run(engine *E, double start, double extra, double *b);
+/* EVENT = the loop's step @frac of tile k: that fraction of the loop the
+ * model ran (its start + frac x its duration). */
+double kblocks_at(const engine *E, int64_t k, double frac);
+
+/* `contend` (contend.c): the end of tile k's contended step that starts at
+ * `start` and would end at `best` as sampled, moved by its overlap with
+ * tile k + 1's `by` step (updates E->ct_mean). */
+double contend_step_end(engine *E, int64_t k, double start, double best);
+/* The cycles [start, end] overlaps [by_start, by_end]. */
+double contend_overlap(double start, double end, double by_start, double by_end);
 /* Latest event time among the kept tiles (the finish time after the last tile). */
 double engine_latest(const engine *E);
 

@@ -712,6 +712,12 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
         if (pg_schedule_set(s, opt, 0))
             goto done;
     }
+    if (s->kb_node >= 0 && work_ratio != 1) {
+        /* ... and of one of its k-blocks */
+        snprintf(opt, sizeof opt, "kblocks.compute=%.9g", s->kb_compute * work_ratio);
+        if (pg_schedule_set(s, opt, 0))
+            goto done;
+    }
     /* machine values become overrides so a recompile keeps them */
     /* (mem_clock_hz stays unset: on the committed --epi-delay sweep, memory
      * terms held in ns and rescaled to each run's clock predicted worse than
@@ -873,6 +879,17 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
         gapcol_edge[tab->cols] = found;
         tab->cols++;
     }
+    /* A `kblocks` loop's load latency gets a column too, filled by
+     * kblocks_fit once the table is attached: per tile, the latency with
+     * which the loop, replayed at the fitted point, gives that tile's traced
+     * phase (docs/experiments.md M14).  Until then the schedule's mean. */
+    int kbcol = -1;
+    if (s->kb_node >= 0 && tab->cols < SCH_MAX_NODES) {
+        const int d = s->slots[s->kb_load_slot].dist;
+        snprintf(tab->colname[tab->cols], sizeof tab->colname[0], "%s#0", s->dists[d].name);
+        colrole[tab->cols] = -1;
+        kbcol = tab->cols++;
+    }
     const int64_t ntiles = maxtile + 1;
     buf = malloc(sizeof(double) * (size_t)ntiles * (size_t)(tab->cols ? tab->cols : 1));
     if (!buf) {
@@ -881,6 +898,8 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
     }
     for (int64_t i = 0; i < ntiles * tab->cols; i++)
         buf[i] = NAN;
+    for (int64_t k = 0; kbcol >= 0 && k < ntiles; k++)
+        buf[k * tab->cols + kbcol] = dist_mean(&s->dists[s->slots[s->kb_load_slot].dist]);
     pg_role roleid[SCH_MAX_ROLES];
     for (int r = 0; r < s->nroles; r++)
         pg_role_parse(s->roles[r].name, &roleid[r]);
@@ -1107,6 +1126,20 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
             if (pg_schedule_set(s, opt, 0))
                 goto done;
         }
+    }
+    /* the contended phase's column becomes its uncontended work; before the
+     * k-block replay, which runs the model's timeline with it */
+    if (contend_fit(s, t, row_of, ntiles))
+        goto done;
+    if (s->kb_node >= 0) {
+        /* after the bandwidth calibration: the loop is fitted at the trace's own period */
+        pg_prediction m;
+        const sch_node *kn = &s->nodes[s->kb_node];
+        if (pg_trace_summarize(t, s->machine.clock_hz, &m))
+            goto done;
+        const pg_stat *ml = pg_prediction_find(&m, s->roles[kn->role].steps[kn->step].name);
+        if (kblocks_fit(s, ml ? ml->mean : NAN))
+            goto done;
     }
     snprintf(s->origin, sizeof s->origin, "fit:%s", s->name);
     *out = s;

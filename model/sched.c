@@ -167,6 +167,33 @@ int sch_apply_override(pg_schedule *s, const sch_override *o)
         *f = v;
         return 0;
     }
+    if (strcmp(name, "contend") == 0) {
+        double *f = strcmp(stat, "slowdown") == 0  ? &s->ct_slowdown
+                    : strcmp(stat, "overlap") == 0 ? &s->ct_overlap
+                    : strcmp(stat, "window") == 0  ? &s->ct_window
+                                                   : NULL;
+        if (!f || s->ct_node < 0)
+            return pg_fail("'%s': %s", o->param,
+                           s->ct_node < 0 ? "this schedule has no contend line" : "contend takes slowdown, overlap, window");
+        double v = o->relative ? *f + o->value : o->value;
+        if (f == &s->ct_slowdown ? !(v >= 0 && v < 1) : f == &s->ct_window ? !(v >= 1) : !(v >= 0))
+            return pg_fail("'%s': %g is out of range (slowdown in [0, 1), overlap >= 0, window >= 1)", o->param, v);
+        *f = v;
+        return 0;
+    }
+    if (strcmp(name, "kblocks") == 0) {
+        double *f = strcmp(stat, "compute") == 0           ? &s->kb_compute
+                    : strcmp(stat, "calibrated_mean") == 0 ? &s->kb_calibrated_mean
+                                                           : NULL;
+        if (!f || s->kb_node < 0)
+            return pg_fail("'%s': %s", o->param,
+                           s->kb_node < 0 ? "this schedule has no kblocks line" : "kblocks takes compute, calibrated_mean");
+        double v = o->relative ? *f + o->value : o->value;
+        if (!(v >= 0))
+            return pg_fail("'%s' must be >= 0", o->param);
+        *f = v;
+        return 0;
+    }
     int di = sch_find_dist(s, name);
     if (di < 0) {
         char known[512] = "";

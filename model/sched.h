@@ -163,6 +163,27 @@ struct pg_schedule {
     int bw_dist;  /* -1: none */
     double bw_compute, bw_bytes_per_tile, bw_bytes_per_s, bw_calibrated_period;
     int bw_line;
+    /* `kblocks PHASE count= stages= compute= issue=ROLE.STEP load=LATENCY
+     * release=LATENCY calibrated_mean=` (model/kblocks.c): PHASE's work step
+     * runs as COUNT k-block steps, each waiting for its own stage to land
+     * (issued when the ring frees its slot), instead of one sampled duration. */
+    int kb_node;      /* -1: none */
+    int kb_count, kb_stages;
+    double kb_compute, kb_calibrated_mean;
+    int kb_issue_node; /* the issuing step: its start issues k-block 0 */
+    int kb_phase_slot, kb_load_slot, kb_release_slot;
+    int kb_line;
+    char kb_spec[256]; /* the line after `kblocks`, resolved once the graph is built */
+    /* `contend PHASE by=PHASE slowdown=C overlap=OV window=W` (model/contend.c):
+     * PHASE's sampled work moves by C x (its overlap with the next tile's
+     * `by` step, averaged over W tiles, - OV).  ct_late: the nodes the engine
+     * evaluates a tile late (the contended step and what follows it). */
+    int ct_node; /* -1: none */
+    int ct_by_node, ct_slot;
+    double ct_slowdown, ct_overlap, ct_window;
+    int ct_line;
+    char ct_spec[2][SCH_NAME];
+    unsigned char ct_late[SCH_MAX_NODES];
     /* With machine whole_run: when each role's first tile may start, from
      * an option `ROLE_start` (cycles after the unit starts; 0 without one).
      * In the kernel the warps set up (barriers, descriptors) before their
@@ -211,6 +232,25 @@ int sch_apply_override(pg_schedule *s, const sch_override *o);
  * bandwidth equilibrium (predict.c); a plain clone otherwise. */
 int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_schedule **out, double *rho,
                               double *mean);
+
+/* Resolve s->kb_spec against the built graph (kblocks.c); -1 with "origin:line: problem". */
+int sch_kblocks_resolve(pg_schedule *s);
+/* ... and check, once the nodes are ordered, that the loop can read its issuing step's start. */
+int sch_kblocks_check_order(pg_schedule *s);
+/* Resolve a `contend` line against the built graph (contend.c); -1 with
+ * "origin:line: problem". */
+int sch_contend_resolve(pg_schedule *s);
+/* Fit a `contend` line's slowdown and overlap to a trace (contend_fit.c); 0
+ * without the line. */
+int contend_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64_t ntiles);
+/* The slowdown C in [0, 0.999] at which w - C x ov is uncorrelated with g
+ * over n tiles (0 if w already does not fall as g grows). */
+double contend_estimate(const double *w, const double *ov, const double *g, int64_t n);
+/* Fit a `kblocks` loop's calibrated_mean and load latency to a trace whose
+ * phase mean is traced_mean (kblocks_fit.c); 0 without a kblocks line. */
+int kblocks_fit(pg_schedule *s, double traced_mean);
+/* The sample slot of (dist, instance), made if new; -1 if the table is full. */
+int sch_slot_of(pg_schedule *s, int dist, int instance);
 
 /* The factor a sample of distribution d is multiplied by: clock_hz /
  * mem_clock_hz for `memory` terms (time fixed in ns), 1 for the rest. */

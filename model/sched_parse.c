@@ -388,7 +388,7 @@ static int resolve_role_step(pg_schedule *s, const char *spec, int *role, int *s
     return 0;
 }
 
-static int slot_of(pg_schedule *s, int dist, int instance)
+int sch_slot_of(pg_schedule *s, int dist, int instance)
 {
     for (int i = 0; i < s->nslots; i++)
         if (s->slots[i].dist == dist && s->slots[i].instance == instance)
@@ -404,7 +404,7 @@ static int add_term(pg_schedule *s, sch_edge *e, int dist, int instance, double 
 {
     if (e->nterms == SCH_MAX_TERMS)
         return FAIL(line, "too many random terms on one dependency (at most %d)", SCH_MAX_TERMS);
-    int sl = slot_of(s, dist, instance);
+    int sl = sch_slot_of(s, dist, instance);
     if (sl < 0)
         return FAIL(line, "too many sampled quantities");
     e->slot[e->nterms] = sl;
@@ -635,20 +635,35 @@ static int build_graph(pg_schedule *s)
 
 /* Offset-0 edges must be acyclic: a cycle among them is a deadlock (a tile
  * waiting on itself with no buffer in between).  Also the evaluation order. */
+/* An event inside a k-block loop of the same tile (ROLE.STEP@F, 0 < F < 1):
+ * the engine reads it from the loop's own k-block times, so the loop's step
+ * must run before the edge's target, though the edge starts at the step
+ * before the loop. */
+static int kb_event(const pg_schedule *s, const sch_edge *e)
+{
+    return s->kb_node >= 0 && e->at_node == s->kb_node && e->at_off == 0 && e->at_frac > 0 && e->at_frac < 1;
+}
+
 static int order_nodes(pg_schedule *s)
 {
     int indeg[SCH_MAX_NODES] = {0}, n = s->nnodes, head = 0, tail = 0;
-    for (int i = 0; i < s->nedges; i++)
+    for (int i = 0; i < s->nedges; i++) {
         if (s->edges[i].off == 0)
             indeg[s->edges[i].to]++;
+        if (kb_event(s, &s->edges[i]))
+            indeg[s->edges[i].to]++;
+    }
     for (int v = 0; v < n; v++)
         if (indeg[v] == 0)
             s->topo[tail++] = v;
     while (head < tail) {
         int u = s->topo[head++];
-        for (int i = 0; i < s->nedges; i++)
+        for (int i = 0; i < s->nedges; i++) {
             if (s->edges[i].off == 0 && s->edges[i].from == u && --indeg[s->edges[i].to] == 0)
                 s->topo[tail++] = s->edges[i].to;
+            if (u == s->kb_node && kb_event(s, &s->edges[i]) && --indeg[s->edges[i].to] == 0)
+                s->topo[tail++] = s->edges[i].to;
+        }
     }
     if (tail < n) {
         /* walk backwards along remaining offset-0 edges until a node repeats */
@@ -712,6 +727,8 @@ int sch_compile(pg_schedule *s)
     memset(&s->machine, 0, sizeof *s - offsetof(pg_schedule, machine));
     s->period_role = s->period_step = -1;
     s->bw_dist = -1;
+    s->kb_node = -1;
+    s->ct_node = -1;
     char bw_phase[SCH_NAME] = "";
     const char *cur = s->text;
     char raw[1024], line[1024];
@@ -756,6 +773,34 @@ int sch_compile(pg_schedule *s)
             if (!(s->bw_bytes_per_s > 0) || !(s->bw_calibrated_period > 0) || !(s->bw_compute >= 0))
                 return FAIL(lineno, "bandwidth: bytes_per_s and calibrated_period must be positive");
             s->bw_line = lineno;
+        } else if (strcmp(d, "kblocks") == 0) {
+            if (s->kb_line)
+                return FAIL(lineno, "only one `kblocks` line (first at line %d)", s->kb_line);
+            const char *rest = strstr(line, "kblocks") + strlen("kblocks");
+            if (strlen(rest) >= sizeof s->kb_spec)
+                return FAIL(lineno, "kblocks line too long");
+            snprintf(s->kb_spec, sizeof s->kb_spec, "%s", rest);
+            s->kb_line = lineno;
+        } else if (strcmp(d, "contend") == 0) {
+            static const char *const keys[] = {"by", "slowdown", "overlap", "window", NULL};
+            if (s->ct_line)
+                return FAIL(lineno, "only one `contend` line (first at line %d)", s->ct_line);
+            if (t.n < 4 || strchr(t.tok[1], '=') || kv_check(s, &t, 2, keys, lineno))
+                return t.n < 4 || strchr(t.tok[1], '=')
+                           ? FAIL(lineno, "usage: contend PHASE by=PHASE slowdown=C [overlap=CYCLES] [window=TILES]")
+                           : -1;
+            const char *by = kv(&t, 2, "by");
+            s->ct_overlap = 0;
+            s->ct_window = 16;
+            if (!by || !by[0] || kv_num(s, &t, 2, "slowdown", &s->ct_slowdown, lineno) != 1 ||
+                kv_num(s, &t, 2, "overlap", &s->ct_overlap, lineno) < 0 ||
+                kv_num(s, &t, 2, "window", &s->ct_window, lineno) < 0)
+                return FAIL(lineno, "contend needs by=PHASE and slowdown=C");
+            if (strlen(t.tok[1]) >= SCH_NAME || strlen(by) >= SCH_NAME)
+                return FAIL(lineno, "contend: phase name too long");
+            snprintf(s->ct_spec[0], sizeof s->ct_spec[0], "%s", t.tok[1]);
+            snprintf(s->ct_spec[1], sizeof s->ct_spec[1], "%s", by);
+            s->ct_line = lineno;
         } else if (strcmp(d, "period") == 0) {
             if (t.n != 2)
                 return FAIL(lineno, "usage: period ROLE.STEP");
@@ -769,7 +814,7 @@ int sch_compile(pg_schedule *s)
             s->idle_line[s->nidle++] = lineno;
         } else {
             return FAIL(lineno, "unknown directive '%s' (schedule, doc, option, machine, phase, memory, latency, "
-                                "role, work, wait, delay, buffer, period, idle, bandwidth)",
+                                "role, work, wait, delay, buffer, period, idle, bandwidth, kblocks, contend)",
                         d);
         }
         if (rc)
@@ -783,7 +828,13 @@ int sch_compile(pg_schedule *s)
         return FAIL(lineno, "needs a `machine units=N tiles=N clock_hz=HZ flops=F` line");
     if (!s->period_spec[0])
         return FAIL(lineno, "needs a `period ROLE.STEP` line (the step whose tile-to-tile gap is the period)");
-    if (build_graph(s) || order_nodes(s))
+    if (build_graph(s))
+        return -1;
+    if (s->kb_line && sch_kblocks_resolve(s)) /* may add sample slots: before the order */
+        return -1;
+    if (order_nodes(s) || sch_kblocks_check_order(s))
+        return -1;
+    if (s->ct_line && sch_contend_resolve(s))
         return -1;
     if (bw_phase[0]) {
         s->bw_dist = sch_find_dist(s, bw_phase);

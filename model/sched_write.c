@@ -185,6 +185,26 @@ int pg_schedule_write(const pg_schedule *s, FILE *f, const char *comment)
                     s->dists[s->bw_dist].name, s->bw_compute, s->bw_bytes_per_tile, s->bw_bytes_per_s,
                     s->bw_calibrated_period);
             done = 1;
+        } else if (strcmp(w1, "kblocks") == 0 && s->kb_node >= 0) {
+            /* the line as written (its $options stay), its fitted numbers replaced */
+            char *save = NULL;
+            int first = 1;
+            for (char *tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), first = 0) {
+                if (!first)
+                    fputc(' ', f);
+                if (strncmp(tok, "compute=", 8) == 0)
+                    fprintf(f, "compute=%.9g", s->kb_compute);
+                else if (strncmp(tok, "calibrated_mean=", 16) == 0)
+                    fprintf(f, "calibrated_mean=%.9g", s->kb_calibrated_mean);
+                else
+                    fputs(tok, f);
+            }
+            fputc('\n', f);
+            done = 1;
+        } else if (strcmp(w1, "contend") == 0 && s->ct_node >= 0) {
+            fprintf(f, "contend %s by=%s slowdown=%.9g overlap=%.9g window=%.9g\n", s->ct_spec[0], s->ct_spec[1],
+                    s->ct_slowdown, s->ct_overlap, s->ct_window);
+            done = 1;
         } else if (strcmp(w1, "machine") == 0) {
             fprintf(f, "machine units=%.17g tiles=%.17g clock_hz=%.17g flops=%.17g prologue=%.17g", s->machine.units,
                     s->machine.tiles, s->machine.clock_hz, s->machine.flops, s->machine.prologue);

@@ -1,12 +1,14 @@
 /* The committed H100 --epi-delay sweep (traces/runs/epi_sweep): the model
  * fitted on the zero-delay trace only predicts every delay's tile period
- * (docs/model.md: within 5% at nine of ten delays, +6.1% at 2,400, the
- * zero-delay point itself +0.4%) and the idle onset within 10% (-0.5%).  This pins those results: a change to the fit or
- * the engine that loses them fails here.  argv: the sweep's run files. */
+ * within 5% and the idle onset within 10% (issue 4's H100 target;
+ * docs/model.md: largest +2.0%, onset -6.8% at seed 1, M17), at three Monte
+ * Carlo seeds.  This pins those results: a change to the fit or the engine
+ * that loses them fails here.  argv: the sweep's run files. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <cmocka.h>
@@ -22,24 +24,23 @@ static int g_n;
 static void test_sweep(void **state)
 {
     (void)state;
-    pg_delay_check c;
-    pg_model_opts o = {20000, 1, 0};
-    if (pg_model_validate_delays(g_paths, g_n, &o, &c) != 0)
-        fail_msg("%s", pg_last_error());
-    assert_int_equal(c.n, g_n);
-    assert_true(c.delay[0] == 0);
-    int within5 = 0;
-    for (int i = 0; i < c.n; i++) {
-        double d = fabs(c.pred_period[i] / c.meas_period[i] - 1);
-        if (d > 0.07)
-            fail_msg("delay %.0f: predicted %.1f vs measured %.1f", c.delay[i], c.pred_period[i], c.meas_period[i]);
-        within5 += d <= 0.05;
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+        pg_delay_check c;
+        pg_model_opts o = {20000, seed, 0};
+        if (pg_model_validate_delays(g_paths, g_n, &o, &c) != 0)
+            fail_msg("%s", pg_last_error());
+        assert_int_equal(c.n, g_n);
+        assert_true(c.delay[0] == 0);
+        for (int i = 0; i < c.n; i++)
+            if (fabs(c.pred_period[i] / c.meas_period[i] - 1) > 0.05)
+                fail_msg("seed %d, delay %.0f: predicted %.1f vs measured %.1f (more than 5%%)", (int)seed, c.delay[i],
+                         c.pred_period[i], c.meas_period[i]);
+        assert_true(fabs(c.pred_period[0] / c.meas_period[0] - 1) < 0.02); /* the fitted point itself */
+        assert_true(isfinite(c.onset_measured) && isfinite(c.onset_predicted));
+        if (fabs(c.onset_predicted - c.onset_measured) > 0.10 * c.onset_measured)
+            fail_msg("seed %d: idle onset predicted %.0f vs measured %.0f", (int)seed, c.onset_predicted,
+                     c.onset_measured);
     }
-    assert_true(fabs(c.pred_period[0] / c.meas_period[0] - 1) < 0.02); /* the fitted point itself */
-    assert_true(within5 >= c.n - 1);
-    assert_true(isfinite(c.onset_measured) && isfinite(c.onset_predicted));
-    if (fabs(c.onset_predicted - c.onset_measured) > 0.10 * c.onset_measured)
-        fail_msg("idle onset predicted %.0f vs measured %.0f", c.onset_predicted, c.onset_measured);
 }
 
 /* Each run fitted on its own trace (what `pegemm verify trace` does)

@@ -1,0 +1,126 @@
+/* The `contend` line: `contend PHASE by=PHASE slowdown=C overlap=OV
+ * window=W`.  A work step of a role whose instances take tiles in turn (the
+ * ping-pong warpgroups) runs slower the more of it the *next* tile's instance
+ * spends in its `by` step: they share the SM's shared memory (the epilogue's
+ * ld/st.shared against wgmma's operand reads and the stage ring's TMA
+ * writes).  Each cycle of overlap costs C cycles of work.  The step's sampled
+ * work (a traced tile's, which had the trace's overlap, OV on average) moves
+ * by C x (the model's overlap, averaged over the last W tiles, - OV): at the
+ * fitted point the traced tiles replay as they ran, tails included, and a
+ * probe that changes the overlap (a longer epilogue delays the other
+ * mainloop) moves the step's mean.  Constants added to the step (a probe's
+ * spin, which the kernel runs after the work) do not contend.
+ * docs/model.md "Contention"; docs/experiments.md M17.
+ *
+ * The next tile's `by` step starts after this tile's step may have begun, so
+ * the engine evaluates the contended step and what follows it in its tile
+ * one tile late (engine.c): that needs no dependency of the next tile on
+ * those steps, which resolve checks here. */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine.h"
+#include "pg_error.h"
+#include "sched.h"
+
+#define CFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->ct_line))
+
+/* The role and step of a work step named `name`; -1 if no role has one. */
+static int find_work(const pg_schedule *s, const char *name, int *role, int *step)
+{
+    for (int r = 0; r < s->nroles; r++)
+        for (int st = 0; st < s->roles[r].nsteps; st++)
+            if (s->roles[r].steps[st].kind == STEP_WORK && strcmp(s->roles[r].steps[st].name, name) == 0) {
+                *role = r;
+                *step = st;
+                return 0;
+            }
+    return -1;
+}
+
+int sch_contend_resolve(pg_schedule *s)
+{
+    int r, st, rb, sb;
+    if (find_work(s, s->ct_spec[0], &r, &st))
+        return CFAIL("contend: '%s' is not a work step of any role", s->ct_spec[0]);
+    if (find_work(s, s->ct_spec[1], &rb, &sb))
+        return CFAIL("contend: by=%s is not a work step of any role", s->ct_spec[1]);
+    const sch_role *R = &s->roles[r];
+    if (!R->rotate || R->instances < 2)
+        return CFAIL("contend: role %s must take tiles in turn (mode=rotate, instances >= 2): the contention is "
+                     "between its instances",
+                     R->name);
+    if (rb != r || sb == st)
+        return CFAIL("contend: by=%s must be another work step of role %s", s->ct_spec[1], R->name);
+    if (strstr(R->steps[st].spec, "until"))
+        return CFAIL("contend: step %s has an `until` clause; only plain work can be slowed", s->ct_spec[0]);
+    if (!(s->ct_slowdown >= 0 && s->ct_slowdown < 1))
+        return CFAIL("contend: slowdown must be in [0, 1) cycles of work per cycle of overlap (got %g)",
+                     s->ct_slowdown);
+    if (!(s->ct_overlap >= 0))
+        return CFAIL("contend: overlap must be >= 0 cycles (got %g)", s->ct_overlap);
+    if (!(s->ct_window >= 1))
+        return CFAIL("contend: window must be >= 1 tile (got %g)", s->ct_window);
+    s->ct_node = sch_node_of(s, r, 0, st);
+    s->ct_by_node = sch_node_of(s, r, 0, sb);
+    s->ct_slot = -1;
+    for (int i = 0; i < s->nslots; i++)
+        if (s->slots[i].dist == R->steps[st].dist && s->slots[i].instance == 0)
+            s->ct_slot = i;
+    if (s->ct_slot < 0)
+        return CFAIL("contend: step %s has no sampled phase", s->ct_spec[0]);
+
+    /* the late set: the step and everything after it in the same tile */
+    memset(s->ct_late, 0, sizeof s->ct_late);
+    s->ct_late[s->ct_node] = 1;
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < s->nedges; i++) {
+            const sch_edge *e = &s->edges[i];
+            const int src_late = (e->off == 0 && s->ct_late[e->from]) ||
+                                 (e->at_node >= 0 && e->at_off == 0 && s->ct_late[e->at_node]);
+            if (src_late && !s->ct_late[e->to])
+                s->ct_late[e->to] = changed = 1;
+        }
+    }
+    if (s->ct_late[s->ct_by_node] || s->ct_late[s->nodes[s->ct_by_node].prev])
+        return CFAIL("contend: by=%s follows %s in the tile; it must run beside it", s->ct_spec[1], s->ct_spec[0]);
+    /* the next tile is evaluated (all but its late steps) before this tile's
+     * late steps: none of it may read them */
+    for (int i = 0; i < s->nedges; i++) {
+        const sch_edge *e = &s->edges[i];
+        if (s->ct_late[e->to])
+            continue;
+        const int v = (e->off == 1 && s->ct_late[e->from]) ? e->from
+                      : (e->at_node >= 0 && e->at_off == 1 && s->ct_late[e->at_node]) ? e->at_node
+                                                                                        : -1;
+        if (v >= 0) {
+            const sch_node *n = &s->nodes[v], *t = &s->nodes[e->to];
+            return CFAIL("contend: %s.%s of the next tile waits on %s.%s, which the contention on %s moves; the "
+                         "model cannot evaluate that",
+                         s->roles[t->role].name, s->roles[t->role].steps[t->step].name, s->roles[n->role].name,
+                         s->roles[n->role].steps[n->step].name, s->ct_spec[0]);
+        }
+    }
+    return 0;
+}
+
+double contend_overlap(double start, double end, double by_start, double by_end)
+{
+    const double lo = by_start > start ? by_start : start, hi = by_end < end ? by_end : end;
+    return hi > lo ? hi - lo : 0;
+}
+
+double contend_step_end(engine *E, int64_t k, double start, double best)
+{
+    const pg_schedule *s = E->s;
+    const double work = E->smp[(k % E->R) * s->nslots + s->ct_slot];
+    const double rest = best - start - work; /* constants after the work (a probe's spin) */
+    double w = work + s->ct_slowdown * (E->ct_mean - s->ct_overlap);
+    if (w < 0)
+        w = 0;
+    const double ov = contend_overlap(start, start + w, engine_start(E, s->ct_by_node, k + 1),
+                                      engine_x(E, s->ct_by_node, k + 1));
+    E->ct_mean += (ov - E->ct_mean) / s->ct_window;
+    return start + w + rest;
+}

@@ -1,0 +1,124 @@
+/* Fitting a `kblocks` loop (model/kblocks.c) on one trace: the traced phase
+ * mean becomes calibrated_mean (a tile's k-blocks then take `compute` each on
+ * average, plus the tile's traced spread), and the load latency is the one
+ * that makes the model's own loop reproduce the traced mean: what the loop
+ * spends above its compute is its stall for stages not yet landed. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "engine.h"
+#include "model_ext.h"
+#include "pg_error.h"
+#include "sched.h"
+
+/* the model's mean of the loop's phase with load latency `lat` */
+static int loop_mean(pg_schedule *s, const char *load, const char *phase, double lat, double *mean)
+{
+    char opt[SCH_NAME + 48];
+    snprintf(opt, sizeof opt, "%s.mean=%.9g", load, lat);
+    if (pg_schedule_set(s, opt, 0))
+        return -1;
+    /* the seed and tile count the fit's other calibrations use: f(lat) is
+     * then a smooth, repeatable function */
+    pg_model_opts o = {.tiles = 20000, .seed = 1, .deterministic = 0};
+    pg_prediction p;
+    if (pg_model_predict(s, &o, &p))
+        return -1;
+    const pg_stat *st = pg_prediction_find(&p, phase);
+    if (!st || !isfinite(st->mean))
+        return pg_fail("kblocks: the model reports no '%s' phase", phase);
+    *mean = st->mean;
+    return 0;
+}
+
+/* The load latency replayed per tile (docs/experiments.md M14): each traced
+ * SM's tiles run through the fitted model in the order they ran, from an
+ * empty pipeline (as the model's per-unit replays run them), and each tile's
+ * loop takes the latency that makes it last the tile's traced phase; the
+ * values become the latency's table column.  At the fitted point the loop
+ * then reproduces each traced tile's phase (exactly where the model's
+ * timeline is the trace's); elsewhere the ring's timing moves it. */
+static int replay_fit(pg_schedule *s, int col, int ld)
+{
+    sch_table *T = s->table;
+    double *L = malloc(sizeof(double) * (size_t)T->rows);
+    if (!L)
+        return pg_fail("out of memory");
+    for (int64_t r = 0; r < T->rows; r++)
+        L[r] = NAN;
+    engine E;
+    if (engine_init(&E, s, 1, 0)) {
+        free(L);
+        return -1;
+    }
+    E.kb_fit_load = L;
+    for (int u = 0; u < T->nunits; u++) {
+        const int64_t first = T->unit_first[u], last = u + 1 < T->nunits ? T->unit_first[u + 1] : T->rows;
+        engine_reset(&E, 1000003u * (uint64_t)u + 7);
+        E.row = first - 1 < 0 ? T->rows - 1 : first - 1;
+        E.block_left = INT32_MAX;
+        E.kb_fit_first = first;
+        E.kb_fit_end = last;
+        for (int64_t r = first; r < last; r++)
+            engine_step(&E);
+    }
+    engine_free(&E);
+    double sum = 0;
+    int64_t n = 0;
+    for (int64_t r = 0; r < T->rows; r++) {
+        if (isfinite(L[r]))
+            T->v[r * T->cols + col] = L[r];
+        sum += T->v[r * T->cols + col];
+        n++;
+    }
+    free(L);
+    s->dists[ld].emp_mean = n ? sum / (double)n : 0;
+    return 0;
+}
+
+int kblocks_fit(pg_schedule *s, double traced_mean)
+{
+    if (s->kb_node < 0)
+        return 0;
+    const sch_node *nd = &s->nodes[s->kb_node];
+    const char *phase = s->roles[nd->role].steps[nd->step].name;
+    const sch_dist *pd = &s->dists[s->roles[nd->role].steps[nd->step].dist];
+    const char *load = s->dists[s->slots[s->kb_load_slot].dist].name;
+    if (!(traced_mean > 0))
+        return pg_fail("kblocks: the trace has no mean for '%s'", phase);
+    char opt[SCH_NAME + 48];
+    snprintf(opt, sizeof opt, "kblocks.calibrated_mean=%.9g", dist_mean(pd));
+    if (pg_schedule_set(s, opt, 0))
+        return -1;
+    const int ld = s->slots[s->kb_load_slot].dist;
+    const int col = sch_table_column(s, ld, 0);
+    if (col >= 0 && s->dists[ld].family == DIST_EMPIRICAL)
+        return replay_fit(s, col, ld);
+    /* the loop's mean grows with the load latency (every k-block that waits
+     * waits longer): bisection on [0, 4 x the traced mean] */
+    double lo = 0, hi = 4 * traced_mean, m;
+    if (loop_mean(s, load, phase, lo, &m))
+        return -1;
+    if (m > traced_mean)
+        return pg_fail("kblocks: with no load latency the model's %s (%.0f cycles) is already longer than traced "
+                       "(%.0f): compute= is too large for this trace",
+                       phase, m, traced_mean);
+    if (loop_mean(s, load, phase, hi, &m))
+        return -1;
+    if (m < traced_mean)
+        return pg_fail("kblocks: even a load latency of %.0f cycles leaves the model's %s (%.0f) below the trace's "
+                       "(%.0f)",
+                       hi, phase, m, traced_mean);
+    for (int it = 0; it < 24 && hi - lo > 0.5; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (loop_mean(s, load, phase, mid, &m))
+            return -1;
+        if (m < traced_mean)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return loop_mean(s, load, phase, 0.5 * (lo + hi), &m);
+}
