@@ -104,7 +104,14 @@ for v in pingpong bres; do
         step "epi-delay $d ($v, trace, M=200704)" $PG run --variant $v --trace --shape 200704,768,768,196 --epi-delay $d \
             --rows 0:64 --reps 10 -o "$dir/h100_epi_$(printf %05d $d).h5"
     done
-    step "model validate-delays ($v sweep)" $PGBIN model validate-delays "$dir"/h100_epi_*.h5
+    if [ $v = pingpong ]; then
+        step "model validate-delays ($v sweep)" $PGBIN model validate-delays "$dir"/h100_epi_*.h5
+    else
+        # shown, not a pass/fail step: the h100-pingpong schedule does not
+        # describe bres's response to small delays (docs/model.md, held_out/README.md)
+        echo "== model validate-delays ($v sweep, informational)" | tee -a "$LOG"
+        $PGBIN model validate-delays "$dir"/h100_epi_*.h5 2>&1 | tee -a "$LOG"
+    fi
 done
 if [ "${QUICK:-0}" != 1 ]; then
     for fam in normal codes; do
