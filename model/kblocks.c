@@ -223,6 +223,12 @@ void kblocks_run(engine *E, double start, double extra, double *b)
      * Otherwise (M13) the tile's sampled phase minus calibrated_mean, over n. */
     const int per_tile = E->col[s->kb_load_slot] >= 0;
     double c = s->kb_compute + ((per_tile ? dist_mean(pd) : smp[s->kb_phase_slot]) - s->kb_calibrated_mean) / n;
+    double dload = 0;
+    if (per_tile && getenv("PG_M18")) {
+        /* M18: the bandwidth term's stall change lands on the loads, not the compute */
+        c = s->kb_compute;
+        dload = dist_mean(pd) - s->kb_calibrated_mean;
+    }
     if (c < 0)
         c = 0;
     const double handover = smp[s->kb_release_slot];
@@ -248,7 +254,10 @@ void kblocks_run(engine *E, double start, double extra, double *b)
         if (E->row >= E->kb_fit_first && E->row < E->kb_fit_end)
             E->kb_fit_load[E->row] = hi;
     }
-    b[n] = run_loop(E, start, c, smp[s->kb_load_slot], handover, b) + extra;
+    double L = smp[s->kb_load_slot] + dload;
+    if (L < 0)
+        L = 0;
+    b[n] = run_loop(E, start, c, L, handover, b) + extra;
 }
 
 double kblocks_at(const engine *E, int64_t k, double frac)
