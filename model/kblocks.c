@@ -181,8 +181,9 @@ int sch_kblocks_check_order(pg_schedule *s)
  * j - stages (tile k - 1's if negative), `load` later.  A consumer frees a
  * slot when it starts the next k-block (wgmma_wait<1> after issuing it); the
  * last one at the loop's end.  k-block compute: `compute` plus the tile's
- * sampled phase minus calibrated_mean, shared evenly (the traced per-tile
- * spread, and the bandwidth term's shift of the phase mean, stay). */
+ * spread (its sampled phase less the phase's mean, shared evenly); the
+ * latency: `load` plus the bandwidth term's shift of the phase mean
+ * (kblocks_run). */
 /* the loop from `start` with load latency `load`: b[j] = k-block j's start,
  * returns the loop's end */
 static double run_loop(const engine *E, double start, double c, double load, double handover, double *b)
@@ -217,12 +218,15 @@ void kblocks_run(engine *E, double start, double extra, double *b)
     double *smp = E->smp + (k % R) * s->nslots;
     const sch_node *nd = &s->nodes[s->kb_node];
     const sch_dist *pd = &s->dists[s->roles[nd->role].steps[nd->step].dist];
-    /* With the load latency replayed per tile (a fitted table's column,
-     * M14) the tile's spread is in its latency: each k-block computes
-     * `compute` plus the phase mean's shift (the bandwidth term) over n.
-     * Otherwise (M13) the tile's sampled phase minus calibrated_mean, over n. */
     const int per_tile = E->col[s->kb_load_slot] >= 0;
-    double c = s->kb_compute + ((per_tile ? dist_mean(pd) : smp[s->kb_phase_slot]) - s->kb_calibrated_mean) / n;
+    /* The phase's mean moves with the `bandwidth` term (the stall at the
+     * DRAM share of this period); that shift is the loads landing sooner or
+     * later, so it goes on each k-block's load latency (M18: on the compute
+     * a load-bound loop absorbed it).  What stays on the compute is the
+     * tile's own spread (its sample less the mean), unless the latency
+     * carries that too (the per-tile replay, M14). */
+    const double shift = dist_mean(pd) - s->kb_calibrated_mean;
+    double c = s->kb_compute + (per_tile ? 0 : (smp[s->kb_phase_slot] - dist_mean(pd)) / n);
     if (c < 0)
         c = 0;
     const double handover = smp[s->kb_release_slot];
@@ -248,7 +252,10 @@ void kblocks_run(engine *E, double start, double extra, double *b)
         if (E->row >= E->kb_fit_first && E->row < E->kb_fit_end)
             E->kb_fit_load[E->row] = hi;
     }
-    b[n] = run_loop(E, start, c, smp[s->kb_load_slot], handover, b) + extra;
+    double L = smp[s->kb_load_slot] + shift;
+    if (L < 0)
+        L = 0;
+    b[n] = run_loop(E, start, c, L, handover, b) + extra;
 }
 
 double kblocks_at(const engine *E, int64_t k, double frac)
