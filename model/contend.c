@@ -25,25 +25,12 @@
 
 #define CFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->ct_line))
 
-/* The role and step of a work step named `name`; -1 if no role has one. */
-static int find_work(const pg_schedule *s, const char *name, int *role, int *step)
-{
-    for (int r = 0; r < s->nroles; r++)
-        for (int st = 0; st < s->roles[r].nsteps; st++)
-            if (s->roles[r].steps[st].kind == STEP_WORK && strcmp(s->roles[r].steps[st].name, name) == 0) {
-                *role = r;
-                *step = st;
-                return 0;
-            }
-    return -1;
-}
-
 int sch_contend_resolve(pg_schedule *s)
 {
     int r, st, rb, sb;
-    if (find_work(s, s->ct_spec[0], &r, &st))
+    if (sch_find_work(s, s->ct_spec[0], &r, &st))
         return CFAIL("contend: '%s' is not a work step of any role", s->ct_spec[0]);
-    if (find_work(s, s->ct_spec[1], &rb, &sb))
+    if (sch_find_work(s, s->ct_spec[1], &rb, &sb))
         return CFAIL("contend: by=%s is not a work step of any role", s->ct_spec[1]);
     const sch_role *R = &s->roles[r];
     if (!R->rotate || R->instances < 2)

@@ -93,8 +93,6 @@ static void eval_tile(engine *E, int64_t k, int which)
 {
     const pg_schedule *s = E->s;
     const int n = s->nnodes, R = E->R;
-    const int64_t saved_k = E->k;
-    E->k = k; /* kblocks_run reads the tile it runs from E->k */
     double *xk = E->x + (k % R) * n;
     for (int ti = 0; ti < n; ti++) {
         const int v = s->topo[ti];
@@ -108,7 +106,7 @@ static void eval_tile(engine *E, int64_t k, int which)
             double start = kk < 0 ? (s->machine.whole_run ? s->role_start[s->nodes[v].role] : 0.0)
                                   : E->x[(kk % R) * n + e->from];
             double *b = E->kb + (k % R) * (s->kb_count + 1);
-            kblocks_run(E, start, e->w, b);
+            kblocks_run(E, k, start, e->w, b);
             xk[v] = b[s->kb_count];
             continue;
         }
@@ -145,7 +143,6 @@ static void eval_tile(engine *E, int64_t k, int which)
             best = contend_step_end(E, k, engine_start(E, v, k), best);
         xk[v] = best;
     }
-    E->k = saved_k;
 }
 
 void engine_step(engine *E)

@@ -48,9 +48,9 @@ static inline double engine_start(const engine *E, int v, int64_t k)
         return E->s->role_setup[n->role]; /* a role's first step: after its set-up */
     return engine_x(E, n->prev, k - n->prev_off);
 }
-/* Run tile E->k's k-block loop from `start` (kblocks.c): b[j] = k-block j's
+/* Run tile k's k-block loop from `start` (kblocks.c): b[j] = k-block j's
  * start, b[count] = the loop's end (+ extra). */
-void kblocks_run(engine *E, double start, double extra, double *b);
+void kblocks_run(engine *E, int64_t k, double start, double extra, double *b);
 /* EVENT = the loop's step @frac of tile k: that fraction of the loop the
  * model ran (its start + frac x its duration). */
 double kblocks_at(const engine *E, int64_t k, double frac);

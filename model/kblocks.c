@@ -120,16 +120,13 @@ int sch_kblocks_resolve(pg_schedule *s)
     s->kb_count = (int)count;
     s->kb_stages = (int)stages;
     /* the phase's work step: one chain, its only dependency the step before it */
-    int kn = -1;
-    for (int r = 0; r < s->nroles && kn < 0; r++)
-        for (int st = 0; st < s->roles[r].nsteps; st++)
-            if (s->roles[r].steps[st].kind == STEP_WORK && strcmp(s->roles[r].steps[st].name, phase) == 0) {
-                char rs[2 * SCH_NAME + 2];
-                snprintf(rs, sizeof rs, "%s.%s", s->roles[r].name, phase);
-                if (spec_node(s, "", rs, &kn))
-                    return -1;
-                break;
-            }
+    int kn = -1, kr, ks;
+    if (sch_find_work(s, phase, &kr, &ks) == 0) {
+        char rs[2 * SCH_NAME + 2];
+        snprintf(rs, sizeof rs, "%s.%s", s->roles[kr].name, phase);
+        if (spec_node(s, "", rs, &kn))
+            return -1;
+    }
     if (kn < 0)
         return FAIL(s->kb_line, "kblocks: '%s' is not a work step of this schedule", phase);
     int nin = 0;
@@ -186,10 +183,9 @@ int sch_kblocks_check_order(pg_schedule *s)
  * (kblocks_run). */
 /* the loop from `start` with load latency `load`: b[j] = k-block j's start,
  * returns the loop's end */
-static double run_loop(const engine *E, double start, double c, double load, double handover, double *b)
+static double run_loop(const engine *E, int64_t k, double start, double c, double load, double handover, double *b)
 {
     const pg_schedule *s = E->s;
-    const int64_t k = E->k;
     const int n = s->kb_count, st = s->kb_stages, R = E->R;
     const double *prev = k >= 1 ? E->kb + ((k - 1) % R) * (n + 1) : NULL;
     double issue = engine_start(E, s->kb_issue_node, k), end = start + c;
@@ -210,10 +206,9 @@ static double run_loop(const engine *E, double start, double c, double load, dou
     return end;
 }
 
-void kblocks_run(engine *E, double start, double extra, double *b)
+void kblocks_run(engine *E, int64_t k, double start, double extra, double *b)
 {
     const pg_schedule *s = E->s;
-    const int64_t k = E->k;
     const int n = s->kb_count, R = E->R;
     double *smp = E->smp + (k % R) * s->nslots;
     const sch_node *nd = &s->nodes[s->kb_node];
@@ -235,14 +230,14 @@ void kblocks_run(engine *E, double start, double extra, double *b)
          * the loop's length is continuous and non-decreasing in it */
         const double want = start + smp[s->kb_phase_slot];
         double lo = 0, hi = 1024;
-        if (run_loop(E, start, c, lo, handover, b) >= want) {
+        if (run_loop(E, k, start, c, lo, handover, b) >= want) {
             hi = 0;
         } else {
-            while (run_loop(E, start, c, hi, handover, b) < want && hi < 1e9)
+            while (run_loop(E, k, start, c, hi, handover, b) < want && hi < 1e9)
                 hi *= 2;
             for (int it = 0; it < 60 && hi - lo > 1e-3; it++) {
                 const double mid = 0.5 * (lo + hi);
-                if (run_loop(E, start, c, mid, handover, b) < want)
+                if (run_loop(E, k, start, c, mid, handover, b) < want)
                     lo = mid;
                 else
                     hi = mid;
@@ -255,7 +250,7 @@ void kblocks_run(engine *E, double start, double extra, double *b)
     double L = smp[s->kb_load_slot] + shift;
     if (L < 0)
         L = 0;
-    b[n] = run_loop(E, start, c, L, handover, b) + extra;
+    b[n] = run_loop(E, k, start, c, L, handover, b) + extra;
 }
 
 double kblocks_at(const engine *E, int64_t k, double frac)

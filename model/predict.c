@@ -141,6 +141,38 @@ static int wall_clock(const pg_schedule *s, const pg_model_opts *o, double *mean
     return 0;
 }
 
+/* Tile k's step durations into their series (ser_of: the series of each
+ * (role, step), -1 for none) and, where the run has a tile before it, the
+ * idle gaps into the series from idle0 on; batch b. */
+static void record_tile(const pg_schedule *s, const engine *E, int64_t k, int with_idle,
+                        const int ser_of[SCH_MAX_ROLES][SCH_MAX_STEPS], series *ser, int idle0, int b)
+{
+    for (int v = 0; v < s->nnodes; v++) {
+        const sch_node *nd = &s->nodes[v];
+        const int q = ser_of[nd->role][nd->step];
+        if (q >= 0)
+            series_add(&ser[q], engine_x(E, v, k) - engine_start(E, v, k), b);
+    }
+    for (int i = 0; with_idle && i < s->nidle; i++) {
+        const int v = sch_node_of(s, s->idle[i].role, 0, s->idle[i].step);
+        series_add(&ser[idle0 + i], engine_start(E, v, k) - engine_x(E, v, k - 1), b);
+    }
+}
+
+/* The series' statistics as the prediction's waits and phases. */
+static void publish_stats(series *ser, int nser, pg_prediction *out)
+{
+    out->nwaits = out->nphases = 0;
+    for (int q = 0; q < nser; q++) {
+        pg_stat st;
+        series_stat(&ser[q], &st);
+        if (ser[q].is_wait && out->nwaits < PG_MODEL_MAX_STATS)
+            out->waits[out->nwaits++] = st;
+        else if (!ser[q].is_wait && out->nphases < PG_MODEL_MAX_STATS)
+            out->phases[out->nphases++] = st;
+    }
+}
+
 static int predict_core(const pg_schedule *s, const pg_model_opts *o, pg_prediction *out, int with_wall)
 {
     memset(out, 0, sizeof *out);
@@ -195,30 +227,14 @@ static int predict_core(const pg_schedule *s, const pg_model_opts *o, pg_predict
         if (k < W)
             continue;
         const int b = (int)((k - W) * NBATCH / M);
-        for (int v = 0; v < s->nnodes; v++) {
-            const sch_node *nd = &s->nodes[v];
-            int q = ser_of[nd->role][nd->step];
-            if (q >= 0)
-                series_add(&ser[q], engine_x(&E, v, k) - engine_start(&E, v, k), b);
-        }
-        for (int i = 0; i < s->nidle; i++) {
-            int v = sch_node_of(s, s->idle[i].role, 0, s->idle[i].step);
-            series_add(&ser[idle0 + i], engine_start(&E, v, k) - engine_x(&E, v, k - 1), b);
-        }
+        record_tile(s, &E, k, 1, ser_of, ser, idle0, b);
         series_add(&period, engine_x(&E, vref, k) - engine_x(&E, vref, k - 1), b);
     }
     pg_stat ps;
     series_stat(&period, &ps);
     out->tile_period = (engine_x(&E, vref, N - 1) - xref_w) / (double)M;
     out->tile_period_ci95 = ps.ci95;
-    for (int q = 0; q < nser; q++) {
-        pg_stat st;
-        series_stat(&ser[q], &st);
-        if (ser[q].is_wait && out->nwaits < PG_MODEL_MAX_STATS)
-            out->waits[out->nwaits++] = st;
-        else if (!ser[q].is_wait && out->nphases < PG_MODEL_MAX_STATS)
-            out->phases[out->nphases++] = st;
-    }
+    publish_stats(ser, nser, out);
     if (with_wall && s->machine.whole_run && !o->deterministic) {
         /* the same statistics over the whole problem: every unit's share of
          * the tiles from an empty pipeline (as a trace of the run holds them) */
@@ -244,29 +260,11 @@ static int predict_core(const pg_schedule *s, const pg_model_opts *o, pg_predict
             engine_reset(&E, o->seed * 2654435761u + (uint64_t)u + 101);
             for (int64_t k = 0; k < n; k++) {
                 engine_step(&E);
-                for (int v = 0; v < s->nnodes; v++) {
-                    const sch_node *nd = &s->nodes[v];
-                    int q = ser_of[nd->role][nd->step];
-                    if (q >= 0)
-                        series_add(&ser[q], engine_x(&E, v, k) - engine_start(&E, v, k), b);
-                }
-                if (k == 0)
-                    continue; /* the trace's idle gaps are between a unit's consecutive tiles */
-                for (int i = 0; i < s->nidle; i++) {
-                    int v = sch_node_of(s, s->idle[i].role, 0, s->idle[i].step);
-                    series_add(&ser[idle0 + i], engine_start(&E, v, k) - engine_x(&E, v, k - 1), b);
-                }
+                /* the trace's idle gaps are between a unit's consecutive tiles */
+                record_tile(s, &E, k, k > 0, ser_of, ser, idle0, b);
             }
         }
-        out->nwaits = out->nphases = 0;
-        for (int q = 0; q < nser; q++) {
-            pg_stat st;
-            series_stat(&ser[q], &st);
-            if (ser[q].is_wait && out->nwaits < PG_MODEL_MAX_STATS)
-                out->waits[out->nwaits++] = st;
-            else if (!ser[q].is_wait && out->nphases < PG_MODEL_MAX_STATS)
-                out->phases[out->nphases++] = st;
-        }
+        publish_stats(ser, nser, out);
     }
     out->dram_utilization = out->bandwidth_phase_mean = NAN;
     out->wall_ms = out->tflops = out->clark_tile_period = NAN;

@@ -237,6 +237,9 @@ int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_s
 int sch_kblocks_resolve(pg_schedule *s);
 /* ... and check, once the nodes are ordered, that the loop can read its issuing step's start. */
 int sch_kblocks_check_order(pg_schedule *s);
+/* The role and step of the first work step named `name` (0), -1 if no role
+ * has one. */
+int sch_find_work(const pg_schedule *s, const char *name, int *role, int *step);
 /* Resolve a `contend` line against the built graph (contend.c); -1 with
  * "origin:line: problem". */
 int sch_contend_resolve(pg_schedule *s);

@@ -388,6 +388,18 @@ static int resolve_role_step(pg_schedule *s, const char *spec, int *role, int *s
     return 0;
 }
 
+int sch_find_work(const pg_schedule *s, const char *name, int *role, int *step)
+{
+    for (int r = 0; r < s->nroles; r++)
+        for (int st = 0; st < s->roles[r].nsteps; st++)
+            if (s->roles[r].steps[st].kind == STEP_WORK && strcmp(s->roles[r].steps[st].name, name) == 0) {
+                *role = r;
+                *step = st;
+                return 0;
+            }
+    return -1;
+}
+
 int sch_slot_of(pg_schedule *s, int dist, int instance)
 {
     for (int i = 0; i < s->nslots; i++)
