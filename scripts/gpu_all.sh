@@ -36,26 +36,7 @@ step() { # step NAME CMD... : run, log, record pass/fail; after a timeout (exit 
     [ $rc = 124 ] && hung=1
 }
 
-# cmocka from carried .debs when the machine lacks it
-tests=auto
-if ! pkg-config --exists cmocka; then
-    if ls .debs/libcmocka*.deb >/dev/null 2>&1; then
-        rm -rf build-gpu-deps && mkdir -p build-gpu-deps
-        for d in .debs/libcmocka*.deb; do dpkg -x "$d" build-gpu-deps; done
-        pc=$(dirname "$(find "$PWD/build-gpu-deps" -name cmocka.pc | head -1)")
-        sed -i "s#/usr/#$PWD/build-gpu-deps/usr/#g" "$pc/cmocka.pc" # Debian's .pc has absolute paths
-        export PKG_CONFIG_PATH="$pc${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
-        export LD_LIBRARY_PATH="$(dirname "$(find "$PWD/build-gpu-deps" -name 'libcmocka.so.0' | head -1)")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-    else
-        tests=disabled
-    fi
-fi
-
-if [ ! -f build-gpu/build.ninja ]; then
-    meson setup build-gpu -Dcuda=enabled -Dtests=$tests >"$LOG.setup" 2>&1 || { cat "$LOG.setup"; exit 1; }
-fi
-ninja -C build-gpu >"$LOG.build" 2>&1 || { tail -50 "$LOG.build"; exit 1; }
-PGBIN=./build-gpu/cli/pegemm
+source scripts/gpu_build.sh
 # PG_TIMEOUT=SECONDS: each pegemm step is killed after that long (a hung
 # kernel fails its step and skips the rest instead of eating the machine's time)
 PG="${PG_TIMEOUT:+timeout $PG_TIMEOUT }$PGBIN"
@@ -120,13 +101,7 @@ if [ "${QUICK:-0}" != 1 ]; then
     for v in $VARIANTS; do
         step "bit-exact full M=928256 normal ($v, all outputs)" $PG run --variant $v --family normal --rows all --check --reps 3
     done
-    for v in default $VARIANTS; do
-        for tool in memcheck racecheck synccheck; do
-            for M in 12544 12345; do
-                step "compute-sanitizer $tool M=$M ($v)" bash -c "set -o pipefail; ${PG_TIMEOUT:+timeout $((4 * PG_TIMEOUT)) }compute-sanitizer --tool $tool --error-exitcode 9 $PGBIN run --variant $v --shape $M,768,768,196 --family special --reps 1 --warmup 0 2>&1 | tail -4"
-            done
-        done
-    done
+    step "compute-sanitizer, every variant; GPU error paths" bash scripts/gpu_hardening.sh
 fi
 
 if $PGBIN verify --help >/dev/null 2>&1; then
