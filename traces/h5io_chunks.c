@@ -74,7 +74,9 @@ int pg_h5_write_chunks(hid_t dset, size_t elem_size, int rank, const hsize_t *di
     const unsigned char *src = data;
     /* a full-size D takes tens of seconds to compress: say so (pg_progress.h) */
     char label[160];
-    snprintf(label, sizeof label, "compressing %s", what);
+    const char *prefix = "cannot write "; /* `what` is the error message's start */
+    const char *name = strncmp(what, prefix, strlen(prefix)) == 0 ? what + strlen(prefix) : what;
+    snprintf(label, sizeof label, "compressing %s", name);
     pg_progress prog;
     pg_progress_begin(&prog, label, (int64_t)nchunks);
     for (size_t first = 0; first < nchunks; first += batch) {
