@@ -162,6 +162,18 @@ int pg_cli_write_report(const char *path, int (*write)(FILE *f, const void *ctx)
     return pg_outfile_commit(&o);
 }
 
+int pg_cli_json_save(const char *path, pg_json_emit_fn emit, const void *ctx)
+{
+    if (strcmp(path, "-") != 0)
+        return pg_json_save(path, 1, emit, ctx);
+    pg_json j;
+    pg_json_init(&j, stdout, 1);
+    emit(&j, ctx);
+    if (pg_json_finish(&j) != 0 || fflush(stdout) != 0)
+        return pg_fail_context("writing the JSON report to stdout");
+    return 0;
+}
+
 int pg_cli_int(const char *opt, const char *s, long long lo, long long hi, long long *out)
 {
     char *end = NULL;

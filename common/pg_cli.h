@@ -60,6 +60,10 @@ void pg_cli_print_options(FILE *f, const pg_cli_opt *opts, int nopts);
  * nothing left behind on failure. */
 int pg_cli_write_report(const char *path, int (*write)(FILE *f, const void *ctx), const void *ctx);
 
+/* pg_json_save with the same convention: "-" is stdout. */
+#include "pg_json.h"
+int pg_cli_json_save(const char *path, pg_json_emit_fn emit, const void *ctx);
+
 /* Whole-string numbers, range-checked; -1 with a message naming `opt`. */
 int pg_cli_int(const char *opt, const char *s, long long lo, long long hi, long long *out);
 int pg_cli_u64(const char *opt, const char *s, unsigned long long *out);
