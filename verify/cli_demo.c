@@ -601,8 +601,8 @@ static int demo_gpu_run(demo *d, run_entry *out)
     char path[4400];
     if (report_file(d, "fresh-run.h5", path, sizeof path) != 0)
         return -1;
-    char *argv[] = {"run", "--out", path, "--trace", NULL};
-    say(d, "== this build has the CUDA kernel: trying a fresh GPU run (pegemm run --out %s --trace)\n", path);
+    char *argv[] = {"run", "--output", path, "--trace", NULL};
+    say(d, "== this build has the CUDA kernel: trying a fresh GPU run (pegemm run --output %s --trace)\n", path);
     int rc = pg_cmd_run(4, argv);
     if (rc != 0)
         return pg_fail("the kernel run failed (exit %d)", rc);
