@@ -1,27 +1,31 @@
-/* Reference-only mode: the CUDA kernel is not compiled into this binary. */
+/* Reference-only mode: the CUDA kernel is not compiled into this binary.
+ * `run` and `bench` still check their arguments (the same parser as the
+ * CUDA build), so a bad shape is reported as such; then exit 2. */
 #include <stdio.h>
 
+#include "cli_run_opts.h"
 #include "commands.h"
 
-static int no_kernel(const char *cmd)
+static int no_kernel(int argc, char **argv, int bench)
 {
+    run_opts o;
+    int pr = pg_run_parse(argc, argv, bench, &o);
+    if (pr == 1) {
+        pg_run_usage(stdout, argv[0], NULL);
+        return 0;
+    }
+    if (pr != 0)
+        return 2;
     fprintf(stderr,
-            "pegemm %s: pegemm was built without CUDA (reference-only mode): rebuild with nvcc installed and "
-            "`meson setup build -Dcuda=enabled` to run the GPU kernel; `pegemm ref` computes the same outputs on the CPU\n",
-            cmd);
+            "pegemm %s: no CUDA GPU: pegemm was built without CUDA (reference-only mode): rebuild with nvcc "
+            "installed and `meson setup build -Dcuda=enabled` to run the GPU kernel; `pegemm ref` computes the same "
+            "outputs on the CPU\n",
+            argv[0]);
     return 2;
 }
 
-int pg_cmd_run(int argc, char **argv)
-{
-    (void)argc;
-    return no_kernel(argv[0]);
-}
+int pg_cmd_run(int argc, char **argv) { return no_kernel(argc, argv, 0); }
 
-int pg_cmd_bench(int argc, char **argv)
-{
-    (void)argc;
-    return no_kernel(argv[0]);
-}
+int pg_cmd_bench(int argc, char **argv) { return no_kernel(argc, argv, 1); }
 
 int pg_have_kernel(void) { return 0; }

@@ -17,144 +17,15 @@
 #include "runfile.h"
 #include "runner.h"
 
-typedef struct {
-    const char *out, *input, *rows;
-    pg_shape shape;
-    pg_family family;
-    uint64_t seed;
-    int trace, check, baselines, ablate, energy;
-    int64_t epi_delay, mainloop_delay;
-    int reps, warmup;
-    pg_variant variant;
-    int64_t a_prefetch;
-} run_opts;
+#include "cli_run_opts.h"
 
-static void usage(FILE *f, const char *cmd)
+/* The kernel's shape rules, for --help. */
+static void constraints(char *buf, size_t n)
 {
-    fprintf(f,
-            "usage: pegemm %s [options]\n"
-            "  -o, --out, --output RUN.h5  write a run file (atomically)\n"
-            "  --shape, --problem M,N,K[,P]  problem shape (default %d,%d,%d,%d); any M >= 1, any P >= 1;\n"
-            "                          pingpong needs N %% %d == 0, K %% %d == 0; bres* N %% %d == 0,\n"
-            "                          K %% %d == 0, K <= %d\n"
-            "  --variant NAME          kernel variant: pingpong, bres, bres64, bresmc2,\n"
-            "                          bresmc4, default\n"
-            "                          (= %s where it can run the shape, else pingpong)\n"
-            "  --a-prefetch TILES      the producer asks L2 for A that many tiles ahead (0 = off;\n"
-            "                          default 0: measured slower, docs/experiments.md K16)\n"
-            "  --family NAME           input family (normal, codes, band, subnormal, special; default normal)\n"
-            "  --seed S                generator seed (default 1)\n"
-            "  --input RUN.h5          take the inputs from a run file instead\n"
-            "  --rows SPEC             output rows to keep: all, A:B, sample:N, i,j,k\n"
-            "                          (default: all up to 2^16 rows, else sample:4096)\n"
-            "  --trace                 run the clock64 trace build and store /trace\n"
-            "  --epi-delay CYCLES      spin CYCLES more in each epilogue (model probe)\n"
-            "  --mainloop-delay CYCLES spin CYCLES more at the end of each mainloop (model probe)\n"
-            "  --reps N                timed launches (default %d)\n"
-            "  --warmup N              untimed launches first (default 3)\n"
-            "  --check                 compare the kept rows bit for bit with the CPU reference\n"
-            "                          (mode sm90, double rounding); exit 1 on any difference\n"
-            "%s"
-            "The kernel's accumulation mode is sm90 (wgmma chained over all of K).\n",
-            cmd, PG_DEFAULT_M, PG_DEFAULT_N, PG_DEFAULT_K, PG_DEFAULT_P, PG_TILE_N, PG_TILE_K, PG_BRES_TILE_N,
-            PG_TILE_K, PG_BRES_MAX_K, pg_variant_get(PG_DEFAULT_VARIANT)->cli,
-            strcmp(cmd, "bench") == 0 ? 30 : 20,
-            strcmp(cmd, "bench") == 0
-                ? "  --ablate                also time the bres variant with parts of its work dropped\n"
-                  "                          (no wgmma / no A loads / no D stores, and pairs), interleaved:\n"
-                  "                          what each part costs (those outputs are not checked or kept)\n"
-                  "  --energy                also measure board energy per launch (NVML's energy counter,\n"
-                  "                          1 s of back-to-back launches each): the fused kernel before and\n"
-                  "                          after cuBLASLt FP8 alone and the stream floor\n"
-                : "  --baselines             also time the cuBLASLt baselines and a copy (as bench)\n");
-}
-
-static int parse_i64_arg(const char *s, const char *what, int64_t lo, int64_t *out)
-{
-    char *end = NULL;
-    long long v = strtoll(s, &end, 10);
-    if (!s[0] || *end || v < lo)
-        return pg_fail("bad %s '%s' (an integer >= %lld)", what, s, (long long)lo);
-    *out = v;
-    return 0;
-}
-
-/* 0 ok, 2 bad usage (message printed), 3 --help printed. */
-static int parse_opts(int argc, char **argv, int bench, run_opts *o)
-{
-    memset(o, 0, sizeof *o);
-    o->shape = (pg_shape){PG_DEFAULT_M, PG_DEFAULT_N, PG_DEFAULT_K, PG_DEFAULT_P};
-    o->family = PG_FAM_NORMAL;
-    o->seed = 1;
-    o->reps = bench ? 30 : 20;
-    o->warmup = 3;
-    o->baselines = bench;
-    o->variant = PG_VARIANT_AUTO;
-    o->a_prefetch = -1;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int64_t x = 0;
-        int takes = 1;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-            return 3;
-        else if (!strcmp(a, "--trace"))
-            o->trace = 1, takes = 0;
-        else if (!strcmp(a, "--check"))
-            o->check = 1, takes = 0;
-        else if (!strcmp(a, "--baselines"))
-            o->baselines = 1, takes = 0;
-        else if (bench && !strcmp(a, "--ablate"))
-            o->ablate = 1, takes = 0;
-        else if (bench && !strcmp(a, "--energy"))
-            o->energy = 1, takes = 0;
-        else if (!v) {
-            pg_fail("%s: missing value (or unknown option)", a);
-            return 2;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--out") || !strcmp(a, "--output"))
-            o->out = v;
-        else if (!strcmp(a, "--input"))
-            o->input = v;
-        else if (!strcmp(a, "--a-prefetch")) {
-            if (parse_i64_arg(v, "--a-prefetch", 0, &o->a_prefetch) != 0 || o->a_prefetch > 64)
-                return pg_fail("bad --a-prefetch '%s' (0..64)", v), 2;
-        } else if (!strcmp(a, "--variant")) {
-            if (pg_variant_parse(v, &o->variant) != 0)
-                return 2;
-        }
-        else if (!strcmp(a, "--rows"))
-            o->rows = v;
-        else if (!strcmp(a, "--shape") || !strcmp(a, "--problem")) { /* --problem: the name `pegemm ref` uses */
-            if (pg_shape_parse(v, &o->shape) != 0)
-                return 2;
-        } else if (!strcmp(a, "--family")) {
-            if (pg_family_parse(v, &o->family) != 0)
-                return 2;
-        } else if (!strcmp(a, "--seed")) {
-            if (parse_i64_arg(v, "seed", 0, &x) != 0)
-                return 2;
-            o->seed = (uint64_t)x;
-        } else if (!strcmp(a, "--epi-delay")) {
-            if (parse_i64_arg(v, "--epi-delay", 0, &o->epi_delay) != 0)
-                return 2;
-        } else if (!strcmp(a, "--mainloop-delay")) {
-            if (parse_i64_arg(v, "--mainloop-delay", 0, &o->mainloop_delay) != 0)
-                return 2;
-        } else if (!strcmp(a, "--reps")) {
-            if (parse_i64_arg(v, "--reps", 1, &x) != 0 || x > 256)
-                return pg_fail("bad --reps '%s' (1..256)", v), 2;
-            o->reps = (int)x;
-        } else if (!strcmp(a, "--warmup")) {
-            if (parse_i64_arg(v, "--warmup", 0, &x) != 0 || x > 1000)
-                return pg_fail("bad --warmup '%s' (0..1000)", v), 2;
-            o->warmup = (int)x;
-        } else {
-            pg_fail("unknown option '%s'", a);
-            return 2;
-        }
-        i += takes;
-    }
-    return 0;
+    snprintf(buf, n,
+             "Any M >= 1, any P >= 1; pingpong needs N %% %d == 0, K %% %d == 0; bres* N %% %d == 0,\n"
+             "K %% %d == 0, K <= %d.  --variant default = %s where it can run the shape, else pingpong.\n",
+             PG_TILE_N, PG_TILE_K, PG_BRES_TILE_N, PG_TILE_K, PG_BRES_MAX_K, pg_variant_get(PG_DEFAULT_VARIANT)->cli);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -316,27 +187,28 @@ static int run_main(int argc, char **argv, int bench)
     int rc = 2, pr;
     memset(&run, 0, sizeof run);
     memset(&g, 0, sizeof g);
-    pr = parse_opts(argc, argv, bench, &o);
-    if (pr == 3) {
-        usage(stdout, argv[0]);
+    pr = pg_run_parse(argc, argv, bench, &o);
+    if (pr == 1) {
+        char rules[512];
+        constraints(rules, sizeof rules);
+        pg_run_usage(stdout, argv[0], rules);
         return 0;
     }
-    if (pr != 0) {
-        fprintf(stderr, "pegemm %s: %s\n", argv[0], pg_last_error());
-        usage(stderr, argv[0]);
+    if (pr != 0)
+        return 2;
+    /* everything that needs no GPU first: the variant and whether it runs the shape */
+    pg_variant variant = PG_VARIANT_AUTO;
+    if ((o.variant && pg_variant_parse(o.variant, &variant) != 0) ||
+        (!o.input && pg_gpu_shape_supported_v(&o.shape, variant) != 0)) {
+        fprintf(stderr, "pegemm %s: %s (see pegemm %s --help)\n", argv[0], pg_last_error(), argv[0]);
         return 2;
     }
-
-    /* an output that cannot be written should not cost a GPU run */
-    if (o.out && pg_outfile_check(o.out) != 0) {
-        fprintf(stderr, "pegemm %s: %s\n", argv[0], pg_last_error());
-        return 2;
-    }
-    /* the device first: no GPU should not cost an input generation */
-    rc = 1;
+    /* the device next: no GPU should not cost an input generation.  No GPU
+     * (or not an sm_90 one) is an input error, exit 2, as in a build without CUDA. */
+    rc = 2;
     if (pg_gpu_open(&g) != 0)
         goto fail;
-    g.variant = o.variant;
+    g.variant = variant;
     g.a_prefetch = (int)o.a_prefetch;
     rc = 2;
     /* inputs */
@@ -350,22 +222,21 @@ static int run_main(int argc, char **argv, int bench)
         memset(&in.problem, 0, sizeof in.problem);
         pg_run_free(&in);
     } else {
-        if (pg_shape_check(&o.shape) != 0 || pg_gpu_shape_supported_v(&o.shape, o.variant) != 0)
-            goto fail;
         if (pg_problem_generate(&run.problem, o.shape, o.family, o.seed) != 0)
             goto fail;
     }
     const pg_shape s = run.problem.shape;
-    if (pg_gpu_shape_supported_v(&s, o.variant) != 0)
+    if (pg_gpu_shape_supported_v(&s, variant) != 0)
         goto fail;
     if (pg_rows_parse(o.rows ? o.rows : (s.M <= 65536 ? "all" : "sample:4096"), s.M, run.problem.seed, &run.rows,
                       &run.nrows) != 0)
         goto fail;
 
-    /* device, upload, checked run */
-    rc = 1;
+    /* device, upload (out of GPU memory: the problem is too big for this
+     * GPU, an input error, exit 2), checked run */
     if (pg_gpu_load(&g, &run.problem) != 0)
         goto fail;
+    rc = 1;
     const pg_variant_info *vi = pg_variant_get(g.variant);
     char kname[64];
     if (g.params.a_prefetch != vi->a_prefetch)

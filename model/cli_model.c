@@ -1,6 +1,7 @@
 /* `pegemm model ...`: predict, sweep, fit, import-seed, list, show.
  * Exit status: 0 ok, 1 a validation check failed, 2 bad usage or input. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,98 +9,109 @@
 #include "cli_model_out.h"
 #include "commands.h"
 #include "model_ext.h"
+#include "pg_cli.h"
 #include "pg_error.h"
+#include "pg_progress.h"
 #include "runfile.h"
 #include "sched.h"
 
 #define MAX_ASSIGN 32
 
 typedef struct {
-    const char *schedule, *format, *svg, *output, *vary, *row;
+    const char *schedule, *json, *svg, *output, *vary, *row;
     const char *sets[MAX_ASSIGN], *deltas[MAX_ASSIGN];
     int nsets, ndeltas;
     double from, to;
-    int points, deterministic, help;
+    int points, deterministic;
     int64_t tiles;
     uint64_t seed;
     const char *positional[32];
     int npos;
 } cli_args;
 
-/* --name VALUE or --name=VALUE */
-static const char *opt_value(int argc, char **argv, int *i, const char *name)
+/* Every model option; each subcommand's table lists the ones it takes. */
+#define O_SCHEDULE {"schedule", 0, "NAME|FILE", "built-in schedule (pegemm model list) or a .sched file"}
+#define O_SET {"set", 0, "P=V", "absolute what-if (repeatable)"}
+#define O_DELTA {"delta", 0, "P=V", "relative what-if: add V (repeatable)"}
+#define O_JSON {"json", 0, "FILE", "also write the report as JSON to FILE ('-': stdout, instead of text)"}
+#define O_FORMAT {"format", 0, "text|json", NULL} /* the old spelling: --format json = --json - */
+#define O_TILES {"tiles", 0, "N", "Monte Carlo tiles"}
+#define O_SEED {"seed", 0, "S", "Monte Carlo seed (default 1)"}
+#define O_DETERMINISTIC {"deterministic", 0, NULL, "every phase at its mean"}
+#define O_OUTPUT {"output", 'o', "FILE.sched", "write the schedule to FILE.sched (atomically)"}
+
+static int set_option(cli_args *a, const char *name, const char *v)
 {
-    size_t L = strlen(name);
-    if (strncmp(argv[*i], name, L) != 0)
-        return NULL;
-    if (argv[*i][L] == '=')
-        return argv[*i] + L + 1;
-    if (argv[*i][L] == '\0' && *i + 1 < argc)
-        return argv[++*i];
-    return NULL;
+    long long n;
+    unsigned long long u;
+    if (!strcmp(name, "schedule"))
+        a->schedule = v;
+    else if (!strcmp(name, "json"))
+        a->json = v;
+    else if (!strcmp(name, "format")) {
+        if (strcmp(v, "text") && strcmp(v, "json"))
+            return pg_fail("--format must be text or json (got '%s')", v);
+        a->json = strcmp(v, "json") == 0 ? "-" : NULL;
+    } else if (!strcmp(name, "svg"))
+        a->svg = v;
+    else if (!strcmp(name, "output"))
+        a->output = v;
+    else if (!strcmp(name, "vary"))
+        a->vary = v;
+    else if (!strcmp(name, "row"))
+        a->row = v;
+    else if (!strcmp(name, "deterministic"))
+        a->deterministic = 1;
+    else if (!strcmp(name, "set") || !strcmp(name, "delta")) {
+        int *n_of = name[0] == 's' ? &a->nsets : &a->ndeltas;
+        if (*n_of == MAX_ASSIGN)
+            return pg_fail("more than %d --%s", MAX_ASSIGN, name);
+        (name[0] == 's' ? a->sets : a->deltas)[(*n_of)++] = v;
+    } else if (!strcmp(name, "from"))
+        return pg_cli_double("--from", v, &a->from);
+    else if (!strcmp(name, "to"))
+        return pg_cli_double("--to", v, &a->to);
+    else if (!strcmp(name, "points")) {
+        if (pg_cli_int("--points", v, 2, 100000, &n))
+            return -1;
+        a->points = (int)n;
+    } else if (!strcmp(name, "tiles")) {
+        if (pg_cli_int("--tiles", v, 100, INT64_MAX, &n))
+            return -1;
+        a->tiles = n;
+    } else if (!strcmp(name, "seed")) {
+        if (pg_cli_u64("--seed", v, &u))
+            return -1;
+        a->seed = u;
+    }
+    return 0;
 }
 
-static int parse_args(int argc, char **argv, cli_args *a)
+/* 0: parsed; 1: --help (usage printed); 2: usage error (message printed). */
+static int parse_args(int argc, char **argv, const char *cmd, const pg_cli_opt *opts, int nopts, const char *help,
+                      cli_args *a)
 {
     memset(a, 0, sizeof *a);
-    a->format = "text";
     a->seed = 1;
     a->from = a->to = NAN;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        char *end;
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-            a->help = 1;
-        else if (strcmp(argv[i], "--deterministic") == 0)
-            a->deterministic = 1;
-        else if ((v = opt_value(argc, argv, &i, "--schedule")))
-            a->schedule = v;
-        else if ((v = opt_value(argc, argv, &i, "--format"))) {
-            if (strcmp(v, "text") && strcmp(v, "json"))
-                return pg_fail("--format must be text or json (got '%s')", v);
-            a->format = v;
-        } else if ((v = opt_value(argc, argv, &i, "--svg")))
-            a->svg = v;
-        else if ((v = opt_value(argc, argv, &i, "--output")))
-            a->output = v;
-        else if ((v = opt_value(argc, argv, &i, "--vary")))
-            a->vary = v;
-        else if ((v = opt_value(argc, argv, &i, "--row")))
-            a->row = v;
-        else if ((v = opt_value(argc, argv, &i, "--set"))) {
-            if (a->nsets == MAX_ASSIGN)
-                return pg_fail("too many --set");
-            a->sets[a->nsets++] = v;
-        } else if ((v = opt_value(argc, argv, &i, "--delta"))) {
-            if (a->ndeltas == MAX_ASSIGN)
-                return pg_fail("too many --delta");
-            a->deltas[a->ndeltas++] = v;
-        } else if ((v = opt_value(argc, argv, &i, "--from"))) {
-            a->from = strtod(v, &end);
-            if (*end || end == v)
-                return pg_fail("--from: '%s' is not a number", v);
-        } else if ((v = opt_value(argc, argv, &i, "--to"))) {
-            a->to = strtod(v, &end);
-            if (*end || end == v)
-                return pg_fail("--to: '%s' is not a number", v);
-        } else if ((v = opt_value(argc, argv, &i, "--points"))) {
-            a->points = (int)strtol(v, &end, 10);
-            if (*end || end == v)
-                return pg_fail("--points: '%s' is not an integer", v);
-        } else if ((v = opt_value(argc, argv, &i, "--tiles"))) {
-            a->tiles = strtoll(v, &end, 10);
-            if (*end || end == v || a->tiles < 100)
-                return pg_fail("--tiles: '%s' is not an integer >= 100", v);
-        } else if ((v = opt_value(argc, argv, &i, "--seed"))) {
-            a->seed = strtoull(v, &end, 10);
-            if (*end || end == v)
-                return pg_fail("--seed: '%s' is not an integer", v);
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0')
-            return pg_fail("unknown or incomplete option '%s'", argv[i]);
-        else if (a->npos < 32)
-            a->positional[a->npos++] = argv[i];
-        else
-            return pg_fail("too many arguments ('%s')", argv[i]);
+    pg_cli c;
+    if (pg_cli_begin(&c, cmd, opts, nopts, argc, argv)) {
+        fputs(help, stdout);
+        printf("options:\n");
+        pg_cli_print_options(stdout, opts, nopts);
+        return 1;
+    }
+    int k;
+    while ((k = pg_cli_next(&c)) != PG_CLI_END) {
+        if (k == PG_CLI_ERROR)
+            return 2;
+        if (k == PG_CLI_OPERAND) {
+            if (a->npos == 32)
+                return pg_fail("too many arguments ('%s')", c.value), pg_cli_usage_error(&c);
+            a->positional[a->npos++] = c.value;
+        } else if (set_option(a, opts[k].name, c.value)) {
+            return pg_cli_usage_error(&c);
+        }
     }
     return 0;
 }
@@ -129,42 +141,78 @@ static int fail_usage(const char *cmd)
     return 2;
 }
 
+/* The report: text on stdout, unless --json - puts the JSON there instead;
+ * --json FILE writes the JSON to FILE too. */
+typedef struct {
+    int (*text)(FILE *f, const void *ctx);
+    int (*json)(FILE *f, const void *ctx);
+    const void *ctx;
+} report;
+
+static int emit_report(const cli_args *a, const report *r)
+{
+    if (!(a->json && strcmp(a->json, "-") == 0) && r->text(stdout, r->ctx))
+        return -1;
+    if (a->json && pg_cli_write_report(a->json, r->json, r->ctx))
+        return -1;
+    if (a->json && strcmp(a->json, "-") != 0)
+        pg_note("wrote %s (JSON report)", a->json);
+    return 0;
+}
+
 /* ----------------------------------------------------------------- predict */
 static const char k_predict_help[] =
     "usage: pegemm model predict --schedule NAME [--set PARAM=VALUE]... [--delta PARAM=VALUE]...\n"
-    "                            [--format text|json] [--tiles N] [--seed S] [--deterministic]\n"
+    "                            [--json FILE] [--tiles N] [--seed S] [--deterministic]\n"
     "Predict the equilibrium of a schedule: the max-plus cycle time and its critical cycle, and\n"
-    "from a Monte Carlo over the recurrence the tile period (95%% CI), every wait and phase\n"
+    "from a Monte Carlo over the recurrence the tile period (95% CI), every wait and phase\n"
     "(mean, p50, p95), wall clock and TFLOPS, and Clark's closed form.\n"
-    "  --schedule NAME   built-in (b200-seed, h100-pingpong) or a .sched file\n"
     "  --set P=V         absolute: a phase statistic (phase1.mean, kloop.p95, first_load.mean),\n"
     "                    a structural option (release_after=phase2, epilogue_warps=5, stagger=0,\n"
     "                    accumulators=2, stages=3, epi_delay=200) or machine value (clock_hz=...)\n"
     "  --delta P=V       relative: add V (e.g. --delta phase1.mean=-170); a new mean keeps the\n"
     "                    phase's calibrated spread\n"
-    "  --tiles N         Monte Carlo tiles (default 100000); --seed S (default 1)\n"
-    "  --deterministic   every phase at its mean\n";
+    "  --tiles N         Monte Carlo tiles (default 100000)\n"
+    "  (--format json, the old spelling, is --json -)\n";
+
+static const pg_cli_opt k_predict_opts[] = {O_SCHEDULE, O_SET,  O_DELTA,         O_JSON,
+                                            O_FORMAT,   O_TILES, O_SEED, O_DETERMINISTIC};
+
+typedef struct {
+    const pg_schedule *s;
+    const pg_model_opts *o;
+    const pg_prediction *p;
+} predict_ctx;
+
+static int predict_text(FILE *f, const void *ctx)
+{
+    const predict_ctx *c = ctx;
+    return model_print_text(f, c->s, c->o, c->p);
+}
+
+static int predict_json(FILE *f, const void *ctx)
+{
+    const predict_ctx *c = ctx;
+    return model_print_json(f, c->s, c->o, c->p);
+}
 
 static int cmd_predict(int argc, char **argv)
 {
     cli_args a;
     pg_schedule *s = NULL;
     pg_prediction p;
-    if (parse_args(argc, argv, &a))
-        return fail_usage("predict");
-    if (a.help) {
-        printf(k_predict_help);
-        return 0;
-    }
+    int pr = parse_args(argc, argv, "model predict", k_predict_opts, PG_CLI_COUNT(k_predict_opts), k_predict_help, &a);
+    if (pr)
+        return pr == 1 ? 0 : 2;
     if (a.npos)
         return pg_fail("unexpected argument '%s'", a.positional[0]), fail_usage("predict");
     if (load_with_overrides(&a, &s))
         return fail_usage("predict");
     pg_model_opts o = {a.tiles ? a.tiles : 100000, a.seed, a.deterministic};
     int rc = 0;
-    if (pg_model_predict(s, &o, &p))
-        rc = fail_usage("predict");
-    else if (strcmp(a.format, "json") == 0 ? model_print_json(stdout, s, &o, &p) : model_print_text(stdout, s, &o, &p))
+    const predict_ctx ctx = {s, &o, &p};
+    const report r = {predict_text, predict_json, &ctx};
+    if (pg_model_predict(s, &o, &p) || emit_report(&a, &r))
         rc = fail_usage("predict");
     pg_schedule_free(s);
     return rc;
@@ -173,25 +221,51 @@ static int cmd_predict(int argc, char **argv)
 /* ------------------------------------------------------------------- sweep */
 static const char k_sweep_help[] =
     "usage: pegemm model sweep --schedule NAME --vary PARAM --from A --to B --points N\n"
-    "                          [--set P=V]... [--delta P=V]... [--format text|json] [--svg FILE]\n"
+    "                          [--set P=V]... [--delta P=V]... [--json FILE] [--svg FILE]\n"
     "                          [--tiles N] [--seed S]\n"
     "Vary one parameter (any --set PARAM) and predict at N points; report where the bottleneck\n"
     "(the max-plus critical cycle) moves from one role or resource to another and where each\n"
-    "wait turns on or off (mean above 25 cycles and 1%% of the period).  --svg writes the curve\n"
+    "wait turns on or off (mean above 25 cycles and 1% of the period).  --svg writes the curve\n"
     "(tile period and waits against PARAM) with the transitions marked.\n"
     "  --tiles N   Monte Carlo tiles per point (default 20000)\n";
+
+static const pg_cli_opt k_sweep_opts[] = {
+    O_SCHEDULE,
+    {"vary", 0, "PARAM", "the parameter to vary (any --set PARAM)"},
+    {"from", 0, "A", "first value"},
+    {"to", 0, "B", "last value"},
+    {"points", 0, "N", "number of points (>= 2)"},
+    {"svg", 0, "FILE", "write the curve with the transitions marked (SVG)"},
+    O_SET, O_DELTA, O_JSON, O_FORMAT, O_TILES, O_SEED, O_DETERMINISTIC,
+};
+
+typedef struct {
+    const pg_schedule *s;
+    const pg_sweep *sw;
+} sweep_ctx;
+
+static int sweep_text(FILE *f, const void *ctx)
+{
+    const sweep_ctx *c = ctx;
+    return sweep_print_text(f, c->s, c->sw);
+}
+
+static int sweep_json(FILE *f, const void *ctx)
+{
+    const sweep_ctx *c = ctx;
+    return sweep_print_json(f, c->s, c->sw);
+}
 
 static int cmd_sweep(int argc, char **argv)
 {
     cli_args a;
     pg_schedule *s = NULL;
     pg_sweep sw = {0};
-    if (parse_args(argc, argv, &a))
-        return fail_usage("sweep");
-    if (a.help) {
-        printf(k_sweep_help);
-        return 0;
-    }
+    int pr = parse_args(argc, argv, "model sweep", k_sweep_opts, PG_CLI_COUNT(k_sweep_opts), k_sweep_help, &a);
+    if (pr)
+        return pr == 1 ? 0 : 2;
+    if (a.npos)
+        return pg_fail("unexpected argument '%s'", a.positional[0]), fail_usage("sweep");
     if (!a.vary || !isfinite(a.from) || !isfinite(a.to) || a.points == 0) {
         pg_fail("--vary PARAM, --from A, --to B and --points N are required");
         return fail_usage("sweep");
@@ -200,12 +274,16 @@ static int cmd_sweep(int argc, char **argv)
         return fail_usage("sweep");
     pg_model_opts o = {a.tiles ? a.tiles : 20000, a.seed, a.deterministic};
     int rc = 0;
+    const sweep_ctx ctx = {s, &sw};
+    const report r = {sweep_text, sweep_json, &ctx};
     if (pg_model_sweep(s, a.vary, a.from, a.to, a.points, &o, &sw))
         rc = fail_usage("sweep");
     else if (a.svg && sweep_write_svg(a.svg, s, &sw))
         rc = fail_usage("sweep");
-    else if (strcmp(a.format, "json") == 0 ? sweep_print_json(stdout, s, &sw) : sweep_print_text(stdout, s, &sw))
+    else if (emit_report(&a, &r))
         rc = fail_usage("sweep");
+    else if (a.svg)
+        pg_note("wrote %s (%d points of %s)", a.svg, a.points, a.vary);
     pg_sweep_free(&sw);
     pg_schedule_free(s);
     return rc;
@@ -213,13 +291,48 @@ static int cmd_sweep(int argc, char **argv)
 
 /* --------------------------------------------------------------------- fit */
 static const char k_fit_help[] =
-    "usage: pegemm model fit RUN.h5 [--output FILE.sched] [--set P=V]... [--format text|json]\n"
-    "                        [--tiles N] [--seed S]\n"
-    "Fit the run's kernel schedule (h100-pingpong) to the run's trace: per-tile phase samples\n"
-    "(a tile's phases kept together), the first-load latency from the binding load waits, the\n"
-    "run's SM count, clock and probes.  Prints the model's prediction beside the trace's\n"
+    "usage: pegemm model fit RUN.h5 [--schedule NAME|FILE.sched] [--output FILE.sched]\n"
+    "                        [--set P=V]... [--delta P=V]... [--json FILE] [--tiles N] [--seed S]\n"
+    "Fit a schedule to the run's trace: per-tile phase samples (a tile's phases kept together),\n"
+    "the first-load latency from the binding load waits, the run's SM count, clock and probes.\n"
+    "The schedule: --schedule (a built-in name or a .sched file), else the one for the run's\n"
+    "kernel (h100-pingpong for our kernels).  Prints the model's prediction beside the trace's\n"
     "measured figures.  --output writes the fit as a schedule file (fitted summaries);\n"
-    "--set applies what-ifs to the fitted schedule (e.g. --set epi_delay=400).\n";
+    "--set/--delta apply what-ifs to the fitted schedule (e.g. --set epi_delay=400).\n";
+
+static const pg_cli_opt k_fit_opts[] = {
+    {"schedule", 0, "NAME|FILE", "the schedule to fit (default: the run's kernel's)"},
+    O_OUTPUT, O_SET, O_DELTA, O_JSON, O_FORMAT, O_TILES, O_SEED,
+};
+
+typedef struct {
+    const pg_schedule *s;
+    const pg_prediction *p, *m;
+    const pg_run *run;
+} fit_ctx;
+
+static int fit_text(FILE *f, const void *ctx)
+{
+    const fit_ctx *c = ctx;
+    return fit_print_text(f, c->s, c->p, c->m, c->run);
+}
+
+static int fit_json(FILE *f, const void *ctx)
+{
+    const fit_ctx *c = ctx;
+    return fit_print_json(f, c->s, c->p, c->m, c->run);
+}
+
+static int apply_overrides(pg_schedule *s, const cli_args *a)
+{
+    for (int i = 0; i < a->nsets; i++)
+        if (pg_schedule_set(s, a->sets[i], 0))
+            return -1;
+    for (int i = 0; i < a->ndeltas; i++)
+        if (pg_schedule_set(s, a->deltas[i], 1))
+            return -1;
+    return 0;
+}
 
 static int cmd_fit(int argc, char **argv)
 {
@@ -229,12 +342,9 @@ static int cmd_fit(int argc, char **argv)
     pg_prediction p, m;
     int rc = 2;
     memset(&run, 0, sizeof run);
-    if (parse_args(argc, argv, &a))
-        return fail_usage("fit");
-    if (a.help) {
-        printf(k_fit_help);
-        return 0;
-    }
+    int pr = parse_args(argc, argv, "model fit", k_fit_opts, PG_CLI_COUNT(k_fit_opts), k_fit_help, &a);
+    if (pr)
+        return pr == 1 ? 0 : 2;
     if (a.npos != 1) {
         pg_fail("give exactly one RUN.h5");
         return fail_usage("fit");
@@ -243,16 +353,15 @@ static int cmd_fit(int argc, char **argv)
         fail_usage("fit");
         goto done;
     }
-    if (pg_schedule_fit(&run, &s)) {
+    if (pg_schedule_fit_as(&run, a.schedule, &s)) {
         pg_fail_context("%s", a.positional[0]);
         fail_usage("fit");
         goto done;
     }
-    for (int i = 0; i < a.nsets; i++)
-        if (pg_schedule_set(s, a.sets[i], 0)) {
-            fail_usage("fit");
-            goto done;
-        }
+    if (apply_overrides(s, &a)) {
+        fail_usage("fit");
+        goto done;
+    }
     pg_model_opts o = {a.tiles ? a.tiles : 100000, a.seed, 0};
     if (pg_model_predict(s, &o, &p) || pg_trace_summarize(&run.trace, run.kernel.sm_clock_hz, &m)) {
         fail_usage("fit");
@@ -266,8 +375,12 @@ static int cmd_fit(int argc, char **argv)
             fail_usage("fit");
             goto done;
         }
+        pg_note("wrote %s (schedule %s fitted to %lld trace rows)", a.output, pg_schedule_name(s),
+                (long long)run.trace.n);
     }
-    if (strcmp(a.format, "json") == 0 ? fit_print_json(stdout, s, &p, &m, &run) : fit_print_text(stdout, s, &p, &m, &run)) {
+    const fit_ctx ctx = {s, &p, &m, &run};
+    const report r = {fit_text, fit_json, &ctx};
+    if (emit_report(&a, &r)) {
         fail_usage("fit");
         goto done;
     }
@@ -280,25 +393,57 @@ done:
 
 /* ------------------------------------------------------------- import-seed */
 static const char k_seed_help[] =
-    "usage: pegemm model import-seed CSV [--format text|json] [--tiles N] [--seed S]\n"
+    "usage: pegemm model import-seed CSV [--json FILE] [--tiles N] [--seed S]\n"
     "       pegemm model import-seed CSV --row EXPERIMENT --output FILE.sched\n"
     "Read the seed's calibration rows (b200-calibration.csv): each row becomes a b200-seed\n"
     "schedule from its own busy phases (kloop, phase1, phase2), structure (release point,\n"
     "epilogue warps, stagger) and the log's spreads; the model then predicts the row's tile\n"
     "time, epi_wait, tma0_wait, ml_wait and wall clock, compared with what was measured.\n"
-    "Exit 1 if a row misses the tolerances (tile 5%%; waits 20%% or 150 cycles).\n";
+    "With --json FILE the report is JSON in FILE ('-': stdout) instead of text.\n"
+    "Exit 1 if a row misses the tolerances (tile 5%; waits 20% or 150 cycles).\n";
+
+static const pg_cli_opt k_seed_opts[] = {
+    {"row", 0, "EXPERIMENT", "the calibration row to write as a schedule (with --output)"},
+    O_OUTPUT, O_JSON, O_FORMAT, O_TILES, O_SEED,
+};
+
+typedef struct {
+    const pg_seed_row *rows;
+    int n;
+    const pg_model_opts *o;
+    int *ok;
+    int (*check)(FILE *, const pg_seed_row *, int, const pg_model_opts *, int, int *);
+    const char *const *paths;
+    int (*delays)(FILE *, const char *const *, int, const pg_model_opts *, int, int *);
+} validate_ctx;
+
+static int validate_json(FILE *f, const void *ctx)
+{
+    const validate_ctx *c = ctx;
+    return c->check ? c->check(f, c->rows, c->n, c->o, 1, c->ok) : c->delays(f, c->paths, c->n, c->o, 1, c->ok);
+}
+
+/* Text on stdout, or the JSON report where --json says (validated once). */
+static int run_validation(const cli_args *a, const validate_ctx *c)
+{
+    if (!a->json)
+        return c->check ? c->check(stdout, c->rows, c->n, c->o, 0, c->ok)
+                        : c->delays(stdout, c->paths, c->n, c->o, 0, c->ok);
+    if (pg_cli_write_report(a->json, validate_json, c))
+        return -1;
+    if (strcmp(a->json, "-") != 0)
+        pg_note("wrote %s (JSON report: %s)", a->json, *c->ok ? "all within tolerance" : "some outside tolerance");
+    return 0;
+}
 
 static int cmd_import_seed(int argc, char **argv)
 {
     cli_args a;
     static pg_seed_row rows[PG_SEED_MAX_ROWS];
     int n;
-    if (parse_args(argc, argv, &a))
-        return fail_usage("import-seed");
-    if (a.help) {
-        printf(k_seed_help);
-        return 0;
-    }
+    int pr = parse_args(argc, argv, "model import-seed", k_seed_opts, PG_CLI_COUNT(k_seed_opts), k_seed_help, &a);
+    if (pr)
+        return pr == 1 ? 0 : 2;
     if (a.npos != 1) {
         pg_fail("give the calibration CSV");
         return fail_usage("import-seed");
@@ -320,82 +465,106 @@ static int cmd_import_seed(int argc, char **argv)
                          note[0] ? ": " : "", note);
                 int rc = pg_schedule_save(s, a.output, comment);
                 pg_schedule_free(s);
-                return rc ? fail_usage("import-seed") : 0;
+                if (rc)
+                    return fail_usage("import-seed");
+                pg_note("wrote %s (b200-seed schedule of row %s)", a.output, a.row);
+                return 0;
             }
         pg_fail("no row '%s' in %s", a.row, a.positional[0]);
         return fail_usage("import-seed");
     }
     pg_model_opts o = {a.tiles ? a.tiles : 100000, a.seed, 0};
     int ok = 1;
-    if (seed_validate(stdout, rows, n, &o, strcmp(a.format, "json") == 0, &ok))
+    const validate_ctx c = {rows, n, &o, &ok, seed_validate, NULL, NULL};
+    if (run_validation(&a, &c))
         return fail_usage("import-seed");
     return ok ? 0 : 1;
 }
 
 /* --------------------------------------------------------- validate-delays */
 static const char k_delays_help[] =
-    "usage: pegemm model validate-delays RUN.h5... [--format text|json] [--tiles N] [--seed S]\n"
+    "usage: pegemm model validate-delays RUN.h5... [--json FILE] [--tiles N] [--seed S]\n"
     "The H100 check of the model against the kernel's --epi-delay sweep: fit the schedule on\n"
     "the zero-delay run's trace only, predict every run's tile period at its delay, and find\n"
-    "where the tensor cores start to idle (tensor_idle grows by 10%% of the zero-delay period\n"
+    "where the tensor cores start to idle (tensor_idle grows by 10% of the zero-delay period\n"
     "over its zero-delay value) on the measured and on the predicted curve.\n"
-    "Exit 1 if a period is off by more than 5%% or the onset by more than 10%%.\n";
+    "With --json FILE the report is JSON in FILE ('-': stdout) instead of text.\n"
+    "Exit 1 if a period is off by more than 5% or the onset by more than 10%.\n";
+
+static const pg_cli_opt k_delays_opts[] = {O_JSON, O_FORMAT, O_TILES, O_SEED};
 
 static int cmd_validate_delays(int argc, char **argv)
 {
     cli_args a;
-    if (parse_args(argc, argv, &a))
-        return fail_usage("validate-delays");
-    if (a.help) {
-        printf(k_delays_help);
-        return 0;
-    }
+    int pr = parse_args(argc, argv, "model validate-delays", k_delays_opts, PG_CLI_COUNT(k_delays_opts),
+                        k_delays_help, &a);
+    if (pr)
+        return pr == 1 ? 0 : 2;
     if (a.npos < 2) {
         pg_fail("give at least two runs of the --epi-delay sweep (one at delay 0)");
         return fail_usage("validate-delays");
     }
     pg_model_opts o = {a.tiles ? a.tiles : 40000, a.seed, 0};
     int ok = 1;
-    if (delays_validate(stdout, a.positional, a.npos, &o, strcmp(a.format, "json") == 0, &ok))
+    const validate_ctx c = {NULL, a.npos, &o, &ok, NULL, a.positional, delays_validate};
+    if (run_validation(&a, &c))
         return fail_usage("validate-delays");
     return ok ? 0 : 1;
 }
 
 /* ------------------------------------------------------------- list, show */
-static int cmd_list(int argc, char **argv)
+static const char k_list_help[] = "usage: pegemm model list\n"
+                                  "Every built-in schedule with its options (and their choices) and phases.\n";
+
+static int print_schedule_summary(const char *name)
 {
-    (void)argc;
-    (void)argv;
-    char names[256];
-    snprintf(names, sizeof names, "%s", sch_builtin_names());
-    for (char *nm = strtok(names, ", "); nm; nm = strtok(NULL, ", ")) {
-        pg_schedule *s;
-        if (pg_schedule_load(nm, &s))
-            return fail_usage("list");
-        printf("%-14s options:", nm);
-        for (int i = 0; i < s->noptions; i++)
-            printf(" %s=%s%s%s%s", s->options[i].name, s->options[i].value, s->options[i].choices[0] ? " (" : "",
-                   s->options[i].choices, s->options[i].choices[0] ? ")" : "");
-        printf("\n%-14s phases:", "");
-        for (int i = 0; i < s->ndists; i++)
-            printf(" %s", s->dists[i].name);
-        printf("\n");
-        pg_schedule_free(s);
-    }
+    pg_schedule *s;
+    if (pg_schedule_load(name, &s))
+        return -1;
+    printf("%-14s options:", name);
+    for (int i = 0; i < s->noptions; i++)
+        printf(" %s=%s%s%s%s", s->options[i].name, s->options[i].value, s->options[i].choices[0] ? " (" : "",
+               s->options[i].choices, s->options[i].choices[0] ? ")" : "");
+    printf("\n%-14s phases:", "");
+    for (int i = 0; i < s->ndists; i++)
+        printf(" %s", s->dists[i].name);
+    printf("\n");
+    pg_schedule_free(s);
     return 0;
 }
+
+static int cmd_list(int argc, char **argv)
+{
+    cli_args a;
+    int pr = parse_args(argc, argv, "model list", NULL, 0, k_list_help, &a);
+    if (pr)
+        return pr == 1 ? 0 : 2;
+    if (a.npos)
+        return pg_fail("unexpected argument '%s'", a.positional[0]), fail_usage("list");
+    /* strtok_r: loading a schedule runs strtok itself (the parser), which
+     * with a plain strtok here ended the list after its first name */
+    char names[256], *save = NULL;
+    snprintf(names, sizeof names, "%s", sch_builtin_names());
+    for (char *nm = strtok_r(names, ", ", &save); nm; nm = strtok_r(NULL, ", ", &save))
+        if (print_schedule_summary(nm))
+            return fail_usage("list");
+    return 0;
+}
+
+static const char k_show_help[] = "usage: pegemm model show --schedule NAME [--set P=V]... [--delta P=V]...\n"
+                                  "Print the schedule file (with the overrides applied) in the .sched format.\n";
+
+static const pg_cli_opt k_show_opts[] = {O_SCHEDULE, O_SET, O_DELTA};
 
 static int cmd_show(int argc, char **argv)
 {
     cli_args a;
     pg_schedule *s;
-    if (parse_args(argc, argv, &a))
-        return fail_usage("show");
-    if (a.help) {
-        printf("usage: pegemm model show --schedule NAME [--set P=V]... [--delta P=V]...\n"
-               "Print the schedule file (with the overrides applied) in the .sched format.\n");
-        return 0;
-    }
+    int pr = parse_args(argc, argv, "model show", k_show_opts, PG_CLI_COUNT(k_show_opts), k_show_help, &a);
+    if (pr)
+        return pr == 1 ? 0 : 2;
+    if (a.npos)
+        return pg_fail("unexpected argument '%s'", a.positional[0]), fail_usage("show");
     if (load_with_overrides(&a, &s))
         return fail_usage("show");
     int rc = pg_schedule_write(s, stdout, NULL) ? fail_usage("show") : 0;

@@ -656,7 +656,9 @@ static int impute_censored(double *buf, int c, int cols, int64_t ntiles, const d
     return 0;
 }
 
-int pg_schedule_fit(const pg_run *run, pg_schedule **out)
+int pg_schedule_fit(const pg_run *run, pg_schedule **out) { return pg_schedule_fit_as(run, NULL, out); }
+
+int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **out)
 {
     *out = NULL;
     const pg_trace *t = &run->trace;
@@ -669,9 +671,9 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out)
     if (t->n == 0)
         return pg_fail("the run has no trace (record one with the kernel's trace build)");
     const char *kname = run->kernel.present ? run->kernel.name : "";
-    const char *sname = schedule_for_kernel(kname);
+    const char *sname = schedule ? schedule : schedule_for_kernel(kname);
     if (!sname)
-        return pg_fail("no schedule for kernel '%s' (known: h100-pingpong, b200-seed)", kname);
+        return pg_fail("no schedule for kernel '%s' (known: h100-pingpong, b200-seed; or give --schedule)", kname);
     if (pg_schedule_load(sname, &s))
         return -1;
     /* the run's probes and machine */

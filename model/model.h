@@ -25,6 +25,9 @@ int pg_schedule_set(pg_schedule *s, const char *assignment, int relative);
 /* Fit an h100-pingpong (or the run's kernel's) schedule's phase
  * distributions from a run's trace (per-tile samples kept together). */
 int pg_schedule_fit(const pg_run *run, pg_schedule **out);
+/* The same with a given schedule (a built-in name or a .sched file) in place
+ * of the one chosen from the run's kernel name; NULL: that choice. */
+int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **out);
 
 typedef struct {
     char name[32]; /* phase or wait name (phases.h names) */

@@ -1,7 +1,6 @@
 /* `pegemm bench-ref`: throughput of the reference in each accumulation mode
  * beside OpenBLAS sgemm on the same decoded matrices, in the same run and
  * with the same thread count.  A benchmark, not a test: it prints numbers. */
-#include <getopt.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +13,7 @@
 #include "gemm_kernels.h"
 #include "inputs.h"
 #include "pg_alloc.h"
+#include "pg_cli.h"
 #include "pg_error.h"
 #include "pg_progress.h"
 
@@ -21,23 +21,27 @@
 #include <cblas.h>
 #endif
 
+static const pg_cli_opt k_bench_opts[] = {
+    PG_CLI_OPT_PROBLEM,
+    PG_CLI_OPT_SHAPE,
+    PG_CLI_OPT_FAMILY,
+    PG_CLI_OPT_SEED,
+    {"threads", 0, "N", "OpenMP and OpenBLAS threads (default: all)"},
+    {"repeat", 0, "R", "repeats per mode, best kept (default 3)"},
+    {"modes", 0, "LIST", "comma-separated modes (default: all five)"},
+};
+
 static void bench_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: pegemm bench-ref [--problem M,N,K[,P]] [--family F] [--seed S]\n"
-            "                        [--threads N] [--repeat R] [--modes LIST]\n"
-            "\n"
-            "Time the CPU reference (all rows, D only, double-rounding epilogue) in each\n"
-            "accumulation mode and OpenBLAS sgemm on the same matrices decoded to fp32;\n"
-            "print GMAC/s (M*N*K / best time over R repeats) and the ratio to sgemm.\n"
-            "\n"
-            "  --problem M,N,K[,P]  shape (default 4096,768,768,196)\n"
-            "  --family F           input family (default normal)\n"
-            "  --seed S             seed (default 1)\n"
-            "  --threads N          OpenMP and OpenBLAS threads (default: all)\n"
-            "  --repeat R           repeats per mode, best kept (default 3)\n"
-            "  --modes LIST         comma-separated modes (default: all five)\n"
-            "  --help               this text\n");
+    fprintf(f, "usage: pegemm bench-ref [--problem M,N,K[,P]] [--family F] [--seed S]\n"
+               "                        [--threads N] [--repeat R] [--modes LIST]\n"
+               "\n"
+               "Time the CPU reference (all rows, D only, double-rounding epilogue) in each\n"
+               "accumulation mode and OpenBLAS sgemm on the same matrices decoded to fp32;\n"
+               "print GMAC/s (M*N*K / best time over R repeats) and the ratio to sgemm.\n"
+               "Default shape 4096,768,768,196.\n"
+               "\n");
+    pg_cli_print_options(f, k_bench_opts, PG_CLI_COUNT(k_bench_opts));
 }
 
 /* Best wall time of `repeat` sgemm calls on the decoded matrices; -1 when
@@ -82,37 +86,32 @@ done:
 
 int pg_cmd_bench_ref(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        PG_CLI_OPT_PROBLEM, PG_CLI_OPT_FAMILY, PG_CLI_OPT_SEED, PG_CLI_OPT_THREADS,
-        {"repeat", required_argument, NULL, 'r'}, {"modes", required_argument, NULL, 'm'},
-        {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
-    };
     pg_cli_problem po;
     pg_cli_problem_begin(&po);
     po.shape = "4096,768,768,196";
     const char *modes_s = NULL;
-    int repeat = 3;
-    int c;
-    while ((c = pg_cli_next_option(&po, argc, argv, opts)) != -1) {
-        switch (c) {
-        case 'r':
-            if (pg_cli_parse_int(optarg, "--repeat", 1, 1000, &repeat) != 0)
-                goto bad_value;
-            break;
-        case 'm':
-            modes_s = optarg;
-            break;
-        case 'h':
-            bench_usage(stdout);
-            return 0;
-        case PG_CLI_BAD_VALUE:
-            goto bad_value;
-        default:
-            return pg_cli_bad_option("bench-ref", argv, bench_usage);
-        }
+    int repeat = 3, k, r;
+    pg_cli c;
+    if (pg_cli_begin(&c, "bench-ref", k_bench_opts, PG_CLI_COUNT(k_bench_opts), argc, argv)) {
+        bench_usage(stdout);
+        return 0;
     }
-    if (pg_cli_no_operands("bench-ref", argc, argv, bench_usage) != 0)
-        return 2;
+    while ((k = pg_cli_next(&c)) != PG_CLI_END) {
+        if (k == PG_CLI_ERROR)
+            return 2;
+        if (k == PG_CLI_OPERAND) {
+            pg_fail("unexpected argument '%s'", c.value);
+            return pg_cli_usage_error(&c);
+        }
+        if ((r = pg_cli_problem_take(&po, &k_bench_opts[k], c.value)) < 0)
+            return pg_cli_usage_error(&c);
+        if (r == 1)
+            continue;
+        if (!strcmp(k_bench_opts[k].name, "repeat") && pg_cli_parse_int(c.value, "--repeat", 1, 1000, &repeat) != 0)
+            return pg_cli_usage_error(&c);
+        if (!strcmp(k_bench_opts[k].name, "modes"))
+            modes_s = c.value;
+    }
     int threads = po.threads;
 
     int use[PG_ACC_COUNT];

@@ -11,6 +11,7 @@
 
 #include "h5io.h"
 #include "pg_error.h"
+#include "pg_progress.h"
 
 #ifdef _OPENMP
 #include <omp.h>
@@ -71,7 +72,15 @@ int pg_h5_write_chunks(hid_t dset, size_t elem_size, int rank, const hsize_t *di
         }
     }
     const unsigned char *src = data;
+    /* a full-size D takes tens of seconds to compress: say so (pg_progress.h) */
+    char label[160];
+    const char *prefix = "cannot write "; /* `what` is the error message's start */
+    const char *name = strncmp(what, prefix, strlen(prefix)) == 0 ? what + strlen(prefix) : what;
+    snprintf(label, sizeof label, "compressing %s", name);
+    pg_progress prog;
+    pg_progress_begin(&prog, label, (int64_t)nchunks);
     for (size_t first = 0; first < nchunks; first += batch) {
+        pg_progress_update(&prog, (int64_t)first);
         size_t count = nchunks - first < batch ? nchunks - first : batch;
 #pragma omp parallel for schedule(dynamic, 1)
         for (size_t b = 0; b < count; b++) {
@@ -99,6 +108,8 @@ int pg_h5_write_chunks(hid_t dset, size_t elem_size, int rank, const hsize_t *di
             }
         }
     }
+    pg_progress_update(&prog, (int64_t)nchunks);
+    pg_progress_end(&prog);
     rc = 0;
 done:
     for (size_t b = 0; b < batch; b++) {

@@ -12,6 +12,7 @@
 
 #include "h5io.h"
 #include "pg_error.h"
+#include "pg_progress.h"
 #include "runfile.h"
 #include "runfile_internal.h"
 
@@ -60,10 +61,20 @@ static int fsync_path(const char *p, int is_dir)
     return rc;
 }
 
-static int write_all(int fd, const unsigned char *buf, size_t n)
+/* Written in pieces of this size, with progress (pg_progress.h): a
+ * full-size run file is gigabytes. */
+#define WRITE_PIECE ((size_t)64 << 20)
+
+static int write_all(int fd, const unsigned char *buf, size_t n, const char *path)
 {
+    char label[160];
+    snprintf(label, sizeof label, "writing %s", path);
+    pg_progress prog;
+    const size_t total = n;
+    pg_progress_begin(&prog, label, (int64_t)total);
     while (n > 0) {
-        ssize_t w = write(fd, buf, n);
+        pg_progress_update(&prog, (int64_t)(total - n));
+        ssize_t w = write(fd, buf, n < WRITE_PIECE ? n : WRITE_PIECE);
         if (w < 0) {
             if (errno == EINTR)
                 continue;
@@ -72,6 +83,8 @@ static int write_all(int fd, const unsigned char *buf, size_t n)
         buf += w;
         n -= (size_t)w;
     }
+    pg_progress_update(&prog, (int64_t)total);
+    pg_progress_end(&prog);
     return 0;
 }
 
@@ -98,7 +111,7 @@ int pg_run_write(const char *path, const pg_run *run, int store_problem)
     tmp_exists = 1;
     if ((image = pg_runfile_build_image(tmp, run, store_problem, &size)) == NULL)
         goto done;
-    if (write_all(fd, image, size) < 0 || fsync(fd) < 0) {
+    if (write_all(fd, image, size, path) < 0 || fsync(fd) < 0) {
         pg_fail("cannot write %s: %s", tmp, strerror(errno));
         goto done;
     }

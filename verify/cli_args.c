@@ -6,24 +6,6 @@
 
 #include "pg_error.h"
 
-int pg_arg_value(int argc, char **argv, int *i, const char *name, const char **value)
-{
-    const char *a = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(a, name, n) != 0)
-        return 0;
-    if (a[n] == '=') {
-        *value = a + n + 1;
-        return 1;
-    }
-    if (a[n] != '\0')
-        return 0;
-    if (*i + 1 >= argc)
-        return pg_fail("option %s needs a value", name);
-    *value = argv[++*i];
-    return 1;
-}
-
 int pg_arg_int(const char *opt, const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
     char *end;

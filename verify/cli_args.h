@@ -1,14 +1,11 @@
-/* Small helpers for the verify/trace/demo command lines: "--opt VALUE" and
- * "--opt=VALUE" forms, numbers checked for range and trailing junk. */
+/* Small helpers for the verify/trace/demo command lines (the options
+ * themselves: common/pg_cli.h): numbers checked for range and trailing
+ * junk, the one run file a command reads. */
 #ifndef PG_VERIFY_CLI_ARGS_H
 #define PG_VERIFY_CLI_ARGS_H
 
 #include <stdint.h>
 
-/* If argv[*i] is `name` (with "=VALUE" or a following argument), set *value,
- * advance *i past it and return 1; 0 if it is another option; -1 with a
- * message if the value is missing. */
-int pg_arg_value(int argc, char **argv, int *i, const char *name, const char **value);
 /* Integer in [lo, hi]; -1 with a message naming the option. */
 int pg_arg_int(const char *opt, const char *s, int64_t lo, int64_t hi, int64_t *out);
 int pg_arg_u64(const char *opt, const char *s, uint64_t *out);

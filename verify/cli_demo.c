@@ -22,6 +22,7 @@
 #include "inputs.h"
 #include "modes.h"
 #include "outputs_report.h"
+#include "pg_cli.h"
 #include "pg_error.h"
 #include "pg_outfile.h"
 #include "pg_progress.h"
@@ -600,8 +601,8 @@ static int demo_gpu_run(demo *d, run_entry *out)
     char path[4400];
     if (report_file(d, "fresh-run.h5", path, sizeof path) != 0)
         return -1;
-    char *argv[] = {"run", "--out", path, "--trace", NULL};
-    say(d, "== this build has the CUDA kernel: trying a fresh GPU run (pegemm run --out %s --trace)\n", path);
+    char *argv[] = {"run", "--output", path, "--trace", NULL};
+    say(d, "== this build has the CUDA kernel: trying a fresh GPU run (pegemm run --output %s --trace)\n", path);
     int rc = pg_cmd_run(4, argv);
     if (rc != 0)
         return pg_fail("the kernel run failed (exit %d)", rc);
@@ -613,36 +614,53 @@ static int demo_gpu_run(demo *d, run_entry *out)
 int pg_cmd_demo(int argc, char **argv)
 {
     const char *report_dir = "report", *runs_dir = NULL, *v;
-    int no_gpu = 0, r, rc = 2;
+    int no_gpu = 0, rc = 2;
     demo d;
     static run_entry runs[MAX_RUNS + 1];
     int nruns = 0;
     memset(&d, 0, sizeof d);
     d.opts = (pg_model_opts){.tiles = 20000, .seed = 1, .deterministic = 0};
     d.tol = pg_tolerance_default();
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(argv[i], "--quick") == 0) {
+    enum { O_REPORT, O_RUNS, O_QUICK, O_NO_GPU, O_TOLERANCE, O_THREADS, O_COUNT };
+    static const pg_cli_opt opts[O_COUNT] = {
+        [O_REPORT] = {"report", 0, "DIR", "the report folder (default report/)"},
+        [O_RUNS] = {"runs", 0, "DIR", "the committed runs (default: the source's traces/runs)"},
+        [O_QUICK] = {"quick", 0, NULL, "fewer sampled rows and a smaller modes problem (CI smoke)"},
+        [O_NO_GPU] = {"no-gpu", 0, NULL, "no fresh GPU run even where the build has the kernel"},
+        [O_TOLERANCE] = {"tolerance", 0, "REL[,ABS]", "trace vs model, as in pegemm verify trace"},
+        [O_THREADS] = {"threads", 0, "N", "OpenMP threads (default: all)"},
+    };
+    pg_cli c;
+    if (pg_cli_begin(&c, "demo", opts, O_COUNT, argc, argv)) {
+        usage(stdout);
+        printf("options:\n");
+        pg_cli_print_options(stdout, opts, O_COUNT);
+        return 0;
+    }
+    int k;
+    long long t;
+    while ((k = pg_cli_next(&c)) != PG_CLI_END) {
+        if (k == PG_CLI_ERROR)
+            return 2;
+        if (k == PG_CLI_OPERAND) {
+            pg_fail("unexpected argument '%s'", c.value);
+            return pg_cli_usage_error(&c);
+        }
+        v = c.value;
+        if (k == O_REPORT)
+            report_dir = v;
+        else if (k == O_RUNS)
+            runs_dir = v;
+        else if (k == O_QUICK)
             d.quick = 1;
-        } else if (strcmp(argv[i], "--no-gpu") == 0) {
+        else if (k == O_NO_GPU)
             no_gpu = 1;
-        } else if ((r = pg_arg_value(argc, argv, &i, "--report", &report_dir)) != 0 ||
-                   (r = pg_arg_value(argc, argv, &i, "--runs", &runs_dir)) != 0) {
-            if (r < 0)
-                goto usage_error;
-        } else if ((r = pg_arg_value(argc, argv, &i, "--tolerance", &v)) != 0) {
-            if (r < 0 || pg_tolerance_parse(v, &d.tol) != 0)
-                goto usage_error;
-        } else if ((r = pg_arg_value(argc, argv, &i, "--threads", &v)) != 0) {
-            int64_t t;
-            if (r < 0 || pg_arg_int("--threads", v, 1, 4096, &t) != 0)
-                goto usage_error;
+        else if (k == O_TOLERANCE && pg_tolerance_parse(v, &d.tol) != 0)
+            return pg_cli_usage_error(&c);
+        else if (k == O_THREADS) {
+            if (pg_cli_int("--threads", v, 1, 4096, &t) != 0)
+                return pg_cli_usage_error(&c);
             omp_set_num_threads((int)t);
-        } else {
-            pg_fail("unexpected argument '%s' (see pegemm demo --help)", argv[i]);
-            goto usage_error;
         }
     }
     d.sample_rows = d.quick ? 96 : 512;

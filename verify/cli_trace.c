@@ -6,11 +6,13 @@
 #include "chrome.h"
 #include "cli_args.h"
 #include "commands.h"
+#include "pg_cli.h"
 #include "pg_error.h"
+#include "pg_progress.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: pegemm trace export --chrome RUN.h5 [--output FILE]\n"
+    fprintf(f, "usage: pegemm trace export --chrome RUN.h5 [-o|--output FILE] [-q|--quiet]\n"
                "  Write the run's trace as Chrome trace-event JSON (open in https://ui.perfetto.dev or\n"
                "  chrome://tracing): one process per SM, one thread per warp role and warp, times in us\n"
                "  from the run's measured SM clock, SMs aligned by their %%globaltimer anchors.\n"
@@ -39,15 +41,20 @@ int pg_cmd_trace(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--chrome") == 0) {
-            chrome = 1;
-        } else if ((r = pg_arg_value(argc, argv, &i, "--output", &output)) != 0) {
-            if (r < 0)
-                goto bad;
-        } else if (pg_arg_run_file(argv[i], &path, "") != 0) {
+    enum { O_CHROME, O_OUTPUT, O_COUNT };
+    static const pg_cli_opt opts[O_COUNT] = {
+        [O_CHROME] = {"chrome", 0, NULL, NULL},
+        [O_OUTPUT] = {"output", 'o', "FILE", NULL},
+    };
+    pg_cli c;
+    pg_cli_begin(&c, "trace export", opts, O_COUNT, argc - 1, argv + 1); /* --help: above */
+    while ((r = pg_cli_next(&c)) != PG_CLI_END) {
+        if (r == PG_CLI_ERROR)
+            return 2;
+        if (r == PG_CLI_OPERAND && pg_arg_run_file(c.value, &path, " (see pegemm trace export --help)") != 0)
             goto bad;
-        }
+        chrome |= r == O_CHROME;
+        output = r == O_OUTPUT ? c.value : output;
     }
     if (!chrome) {
         pg_fail("give the export format: --chrome (the only one so far)");
@@ -74,7 +81,7 @@ int pg_cmd_trace(int argc, char **argv)
     /* its messages name the run or the output file, whichever failed */
     if (pg_chrome_save(output, &run, path, &counts) != 0)
         goto bad;
-    printf("wrote %s: %lld phase events on %lld SMs, %lld warp threads%s\n", output, (long long)counts.phase_events,
+    pg_note("wrote %s: %lld phase events on %lld SMs, %lld warp threads%s", output, (long long)counts.phase_events,
            (long long)counts.process_names, (long long)counts.thread_names,
            counts.aligned ? ", SMs aligned by %globaltimer" : ", no anchors: each SM starts at 0");
     rc = 0;

@@ -10,6 +10,7 @@
 #include "inputs.h"
 #include "modes.h"
 #include "outputs_report.h"
+#include "pg_cli.h"
 #include "pg_error.h"
 #include "run_select.h"
 #include "timeline.h"
@@ -35,6 +36,8 @@ static void usage(FILE *f)
             "      Reject impossible traces and traces of another kernel config, then fit the cycle\n"
             "      model to the trace and compare per phase and wait (mean, p50, p95), tile period and\n"
             "      wall clock. Default tolerance 15%% or 150 cycles, whichever is larger.\n"
+            "  -q, --quiet (every subcommand): no progress and no summary lines on stderr\n"
+            "  --json FILE: '-' writes the JSON to stdout\n"
             "exit status: 0 all checks pass, 1 a check failed, 2 bad usage or input\n");
 }
 
@@ -78,31 +81,28 @@ static int cmd_outputs(int argc, char **argv)
     pg_verify_result res;
     int have_run = 0, have_res = 0;
     memset(&run, 0, sizeof run);
-    for (int i = 1; i < argc; i++) {
-        if ((r = pg_arg_value(argc, argv, &i, "--mode", &mode_s)) != 0) {
-            if (r < 0)
-                goto bad;
-        } else if ((r = pg_arg_value(argc, argv, &i, "--epilogue", &epi_s)) != 0) {
-            if (r < 0)
-                goto bad;
-        } else if ((r = pg_arg_value(argc, argv, &i, "--json", &json)) != 0) {
-            if (r < 0)
-                goto bad;
-        } else if ((r = pg_arg_value(argc, argv, &i, "--svg", &svg)) != 0) {
-            if (r < 0)
-                goto bad;
-        } else if ((r = pg_arg_value(argc, argv, &i, "--threads", &v)) != 0) {
-            if (r < 0 || set_threads(v) != 0)
-                goto bad;
-        } else if ((r = pg_arg_value(argc, argv, &i, "--max-report", &v)) != 0) {
-            if (r < 0 || pg_arg_int("--max-report", v, 0, PG_VERIFY_MAX_FIRST, &max_report) != 0)
-                goto bad;
-        } else if ((r = pg_arg_value(argc, argv, &i, "--sample", &v)) != 0) {
-            if (r < 0 || pg_arg_int("--sample", v, 1, INT64_MAX, &sample) != 0)
-                goto bad;
-        } else if (pg_arg_run_file(argv[i], &path, SEE_HELP) != 0) {
+    enum { O_MODE, O_EPILOGUE, O_JSON, O_SVG, O_THREADS, O_MAX_REPORT, O_SAMPLE, O_COUNT };
+    static const pg_cli_opt opts[O_COUNT] = {
+        [O_MODE] = {"mode", 0, "MODE", NULL},       [O_EPILOGUE] = {"epilogue", 0, "E", NULL},
+        [O_JSON] = {"json", 0, "FILE", NULL},       [O_SVG] = {"svg", 0, "FILE", NULL},
+        [O_THREADS] = {"threads", 0, "N", NULL},    [O_MAX_REPORT] = {"max-report", 0, "N", NULL},
+        [O_SAMPLE] = {"sample", 0, "N", NULL},
+    };
+    pg_cli c;
+    pg_cli_begin(&c, "verify outputs", opts, O_COUNT, argc, argv); /* --help: pg_cmd_verify */
+    while ((r = pg_cli_next(&c)) != PG_CLI_END) {
+        v = c.value;
+        if (r == PG_CLI_ERROR)
+            return 2;
+        if ((r == PG_CLI_OPERAND && pg_arg_run_file(v, &path, SEE_HELP) != 0) ||
+            (r == O_THREADS && set_threads(v) != 0) ||
+            (r == O_MAX_REPORT && pg_arg_int("--max-report", v, 0, PG_VERIFY_MAX_FIRST, &max_report) != 0) ||
+            (r == O_SAMPLE && pg_arg_int("--sample", v, 1, INT64_MAX, &sample) != 0))
             goto bad;
-        }
+        mode_s = r == O_MODE ? v : mode_s;
+        epi_s = r == O_EPILOGUE ? v : epi_s;
+        json = r == O_JSON ? v : json;
+        svg = r == O_SVG ? v : svg;
     }
     if (pg_arg_need_run_file(path) != 0)
         goto bad;
@@ -127,7 +127,7 @@ static int cmd_outputs(int argc, char **argv)
     have_res = 1;
     pg_verify_outputs_print(stdout, path, &run, &res);
     const outputs_json oj = {path, &run, &res};
-    if (json && pg_json_save(json, 1, emit_outputs_json, &oj) != 0)
+    if (json && pg_cli_json_save(json, emit_outputs_json, &oj) != 0)
         goto bad;
     if (svg && pg_verify_ulp_svg(svg, "ULP distance to the correctly rounded result", &res) != 0)
         goto bad;
@@ -156,23 +156,33 @@ static int cmd_modes(int argc, char **argv)
     pg_run run;
     int64_t *rows = NULL, nrows = 0;
     memset(&run, 0, sizeof run);
-    for (int i = 1; i < argc; i++) {
-        if ((r = pg_arg_value(argc, argv, &i, "--problem", &problem_s)) != 0 ||
-            (r = pg_arg_value(argc, argv, &i, "--family", &family_s)) != 0 ||
-            (r = pg_arg_value(argc, argv, &i, "--seed", &seed_s)) != 0 ||
-            (r = pg_arg_value(argc, argv, &i, "--input", &input)) != 0 ||
-            (r = pg_arg_value(argc, argv, &i, "--rows", &rows_s)) != 0 ||
-            (r = pg_arg_value(argc, argv, &i, "--json", &json)) != 0 ||
-            (r = pg_arg_value(argc, argv, &i, "--svg", &svg)) != 0) {
-            if (r < 0)
-                goto bad;
-        } else if ((r = pg_arg_value(argc, argv, &i, "--threads", &v)) != 0) {
-            if (r < 0 || set_threads(v) != 0)
-                goto bad;
-        } else {
-            pg_fail("unexpected argument '%s'%s", argv[i], SEE_HELP);
+    enum { O_PROBLEM, O_SHAPE, O_FAMILY, O_SEED, O_INPUT, O_ROWS, O_JSON, O_SVG, O_THREADS, O_COUNT };
+    static const pg_cli_opt opts[O_COUNT] = {
+        [O_PROBLEM] = {"problem", 0, "M,N,K,P", NULL}, [O_SHAPE] = {"shape", 0, "M,N,K,P", NULL},
+        [O_FAMILY] = {"family", 0, "F", NULL},         [O_SEED] = {"seed", 0, "S", NULL},
+        [O_INPUT] = {"input", 0, "FILE", NULL},        [O_ROWS] = {"rows", 0, "SPEC", NULL},
+        [O_JSON] = {"json", 0, "FILE", NULL},          [O_SVG] = {"svg", 0, "FILE", NULL},
+        [O_THREADS] = {"threads", 0, "N", NULL},
+    };
+    pg_cli c;
+    pg_cli_begin(&c, "verify modes", opts, O_COUNT, argc, argv); /* --help: pg_cmd_verify */
+    while ((r = pg_cli_next(&c)) != PG_CLI_END) {
+        v = c.value;
+        if (r == PG_CLI_ERROR)
+            return 2;
+        if (r == PG_CLI_OPERAND) {
+            pg_fail("unexpected argument '%s'%s", v, SEE_HELP);
             goto bad;
         }
+        if (r == O_THREADS && set_threads(v) != 0)
+            goto bad;
+        problem_s = r == O_PROBLEM || r == O_SHAPE ? v : problem_s;
+        family_s = r == O_FAMILY ? v : family_s;
+        seed_s = r == O_SEED ? v : seed_s;
+        input = r == O_INPUT ? v : input;
+        rows_s = r == O_ROWS ? v : rows_s;
+        json = r == O_JSON ? v : json;
+        svg = r == O_SVG ? v : svg;
     }
     if (!!problem_s == !!input) {
         pg_fail("give exactly one of --problem M,N,K,P or --input FILE");
@@ -196,7 +206,7 @@ static int cmd_modes(int argc, char **argv)
     if (pg_modes_compare(&run.problem, rows, nrows, &rep) != 0)
         goto bad;
     pg_modes_print(stdout, &rep);
-    if (json && pg_json_save(json, 1, emit_modes_json, &rep) != 0)
+    if (json && pg_cli_json_save(json, emit_modes_json, &rep) != 0)
         goto bad;
     if (svg && pg_modes_svg(svg, &rep) != 0)
         goto bad;
@@ -255,27 +265,34 @@ static int cmd_trace(int argc, char **argv)
     int compared = 0;
     memset(&run, 0, sizeof run);
     memset(&sim, 0, sizeof sim);
-    for (int i = 1; i < argc; i++) {
+    enum { O_JSON, O_TIMELINE, O_TOLERANCE, O_TILES, O_SEED, O_COUNT };
+    static const pg_cli_opt table[O_COUNT] = {
+        [O_JSON] = {"json", 0, "FILE", NULL},       [O_TIMELINE] = {"timeline", 0, "FILE", NULL},
+        [O_TOLERANCE] = {"tolerance", 0, "REL[,ABS]", NULL}, [O_TILES] = {"tiles", 0, "N", NULL},
+        [O_SEED] = {"seed", 0, "S", NULL},
+    };
+    pg_cli c;
+    pg_cli_begin(&c, "verify trace", table, O_COUNT, argc, argv); /* --help: pg_cmd_verify */
+    while ((r = pg_cli_next(&c)) != PG_CLI_END) {
         int64_t n;
         uint64_t u;
-        if ((r = pg_arg_value(argc, argv, &i, "--json", &json)) != 0 ||
-            (r = pg_arg_value(argc, argv, &i, "--timeline", &timeline)) != 0) {
-            if (r < 0)
-                goto bad;
-        } else if ((r = pg_arg_value(argc, argv, &i, "--tolerance", &v)) != 0) {
-            if (r < 0 || pg_tolerance_parse(v, &tol) != 0)
-                goto bad;
-        } else if ((r = pg_arg_value(argc, argv, &i, "--tiles", &v)) != 0) {
-            if (r < 0 || pg_arg_int("--tiles", v, 10, 100000000, &n) != 0)
+        v = c.value;
+        if (r == PG_CLI_ERROR)
+            return 2;
+        if ((r == PG_CLI_OPERAND && pg_arg_run_file(v, &path, SEE_HELP) != 0) ||
+            (r == O_TOLERANCE && pg_tolerance_parse(v, &tol) != 0))
+            goto bad;
+        if (r == O_TILES) {
+            if (pg_arg_int("--tiles", v, 10, 100000000, &n) != 0)
                 goto bad;
             opts.tiles = n;
-        } else if ((r = pg_arg_value(argc, argv, &i, "--seed", &v)) != 0) {
-            if (r < 0 || pg_arg_u64("--seed", v, &u) != 0)
+        } else if (r == O_SEED) {
+            if (pg_arg_u64("--seed", v, &u) != 0)
                 goto bad;
             opts.seed = u;
-        } else if (pg_arg_run_file(argv[i], &path, SEE_HELP) != 0) {
-            goto bad;
         }
+        json = r == O_JSON ? v : json;
+        timeline = r == O_TIMELINE ? v : timeline;
     }
     if (pg_arg_need_run_file(path) != 0)
         goto bad;
@@ -304,7 +321,7 @@ static int cmd_trace(int argc, char **argv)
         }
     }
     const trace_json tj = {path, &issues, compared ? &cmp : NULL};
-    if (json && pg_json_save(json, 1, emit_trace_json, &tj) != 0)
+    if (json && pg_cli_json_save(json, emit_trace_json, &tj) != 0)
         goto bad;
     if (impossible) {
         printf("FAIL: %s: the trace is impossible or from another kernel config; not fitted\n", path);

@@ -35,7 +35,7 @@ int pg_cmd_run(int argc, char **argv)
 {
     g_fake_runs++;
     for (int i = 1; i + 1 < argc; i++)
-        if (strcmp(argv[i], "--out") == 0) {
+        if (strcmp(argv[i], "--output") == 0) {
             char cmd[1024];
             snprintf(cmd, sizeof cmd, "cp '%s' '%s'", g_good, argv[i + 1]);
             return system(cmd) == 0 ? 0 : 2;

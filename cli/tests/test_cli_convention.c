@@ -1,0 +1,261 @@
+/* The command-line convention, end to end on the built `pegemm` binary
+ * (argv[1]): unknown and inapplicable options exit 2, --help exits 0 and
+ * does no work on every subcommand, model fit uses --schedule, model list
+ * shows every schedule, run/bench without a GPU exit 2 after checking the
+ * shape, -o/--shape work everywhere, progress and summaries reach stderr
+ * when it is a file, and --quiet silences them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+static const char *g_exe;
+static char g_dir[128];
+static char g_out[8192], g_err[8192];
+
+static void path_in(char *out, size_t n, const char *name) { snprintf(out, n, "%s/%s", g_dir, name); }
+
+static void slurp(const char *path, char *buf, size_t n)
+{
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return;
+    size_t got = fread(buf, 1, n - 1, f);
+    buf[got] = '\0';
+    fclose(f);
+}
+
+/* Run `pegemm ARGS` (a shell word list) with stdout and stderr sent to
+ * files (never a terminal); their text lands in g_out / g_err.  Returns the
+ * exit status. */
+static int pegemm(const char *env, const char *fmt, ...)
+{
+    char args[2048], cmd[4096], o[256], e[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    path_in(o, sizeof o, "stdout.txt");
+    path_in(e, sizeof e, "stderr.txt");
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s '%s' %s > '%s' 2> '%s' < /dev/null", g_dir, env ? env : "", g_exe, args,
+             o, e);
+    int st = system(cmd);
+    assert_true(WIFEXITED(st));
+    slurp(o, g_out, sizeof g_out);
+    slurp(e, g_err, sizeof g_err);
+    return WEXITSTATUS(st);
+}
+
+static int exists(const char *name)
+{
+    char p[256];
+    struct stat st;
+    path_in(p, sizeof p, name);
+    return stat(p, &st) == 0;
+}
+
+static void assert_contains(const char *text, const char *what)
+{
+    if (!strstr(text, what))
+        fail_msg("expected '%s' in:\n%s", what, text);
+}
+
+/* Every subcommand, as it is called. */
+static const char *const k_commands[] = {
+    "inputs", "ref", "bench-ref", "run", "bench", "model predict", "model sweep", "model fit", "model list",
+    "model show", "model import-seed", "model validate-delays", "verify outputs", "verify modes", "verify trace",
+    "trace export", "demo",
+};
+#define NCOMMANDS (sizeof k_commands / sizeof k_commands[0])
+
+static void test_unknown_option(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        int rc = pegemm(NULL, "%s --no-such-option", k_commands[i]);
+        if (rc != 2)
+            fail_msg("pegemm %s --no-such-option: exit %d, want 2\n%s", k_commands[i], rc, g_err);
+        assert_contains(g_err, "--no-such-option");
+    }
+}
+
+static void test_inapplicable_option(void **state)
+{
+    (void)state;
+    /* sweep's options elsewhere (they were silently ignored by fit) */
+    static const char *const cases[] = {
+        "model fit run.h5 --vary phase1.mean", "model fit run.h5 --points 5", "model fit run.h5 --svg x.svg",
+        "model predict --schedule h100-pingpong --vary x", "model list --schedule h100-pingpong",
+        "inputs --shape 64,64,64 -o a.h5 --mode exact", "run --ablate", "ref --shape 64,64,64 --mode exact -o a.h5 --svg s",
+        "model fit run.h5 --deterministic",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int rc = pegemm(NULL, "%s", cases[i]);
+        if (rc != 2)
+            fail_msg("pegemm %s: exit %d, want 2\n%s", cases[i], rc, g_err);
+        assert_contains(g_err, "pegemm ");
+        assert_contains(g_err, "--help");
+    }
+    assert_false(exists("a.h5"));
+    /* a missing value names the option */
+    assert_int_equal(pegemm(NULL, "ref --mode"), 2);
+    assert_contains(g_err, "'--mode' needs a value");
+}
+
+static void test_help_does_no_work(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        /* --help after real work options (and a bad one): usage, exit 0, nothing written */
+        int rc = pegemm(NULL, "%s --output help.out --help --no-such-option", k_commands[i]);
+        if (rc != 0)
+            fail_msg("pegemm %s --help: exit %d, want 0\n%s", k_commands[i], rc, g_err);
+        assert_contains(g_out, "usage");
+        assert_false(exists("help.out"));
+        assert_int_equal(pegemm(NULL, "%s -h", k_commands[i]), 0);
+        assert_contains(g_out, "usage");
+    }
+    assert_int_equal(pegemm(NULL, "ref --shape 64,64,64 --mode exact -o h.h5 --help"), 0);
+    assert_false(exists("h.h5"));
+    /* model list --help printed the list before */
+    assert_int_equal(pegemm(NULL, "model list --help"), 0);
+    assert_contains(g_out, "usage: pegemm model list");
+    assert_null(strstr(g_out, "h100-pingpong"));
+}
+
+static void test_model_list_all(void **state)
+{
+    (void)state;
+    assert_int_equal(pegemm(NULL, "model list"), 0);
+    assert_contains(g_out, "b200-seed ");
+    assert_contains(g_out, "h100-pingpong ");
+}
+
+static void test_model_fit_schedule(void **state)
+{
+    (void)state;
+    const char *run = PG_SOURCE_DIR "/traces/runs/epi_sweep/h100_epi_00000.h5";
+    assert_int_equal(pegemm(NULL, "model fit %s --tiles 2000", run), 0);
+    char plain[8192];
+    memcpy(plain, g_out, sizeof plain);
+    /* a schedule file with another order handover: the fit uses it */
+    assert_int_equal(pegemm(NULL, "model show --schedule h100-pingpong --set order_handover.mean=3000"), 0);
+    char sched[256];
+    path_in(sched, sizeof sched, "changed.sched");
+    FILE *f = fopen(sched, "w");
+    assert_non_null(f);
+    fputs(g_out, f);
+    fclose(f);
+    assert_int_equal(pegemm(NULL, "model fit %s --tiles 2000 --schedule changed.sched", run), 0);
+    assert_string_not_equal(plain, g_out);
+    /* the same schedule by name: the same result as the default */
+    assert_int_equal(pegemm(NULL, "model fit %s --tiles 2000 --schedule h100-pingpong", run), 0);
+    assert_string_equal(plain, g_out);
+    /* a schedule that does not fit this trace, or none by that name: refused */
+    assert_int_equal(pegemm(NULL, "model fit %s --tiles 2000 --schedule b200-seed", run), 2);
+    assert_contains(g_err, "b200-seed");
+    assert_int_equal(pegemm(NULL, "model fit %s --schedule no-such-schedule", run), 2);
+    assert_contains(g_err, "no-such-schedule");
+    /* --json FILE; --format json is --json - */
+    assert_int_equal(pegemm(NULL, "model fit %s --tiles 2000 --json fit.json", run), 0);
+    assert_true(exists("fit.json"));
+    assert_contains(g_err, "wrote fit.json");
+    assert_int_equal(pegemm(NULL, "model predict --schedule h100-pingpong --tiles 1000 --format json"), 0);
+    assert_int_equal(g_out[0], '{');
+}
+
+static int have_gpu(void) { return access("/dev/nvidia0", F_OK) == 0; }
+
+static void test_run_without_gpu(void **state)
+{
+    (void)state;
+    if (have_gpu())
+        skip();
+    for (int b = 0; b < 2; b++) {
+        const char *cmd = b ? "bench" : "run";
+        /* a bad shape is reported as such, before any GPU is looked for */
+        assert_int_equal(pegemm(NULL, "%s --shape 0,768,768", cmd), 2);
+        assert_null(strstr(g_err, "no CUDA GPU"));
+        assert_contains(g_err, "M");
+        /* a good one (-o and --shape accepted): no GPU, exit 2, nothing written */
+        assert_int_equal(pegemm(NULL, "%s --shape 128,768,768 -o gpu.h5", cmd), 2);
+        assert_contains(g_err, "no CUDA GPU");
+        assert_false(exists("gpu.h5"));
+        assert_int_equal(pegemm(NULL, "%s --problem 128,768,768 --output gpu.h5", cmd), 2);
+        assert_contains(g_err, "no CUDA GPU");
+    }
+}
+
+static void test_output_and_shape_everywhere(void **state)
+{
+    (void)state;
+    assert_int_equal(pegemm(NULL, "inputs --shape 196,64,128 -o in.h5"), 0);
+    assert_true(exists("in.h5"));
+    assert_contains(g_err, "wrote in.h5");
+    assert_int_equal(pegemm(NULL, "ref --shape 196,64,128 --mode sm90 -o ref.h5"), 0);
+    assert_true(exists("ref.h5"));
+    assert_contains(g_err, "wrote ref.h5 (196x64 bf16, sm90");
+    assert_int_equal(pegemm(NULL, "ref --input in.h5 --mode exact --output ref2.h5"), 0);
+    assert_true(exists("ref2.h5"));
+    assert_int_equal(pegemm(NULL, "verify outputs ref.h5"), 0);
+}
+
+static void test_progress_redirected_and_quiet(void **state)
+{
+    (void)state;
+    /* stderr is a file here; with a 0 s interval every update prints a line */
+    assert_int_equal(pegemm("PEGEMM_PROGRESS_SECONDS=0", "ref --shape 2048,768,768 --mode sm90 -o big.h5"), 0);
+    assert_contains(g_err, "generating inputs:");
+    assert_contains(g_err, "ref sm90:");
+    assert_contains(g_err, "compressing /output/D:");
+    assert_contains(g_err, "writing big.h5:");
+    assert_contains(g_err, "wrote big.h5 (2048x768 bf16, sm90");
+    assert_null(strchr(g_err, '\r')); /* not a terminal: plain lines */
+    assert_string_equal(g_out, "");
+    /* --quiet (and -q): nothing on stderr, the file still written */
+    assert_int_equal(pegemm("PEGEMM_PROGRESS_SECONDS=0", "ref --shape 2048,768,768 --mode sm90 -o big2.h5 --quiet"), 0);
+    assert_string_equal(g_err, "");
+    assert_true(exists("big2.h5"));
+    assert_int_equal(pegemm("PEGEMM_PROGRESS_SECONDS=0", "inputs -q --shape 196,64,128 -o q.h5"), 0);
+    assert_string_equal(g_err, "");
+    /* errors are never quiet */
+    assert_int_equal(pegemm(NULL, "ref -q --shape 2048,768,768 --mode nope -o big3.h5"), 2);
+    assert_contains(g_err, "nope");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_cli_convention PATH/TO/pegemm\n");
+        return 2;
+    }
+    g_exe = argv[1];
+    snprintf(g_dir, sizeof g_dir, "/tmp/pegemm_cli_XXXXXX");
+    if (!mkdtemp(g_dir))
+        return 2;
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_unknown_option),
+        cmocka_unit_test(test_inapplicable_option),
+        cmocka_unit_test(test_help_does_no_work),
+        cmocka_unit_test(test_model_list_all),
+        cmocka_unit_test(test_model_fit_schedule),
+        cmocka_unit_test(test_run_without_gpu),
+        cmocka_unit_test(test_output_and_shape_everywhere),
+        cmocka_unit_test(test_progress_redirected_and_quiet),
+    };
+    int failed = cmocka_run_group_tests(tests, NULL, NULL);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", g_dir);
+    return failed;
+}
