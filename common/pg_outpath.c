@@ -1,0 +1,218 @@
+#include "pg_outpath.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "pg_error.h"
+
+/* Linux's own limit on links followed in one lookup. */
+#define MAX_LINK_HOPS 40
+
+/* ---- the registry of inputs ---- */
+
+typedef struct {
+    dev_t dev;
+    ino_t ino;
+    char *name;
+} input_file;
+
+static input_file *g_inputs;
+static size_t g_ninputs, g_cap;
+
+static int same_object(const struct stat *a, dev_t dev, ino_t ino) { return a->st_dev == dev && a->st_ino == ino; }
+
+int pg_input_register_stat(const char *name, const struct stat *st)
+{
+    for (size_t i = 0; i < g_ninputs; i++)
+        if (same_object(st, g_inputs[i].dev, g_inputs[i].ino))
+            return 0;
+    if (g_ninputs == g_cap) {
+        size_t cap = g_cap ? 2 * g_cap : 8;
+        input_file *grown = realloc(g_inputs, cap * sizeof *grown);
+        if (!grown)
+            return pg_fail("out of memory registering the input %s", name);
+        g_inputs = grown;
+        g_cap = cap;
+    }
+    char *copy = strdup(name);
+    if (!copy)
+        return pg_fail("out of memory registering the input %s", name);
+    g_inputs[g_ninputs++] = (input_file){st->st_dev, st->st_ino, copy};
+    return 0;
+}
+
+int pg_input_register(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return pg_fail("cannot read %s: %s", path, strerror(errno));
+    return pg_input_register_stat(path, &st);
+}
+
+int pg_input_register_fd(int fd, const char *name)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return pg_fail("cannot read %s: %s", name, strerror(errno));
+    return pg_input_register_stat(name, &st);
+}
+
+void pg_input_clear(void)
+{
+    for (size_t i = 0; i < g_ninputs; i++)
+        free(g_inputs[i].name);
+    free(g_inputs);
+    g_inputs = NULL;
+    g_ninputs = g_cap = 0;
+}
+
+/* The rename would give the output a new inode, so the comparison is made
+ * against the object that exists now, before anything is written. */
+/* An input deleted since it was read frees its inode number for a new file;
+ * only an input still reachable by its name counts. */
+static int refuse_if_input(const char *path, const struct stat *st)
+{
+    for (size_t i = 0; i < g_ninputs; i++) {
+        struct stat now;
+        if (same_object(st, g_inputs[i].dev, g_inputs[i].ino) && stat(g_inputs[i].name, &now) == 0 &&
+            same_object(&now, g_inputs[i].dev, g_inputs[i].ino))
+            return pg_fail("refusing to write %s: it is the input file %s", path, g_inputs[i].name);
+    }
+    return 0;
+}
+
+/* ---- resolving the destination ---- */
+
+void pg_outdest_free(pg_outdest *d)
+{
+    free(d->target);
+    free(d->dir);
+    free(d->base);
+    d->target = d->dir = d->base = NULL;
+}
+
+/* dir and base of d->target: "a/b/c" -> "a/b", "c"; "c" -> ".", "c"; "/c" -> "/", "c" */
+static int split_target(pg_outdest *d)
+{
+    const char *slash = strrchr(d->target, '/');
+    if (slash)
+        d->dir = slash == d->target ? strdup("/") : strndup(d->target, (size_t)(slash - d->target));
+    else
+        d->dir = strdup(".");
+    d->base = strdup(slash ? slash + 1 : d->target);
+    if (!d->dir || !d->base)
+        return pg_fail("out of memory");
+    return 0;
+}
+
+/* The name a symlink at `link` points to, relative names taken from the
+ * link's own directory (as the kernel does). */
+static char *link_target(const char *link, const struct stat *st)
+{
+    size_t cap = st->st_size > 0 ? (size_t)st->st_size + 1 : PATH_MAX;
+    char *content = malloc(cap);
+    char *joined = NULL;
+    errno = ENOMEM;
+    if (!content)
+        goto done;
+    ssize_t n = readlink(link, content, cap);
+    if (n >= 0 && (size_t)n >= cap)
+        errno = ENAMETOOLONG; /* the link changed under us */
+    if (n < 0 || (size_t)n >= cap)
+        goto done;
+    content[n] = '\0';
+    const char *slash = strrchr(link, '/');
+    if (content[0] == '/' || !slash) {
+        joined = content;
+        content = NULL;
+        goto done;
+    }
+    size_t dlen = (size_t)(slash - link) + 1;
+    if ((joined = malloc(dlen + (size_t)n + 1)) != NULL) {
+        memcpy(joined, link, dlen);
+        memcpy(joined + dlen, content, (size_t)n + 1);
+    }
+done:
+    free(content);
+    return joined;
+}
+
+static const char *kind_name(mode_t m)
+{
+    if (S_ISDIR(m))
+        return "a directory";
+    if (S_ISSOCK(m))
+        return "a socket";
+    if (S_ISBLK(m))
+        return "a block device";
+    return "not a regular file, device or FIFO";
+}
+
+/* A name that does not exist yet: its directory must. */
+static int new_file(const char *path, pg_outdest *d)
+{
+    struct stat dst;
+    d->kind = PG_OUT_FILE;
+    if (split_target(d) != 0)
+        return -1;
+    if (stat(d->dir, &dst) != 0)
+        return pg_fail("cannot create %s: %s", path, strerror(errno));
+    if (!S_ISDIR(dst.st_mode))
+        return pg_fail("cannot create %s: %s", path, strerror(ENOTDIR));
+    return 0;
+}
+
+static int resolve_stdout(pg_outdest *d)
+{
+    d->kind = PG_OUT_STDOUT;
+    if (fstat(STDOUT_FILENO, &d->st) != 0)
+        return pg_fail("cannot write to standard output: %s", strerror(errno));
+    return refuse_if_input("standard output", &d->st);
+}
+
+int pg_outdest_resolve(const char *path, int allow_stdout, pg_outdest *d)
+{
+    memset(d, 0, sizeof *d);
+    if (path[0] == '\0')
+        return pg_fail("the output name is empty");
+    if (allow_stdout && strcmp(path, "-") == 0)
+        return resolve_stdout(d);
+    if (path[strlen(path) - 1] == '/')
+        return pg_fail("'%s' names a directory, not a file", path);
+    if ((d->target = strdup(path)) == NULL)
+        return pg_fail("out of memory");
+    for (int hops = 0;; hops++) {
+        struct stat st;
+        if (lstat(d->target, &st) != 0) {
+            if (errno == ENOENT)
+                return new_file(path, d);
+            return pg_fail("cannot write %s: %s", path, strerror(errno));
+        }
+        if (S_ISLNK(st.st_mode)) {
+            if (hops == MAX_LINK_HOPS)
+                return pg_fail("cannot write %s: %s", path, strerror(ELOOP));
+            char *next = link_target(d->target, &st);
+            if (!next)
+                return pg_fail("cannot read the symbolic link %s: %s", d->target, strerror(errno ? errno : ENOMEM));
+            free(d->target);
+            d->target = next;
+            continue;
+        }
+        d->st = st;
+        d->exists = 1;
+        if (S_ISREG(st.st_mode)) {
+            d->kind = PG_OUT_FILE;
+            if (split_target(d) != 0)
+                return -1;
+        } else if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+            d->kind = PG_OUT_STREAM;
+        } else {
+            return pg_fail("cannot write %s: it is %s", path, kind_name(st.st_mode));
+        }
+        return refuse_if_input(path, &st);
+    }
+}
