@@ -174,8 +174,53 @@ static int resolve_stdout(pg_outdest *d)
     return refuse_if_input("standard output", &d->st);
 }
 
+/* What exists at the end of the path (following every link, as open()
+ * would: /dev/stdout -> /proc/self/fd/1 -> a pipe is only known this way). */
+static int classify(const char *path, const struct stat *st, pg_outdest *d)
+{
+    d->st = *st;
+    d->exists = 1;
+    if (S_ISREG(st->st_mode)) {
+        d->kind = PG_OUT_FILE;
+        /* the rename goes beside the file itself, so a link to it stays a link */
+        free(d->target);
+        if ((d->target = realpath(path, NULL)) == NULL)
+            return pg_fail("cannot resolve %s: %s", path, strerror(errno));
+        if (split_target(d) != 0)
+            return -1;
+    } else if (S_ISCHR(st->st_mode) || S_ISFIFO(st->st_mode)) {
+        d->kind = PG_OUT_STREAM; /* opened through path itself */
+    } else {
+        return pg_fail("cannot write %s: it is %s", path, kind_name(st->st_mode));
+    }
+    return refuse_if_input(path, st);
+}
+
+/* A dangling symlink: follow the chain by hand to the name it points at,
+ * which is then created (beside the link's final target). */
+static int resolve_dangling(const char *path, pg_outdest *d)
+{
+    for (int hops = 0; hops <= MAX_LINK_HOPS; hops++) {
+        struct stat st;
+        if (lstat(d->target, &st) != 0) {
+            if (errno == ENOENT)
+                return new_file(path, d);
+            return pg_fail("cannot write %s: %s", path, strerror(errno));
+        }
+        if (!S_ISLNK(st.st_mode)) /* it appeared meanwhile */
+            return pg_fail("cannot write %s: it changed while being resolved", path);
+        char *next = link_target(d->target, &st);
+        if (!next)
+            return pg_fail("cannot read the symbolic link %s: %s", d->target, strerror(errno));
+        free(d->target);
+        d->target = next;
+    }
+    return pg_fail("cannot write %s: %s", path, strerror(ELOOP));
+}
+
 int pg_outdest_resolve(const char *path, int allow_stdout, pg_outdest *d)
 {
+    struct stat st;
     memset(d, 0, sizeof *d);
     if (path[0] == '\0')
         return pg_fail("the output name is empty");
@@ -185,34 +230,11 @@ int pg_outdest_resolve(const char *path, int allow_stdout, pg_outdest *d)
         return pg_fail("'%s' names a directory, not a file", path);
     if ((d->target = strdup(path)) == NULL)
         return pg_fail("out of memory");
-    for (int hops = 0;; hops++) {
-        struct stat st;
-        if (lstat(d->target, &st) != 0) {
-            if (errno == ENOENT)
-                return new_file(path, d);
-            return pg_fail("cannot write %s: %s", path, strerror(errno));
-        }
-        if (S_ISLNK(st.st_mode)) {
-            if (hops == MAX_LINK_HOPS)
-                return pg_fail("cannot write %s: %s", path, strerror(ELOOP));
-            char *next = link_target(d->target, &st);
-            if (!next)
-                return pg_fail("cannot read the symbolic link %s: %s", d->target, strerror(errno ? errno : ENOMEM));
-            free(d->target);
-            d->target = next;
-            continue;
-        }
-        d->st = st;
-        d->exists = 1;
-        if (S_ISREG(st.st_mode)) {
-            d->kind = PG_OUT_FILE;
-            if (split_target(d) != 0)
-                return -1;
-        } else if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
-            d->kind = PG_OUT_STREAM;
-        } else {
-            return pg_fail("cannot write %s: it is %s", path, kind_name(st.st_mode));
-        }
-        return refuse_if_input(path, &st);
-    }
+    if (stat(path, &st) == 0)
+        return classify(path, &st, d);
+    if (errno != ENOENT)
+        return pg_fail("cannot write %s: %s", path, strerror(errno));
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+        return resolve_dangling(path, d);
+    return new_file(path, d);
 }

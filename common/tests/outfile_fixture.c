@@ -127,6 +127,7 @@ pid_t ofx_fifo_reader(const char *fifo, const char *expected)
         return pid;
     char buf[4096];
     size_t got = 0;
+    alarm(10); /* a writer that replaced the FIFO would leave us waiting */
     int fd = open(fifo, O_RDONLY);
     if (fd < 0)
         _exit(3);
