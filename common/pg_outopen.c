@@ -47,10 +47,11 @@ int pg_outdest_open(const pg_outdest *d, pg_outtemp *t, const char *what)
         if ((fd = open(d->target, O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0)
             pg_fail("cannot open %s for writing: %s", what, strerror(errno));
         return fd;
-    case PG_OUT_STDOUT:
+    case PG_OUT_FD:
         (void)fflush(stdout);
-        if ((fd = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)) < 0)
-            pg_fail("cannot write to standard output: %s", strerror(errno));
+        (void)fflush(stderr);
+        if ((fd = fcntl(d->fd, F_DUPFD_CLOEXEC, 3)) < 0)
+            pg_fail("cannot write %s: %s", what, strerror(errno));
         return fd;
     }
     return pg_fail("internal: unknown output kind for %s", what);
@@ -80,7 +81,7 @@ int pg_outdest_check(const pg_outdest *d, const char *what)
         if (access(d->target, W_OK) != 0)
             return pg_fail("cannot write %s: %s", what, strerror(errno));
         return 0;
-    case PG_OUT_STDOUT:
+    case PG_OUT_FD:
         return 0;
     }
     return pg_fail("internal: unknown output kind for %s", what);

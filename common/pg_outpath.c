@@ -1,6 +1,7 @@
 #include "pg_outpath.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,12 +167,39 @@ static int new_file(const char *path, pg_outdest *d)
     return 0;
 }
 
-static int resolve_stdout(pg_outdest *d)
+/* The names of open descriptors: /dev/stdout, /dev/stderr, /dev/fd/N,
+ * /proc/self/fd/N; -1 for any other name. */
+static int descriptor_named(const char *path)
 {
-    d->kind = PG_OUT_STDOUT;
-    if (fstat(STDOUT_FILENO, &d->st) != 0)
-        return pg_fail("cannot write to standard output: %s", strerror(errno));
-    return refuse_if_input("standard output", &d->st);
+    static const char *prefixes[] = {"/dev/fd/", "/proc/self/fd/"};
+    if (strcmp(path, "/dev/stdout") == 0)
+        return STDOUT_FILENO;
+    if (strcmp(path, "/dev/stderr") == 0)
+        return STDERR_FILENO;
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++) {
+        size_t n = strlen(prefixes[i]);
+        if (strncmp(path, prefixes[i], n) != 0 || path[n] == '\0' || strspn(path + n, "0123456789") != strlen(path + n) ||
+            strlen(path + n) > 6)
+            continue;
+        return atoi(path + n);
+    }
+    return -1;
+}
+
+static int resolve_descriptor(const char *path, int fd, pg_outdest *d)
+{
+    d->kind = PG_OUT_FD;
+    d->fd = fd;
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0)
+        return pg_fail("cannot write %s: descriptor %d is not open", path, fd);
+    if ((flags & O_ACCMODE) == O_RDONLY)
+        return pg_fail("cannot write %s: descriptor %d is open for reading only", path, fd);
+    if (fstat(fd, &d->st) != 0)
+        return pg_fail("cannot write %s: %s", path, strerror(errno));
+    if (S_ISDIR(d->st.st_mode))
+        return pg_fail("cannot write %s: it is a directory", path);
+    return refuse_if_input(path, &d->st);
 }
 
 /* What exists at the end of the path (following every link, as open()
@@ -225,7 +253,10 @@ int pg_outdest_resolve(const char *path, int allow_stdout, pg_outdest *d)
     if (path[0] == '\0')
         return pg_fail("the output name is empty");
     if (allow_stdout && strcmp(path, "-") == 0)
-        return resolve_stdout(d);
+        return resolve_descriptor("standard output", STDOUT_FILENO, d);
+    int fd = descriptor_named(path);
+    if (fd >= 0)
+        return resolve_descriptor(path, fd, d);
     if (path[strlen(path) - 1] == '/')
         return pg_fail("'%s' names a directory, not a file", path);
     if ((d->target = strdup(path)) == NULL)

@@ -7,7 +7,10 @@
  *     the target, so the link stays a link;
  *   - a character device or FIFO (/dev/null, /dev/stdout, a named pipe) is
  *     written straight into, never replaced;
- *   - "-" means standard output, where the writer allows it;
+ *   - "-" means standard output, where the writer allows it; /dev/stdout,
+ *     /dev/stderr, /dev/fd/N and /proc/self/fd/N mean that open descriptor
+ *     (written through a duplicate, so a `> file` redirection keeps its
+ *     offset and what else the program prints, instead of being replaced);
  *   - a directory, socket or block device is refused;
  *   - an output that is the same file (st_dev, st_ino) as a registered input
  *     is refused, whatever name or link reaches it.
@@ -32,7 +35,7 @@ void pg_input_clear(void);
 typedef enum {
     PG_OUT_FILE,   /* a regular file, new or replaced: write a temporary beside it and rename */
     PG_OUT_STREAM, /* a character device or FIFO: open it for writing and write in place */
-    PG_OUT_STDOUT, /* "-": the process's standard output */
+    PG_OUT_FD,     /* "-", /dev/stdout, /dev/fd/N: a descriptor the process already has open */
 } pg_out_kind;
 
 typedef struct {
@@ -41,7 +44,8 @@ typedef struct {
     char *dir;      /* FILE: the directory holding target ("." for a bare name) */
     char *base;     /* FILE: target's last component */
     int exists;     /* FILE: target exists now; its mode and owner are in st */
-    struct stat st; /* the existing object (when exists, or for STREAM) */
+    struct stat st; /* the existing object (when exists, or for STREAM and FD) */
+    int fd;         /* FD: which descriptor */
 } pg_outdest;
 
 /* Apply the policy to the output `path`.  `allow_stdout`: "-" is standard
@@ -56,7 +60,7 @@ void pg_outdest_free(pg_outdest *d);
  * temporary file beside the target (mode 0666 less the umask for a new
  * output; a replaced file keeps its mode, and under root its owner); STREAM:
  * the device or FIFO itself, opened for writing (a FIFO waits for a reader);
- * STDOUT: a duplicate of descriptor 1.  Pending stdout output is flushed
+ * FD: a duplicate of the descriptor.  Pending stdout output is flushed
  * first, so text appears in order.  -1 with a message naming `what`.
  *
  * pg_outdest_commit: after the caller has written and closed the

@@ -123,18 +123,34 @@ static void test_fifo_gets_the_bytes(void **state)
     assert_int_equal(ofx_count_temps(g_dir), 0);
 }
 
-/* "-" is standard output. */
-static void test_dash_is_stdout(void **state)
+/* "-" and /dev/stdout are standard output, written through a duplicate of
+ * descriptor 1: with stdout redirected to a file, that file is appended to
+ * in order, not replaced (and /dev/stdout stays a link). */
+static void test_stdout_names(void **state)
 {
     (void)state;
-    char captured[PATH_MAX];
-    ofx_path(captured, g_dir, "captured.txt");
-    int saved = ofx_redirect_stdout(captured);
-    int rc = ofx_save("-", "to stdout\n");
-    ofx_restore_stdout(saved);
-    assert_int_equal(rc, 0);
-    ofx_assert_contents(captured, "to stdout\n");
+    const char *names[] = {"-", "/dev/stdout", "/proc/self/fd/1"};
+    struct stat link_before, link_after;
+    assert_int_equal(lstat("/dev/stdout", &link_before), 0);
+    for (int i = 0; i < 3; i++) {
+        char captured[PATH_MAX];
+        ofx_path(captured, g_dir, "captured.txt");
+        int saved = ofx_redirect_stdout(captured);
+        printf("before\n");
+        int rc = ofx_save(names[i], "to stdout\n");
+        printf("after\n");
+        ofx_restore_stdout(saved);
+        assert_int_equal(rc, 0);
+        ofx_assert_contents(captured, "before\nto stdout\nafter\n");
+    }
     assert_int_equal(access("-", F_OK), -1);
+    assert_int_equal(lstat("/dev/stdout", &link_after), 0);
+    assert_true(S_ISLNK(link_after.st_mode));
+    assert_int_equal(link_after.st_ino, link_before.st_ino);
+    assert_int_equal(ofx_count_temps(g_dir), 0);
+    /* a descriptor that is not open is a clear error */
+    assert_int_equal(ofx_save("/dev/fd/987", "x"), -1);
+    assert_error_has("not open");
 }
 
 /* Directories (also through a link, or named with a trailing '/') are refused
@@ -358,7 +374,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dangling_symlink, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dev_null_stays_a_device, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fifo_gets_the_bytes, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_dash_is_stdout, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stdout_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_directory_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_socket_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_refused, setup, teardown),
