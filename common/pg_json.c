@@ -1,5 +1,6 @@
 #include "pg_json.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -254,8 +255,9 @@ int pg_json_finish(pg_json *j)
     if (j->depth != 0 || !j->done)
         return pg_fail("JSON writer misuse: %d unclosed object(s)/array(s)", j->depth);
     fputc('\n', j->f);
-    if (ferror(j->f))
-        return pg_fail("JSON write error");
+    /* flush here, so a full disk is reported now, with its errno */
+    if (fflush(j->f) != 0 || ferror(j->f))
+        return pg_fail("write error: %s", strerror(errno ? errno : EIO));
     return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "expr.h"
 #include "model.h"
 #include "pg_error.h"
+#include "pg_outpath.h"
 #include "sched.h"
 
 static char *read_whole_file(const char *path)
@@ -19,6 +20,8 @@ static char *read_whole_file(const char *path)
         pg_fail("cannot open schedule file '%s': %s", path, strerror(errno));
         return NULL;
     }
+    if (pg_input_register_fd(fileno(f), path) != 0) /* no output may overwrite it (pg_outpath.h) */
+        goto done;
     if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
         pg_fail("cannot read schedule file '%s'", path);
         goto done;

@@ -14,6 +14,7 @@
 #include "inputs.h"
 #include "pg_alloc.h"
 #include "pg_error.h"
+#include "pg_outpath.h"
 #include "runfile.h"
 #include "runfile_internal.h"
 
@@ -50,6 +51,8 @@ static hid_t open_file(const char *path)
         pg_fail("is a directory, not a run file");
         return -1;
     }
+    if (pg_input_register_stat(path, &st) != 0) /* no output may overwrite it (pg_outpath.h) */
+        return -1;
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
         pg_fail("cannot open: %s", strerror(errno));

@@ -175,9 +175,10 @@ int pg_chrome_save(const char *path, const pg_run *run, const char *run_name, pg
     if (pg_outfile_open(&o, path) != 0)
         return -1;
     if (pg_chrome_write(o.f, run, run_name, counts) != 0) {
+        /* a write error is the output's; anything else is the run's trace */
+        int write_failed = ferror(o.f);
         pg_outfile_abort(&o);
-        /* what failed is the run's trace (or the JSON writer), not the file */
-        return pg_fail_context("%s", run_name);
+        return pg_fail_context("%s", write_failed ? path : run_name);
     }
     return pg_outfile_commit(&o);
 }
