@@ -170,14 +170,15 @@ int pg_cmd_ref(int argc, char **argv)
     }
     pg_accum_mode mode;
     pg_epilogue epi;
-    if (pg_accum_parse(a.mode_s, &mode) != 0 || pg_epilogue_parse(a.epi_s, &epi) != 0 ||
-        pg_outfile_check(a.output) != 0)
+    if (pg_accum_parse(a.mode_s, &mode) != 0 || pg_epilogue_parse(a.epi_s, &epi) != 0)
         return pg_cli_report("ref", 2);
     const double t0 = pg_now_seconds();
     pg_run run;
     memset(&run, 0, sizeof run);
     int rc = 2, stored = 0;
-    if (pg_cli_problem_load(&po, &run.problem, &stored) != 0) {
+    /* the output is checked after the input is read (and registered as an
+     * input), so `--output` naming the input is refused before any work */
+    if (pg_cli_problem_load(&po, &run.problem, &stored) != 0 || pg_outfile_check(a.output) != 0) {
         rc = pg_cli_report("ref", 2);
         goto done;
     }
