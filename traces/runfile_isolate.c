@@ -49,11 +49,15 @@ static int read_timeout_s(int *out)
  * a finished read: the parent repeats it in process for the message. */
 static void child_walk(const char *path, int timeout_s)
 {
-    sigset_t alrm;
-    sigemptyset(&alrm);
-    sigaddset(&alrm, SIGALRM);
-    signal(SIGALRM, SIG_DFL);
-    sigprocmask(SIG_UNBLOCK, &alrm, NULL);
+    /* The parent's handlers (a test harness's SIGSEGV handler, a
+     * cleanup-on-SIGALRM) must not run here: a crash has to end this
+     * process, and the alarm has to kill it. */
+    for (int sig = 1; sig < NSIG; sig++)
+        if (sig != SIGKILL && sig != SIGSTOP)
+            (void)signal(sig, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
     alarm((unsigned)timeout_s);
     pg_run run;
     (void)pg_run_read_direct(path, &run, 0);

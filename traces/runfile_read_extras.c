@@ -176,13 +176,11 @@ static const struct {
 };
 #define N_COLUMNS (sizeof k_columns / sizeof k_columns[0])
 
-/* Sizes first, before anything is allocated: the row count, the anchors'
- * count against the SM limit and the kernel's sm_count, and anchors
+/* Sizes first, before anything is allocated (the row count is checked as
+ * soon as it is known): the anchors' count against the SM limit and the kernel's sm_count, and anchors
  * present whenever there are rows. */
 static int check_trace_sizes(int64_t n, int64_t n_sm, const pg_kernel_info *k)
 {
-    if (n > PG_LIMIT_TRACE_ROWS)
-        return pg_fail("/trace has %" PRId64 " intervals; at most %" PRId64 " are allowed", n, PG_LIMIT_TRACE_ROWS);
     if (n_sm > PG_LIMIT_SM_COUNT)
         return pg_fail("/trace/anchor_clock has %" PRId64 " SMs; at most %d are allowed", n_sm, PG_LIMIT_SM_COUNT);
     if (k->present && n_sm > k->sm_count)
@@ -209,6 +207,10 @@ int pg_runfile_read_trace(hid_t file, pg_trace *t, const pg_kernel_info *k, int 
     int64_t n, n_sm;
     if (pg_h5_dataset_check(file, k_columns[0].path, k_columns[0].kind, 1, NULL, &n) < 0)
         goto done;
+    if (n > PG_LIMIT_TRACE_ROWS) { /* before the other columns are even opened */
+        pg_fail("/trace has %" PRId64 " intervals; at most %" PRId64 " are allowed", n, PG_LIMIT_TRACE_ROWS);
+        goto done;
+    }
     const pg_h5_extent len_n = {n, "len(/trace/sm)"};
     for (size_t i = 1; i < N_COLUMNS; i++)
         if (pg_h5_dataset_check(file, k_columns[i].path, k_columns[i].kind, 1, &len_n, NULL) < 0)
