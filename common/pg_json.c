@@ -62,25 +62,64 @@ static void after_value(pg_json *j)
         j->done = 1;
 }
 
+/* Length of the well-formed UTF-8 sequence at p (1..4), or 0 if the bytes
+ * there are not one (a stray continuation byte, an overlong form, a
+ * surrogate, a code point above U+10FFFF, or a sequence cut short). */
+static int utf8_len(const unsigned char *p)
+{
+    unsigned c = p[0];
+    int n;
+    unsigned min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2, min = 0x80;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3, min = 0x800;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4, min = 0x10000;
+    else
+        return 0;
+    unsigned cp = c & (0x3Fu >> (n - 1));
+    for (int i = 1; i < n; i++) {
+        if ((p[i] & 0xC0) != 0x80) /* also stops at the terminating NUL */
+            return 0;
+        cp = (cp << 6) | (p[i] & 0x3Fu);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+/* JSON strings are UTF-8: control characters are escaped, and a byte that
+ * does not start a well-formed UTF-8 sequence (a Latin-1 kernel name, a
+ * corrupt attribute) becomes U+FFFD, so the output is always valid JSON. */
 static void write_escaped(FILE *f, const char *s)
 {
     fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
         switch (*p) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
-        case '\b': fputs("\\b", f); break;
-        case '\f': fputs("\\f", f); break;
-        default:
-            /* control characters must be escaped; bytes >= 0x80 pass
-             * through (UTF-8 stays UTF-8) */
-            if (*p < 0x20)
-                fprintf(f, "\\u%04x", *p);
-            else
-                fputc(*p, f);
+        case '"': fputs("\\\"", f); p++; continue;
+        case '\\': fputs("\\\\", f); p++; continue;
+        case '\n': fputs("\\n", f); p++; continue;
+        case '\r': fputs("\\r", f); p++; continue;
+        case '\t': fputs("\\t", f); p++; continue;
+        case '\b': fputs("\\b", f); p++; continue;
+        case '\f': fputs("\\f", f); p++; continue;
+        default: break;
+        }
+        if (*p < 0x20 || *p == 0x7F) {
+            fprintf(f, "\\u%04x", *p);
+            p++;
+            continue;
+        }
+        int n = utf8_len(p);
+        if (n == 0) {
+            fputs("\\ufffd", f);
+            p++;
+        } else {
+            fwrite(p, 1, (size_t)n, f);
+            p += n;
         }
     }
     fputc('"', f);

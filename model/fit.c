@@ -741,6 +741,13 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
             maxtile = t->tile[i];
     if (maxtile < 0)
         return pg_fail("the trace has no tile indices");
+    /* Per-tile tables below are sized by the largest index: a traced tile
+     * has at least one interval, so an index beyond the interval count is
+     * a sparse or corrupt numbering that would cost memory for nothing. */
+    if (maxtile >= t->n)
+        return pg_fail("the trace's tile indices reach %lld but it has only %lld intervals (tiles must be numbered "
+                       "densely from 0)",
+                       (long long)maxtile, (long long)t->n);
     tab = calloc(1, sizeof *tab);
     if (!tab) {
         pg_fail("out of memory");

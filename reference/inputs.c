@@ -155,7 +155,7 @@ static void generate_combined(pg_family f, uint64_t seed, pg_shape shape, uint16
 int pg_problem_generate_progress(pg_problem *p, pg_shape shape, pg_family f, uint64_t seed, const char *label)
 {
     memset(p, 0, sizeof *p);
-    if (pg_shape_check(&shape) != 0)
+    if (pg_shape_check_inputs_fit(&shape) != 0)
         return -1;
     if (f < 0 || f >= PG_FAM_COUNT)
         return pg_fail("unknown input family %d", (int)f);

@@ -4,35 +4,49 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pg_alloc.h"
 #include "pg_error.h"
+#include "pg_limits.h"
 #include "problem.h"
 #include "rng.h"
 
-/* Limits: each dimension fits the int32 indices of the GPU runner and each
- * matrix stays below 2^40 elements (a terabyte) so sizes never overflow. */
-#define PG_DIM_MAX ((int64_t)INT32_MAX)
-#define PG_ELEMS_MAX ((int64_t)1 << 40)
+/* Limits (common/pg_limits.h): each dimension below a physical bound, and
+ * each matrix (A, B, combined, D and the fp32 accumulators) at most
+ * PG_LIMIT_MATRIX_BYTES, so sizes never overflow and no shape asks for
+ * more memory than a GPU has. */
+static const struct {
+    const char *name;
+    int64_t max;
+} k_dims[4] = {{"M", PG_LIMIT_M}, {"N", PG_LIMIT_N}, {"K", PG_LIMIT_K}, {"P", PG_LIMIT_P}};
 
 /* What is wrong with the shape ("M = 0 (must be >= 1)") into buf; 0 if nothing. */
 static int shape_problem(const pg_shape *s, char *buf, size_t n)
 {
-    const char *names[4] = {"M", "N", "K", "P"};
     int64_t v[4] = {s->M, s->N, s->K, s->P};
     for (int i = 0; i < 4; i++) {
         if (v[i] < 1) {
-            snprintf(buf, n, "%s = %lld (must be >= 1)", names[i], (long long)v[i]);
+            snprintf(buf, n, "%s = %lld (must be >= 1)", k_dims[i].name, (long long)v[i]);
             return -1;
         }
-        if (v[i] > PG_DIM_MAX) {
-            snprintf(buf, n, "%s = %lld (must be <= %lld)", names[i], (long long)v[i], (long long)PG_DIM_MAX);
+        if (v[i] > k_dims[i].max) {
+            snprintf(buf, n, "%s = %lld (must be <= %lld)", k_dims[i].name, (long long)v[i],
+                     (long long)k_dims[i].max);
             return -1;
         }
     }
-    if (s->M * s->K > PG_ELEMS_MAX || s->N * s->K > PG_ELEMS_MAX || s->M * s->N > PG_ELEMS_MAX ||
-        s->P * s->N > PG_ELEMS_MAX) {
-        snprintf(buf, n, "%lld x %lld x %lld is too large (a matrix over 2^40 elements)", (long long)s->M,
-                 (long long)s->N, (long long)s->K);
-        return -1;
+    /* dimensions are below 2^26, so every product fits an int64 */
+    const struct {
+        const char *name;
+        int64_t bytes;
+    } mats[3] = {{"A (M x K bytes)", s->M * s->K}, {"D's fp32 accumulators (M x N x 4 bytes)", s->M * s->N * 4},
+                 {"combined (P x N x 2 bytes)", s->P * s->N * 2}};
+    for (int i = 0; i < 3; i++) {
+        if (mats[i].bytes > PG_LIMIT_MATRIX_BYTES) {
+            snprintf(buf, n, "%lld x %lld x %lld (P = %lld) is too large: %s is %lld bytes, over the limit of %lld",
+                     (long long)s->M, (long long)s->N, (long long)s->K, (long long)s->P, mats[i].name,
+                     (long long)mats[i].bytes, (long long)PG_LIMIT_MATRIX_BYTES);
+            return -1;
+        }
     }
     return 0;
 }
@@ -43,6 +57,18 @@ int pg_shape_check(const pg_shape *s)
     if (shape_problem(s, why, sizeof why) != 0)
         return pg_fail("bad shape: %s", why);
     return 0;
+}
+
+int pg_shape_check_inputs_fit(const pg_shape *s)
+{
+    if (pg_shape_check(s) < 0)
+        return -1;
+    /* each term is at most PG_LIMIT_MATRIX_BYTES, so the sum fits */
+    uint64_t bytes = (uint64_t)(s->M * s->K + s->N * s->K + 2 * s->P * s->N);
+    char what[160];
+    snprintf(what, sizeof what, "the inputs of a %lld x %lld x %lld problem (A, B and combined)", (long long)s->M,
+             (long long)s->N, (long long)s->K);
+    return pg_mem_fits(what, bytes);
 }
 
 /* A decimal integer filling the whole of [s, end); -1 on anything else. */

@@ -27,6 +27,10 @@ typedef struct {
 /* Every dimension >= 1 and small enough for the index types; -1 with a
  * message naming the bad dimension otherwise. */
 int pg_shape_check(const pg_shape *s);
+/* The inputs of `s` (A, B and combined: M*K + N*K + 2*P*N bytes) fit in
+ * memory (pg_mem_limit); -1 with the computed size otherwise.  Checked
+ * before generating or loading inputs. */
+int pg_shape_check_inputs_fit(const pg_shape *s);
 /* Parse "M,N,K,P" (P optional, default 196). */
 int pg_shape_parse(const char *s, pg_shape *out);
 void pg_problem_free(pg_problem *p); /* frees arrays, leaves a zeroed struct */

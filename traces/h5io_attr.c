@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pg_error.h"
+#include "pg_limits.h"
 
 #define WHAT_LEN 300
 
@@ -259,6 +260,11 @@ static int attr_read_strings(hid_t obj, const char *obj_name, const char *name, 
 
     if (attr_open(obj, obj_name, name, H5T_STRING, H5T_STRING, "a string", array, &attr, &type, &n) < 0)
         return -1;
+    if (n > PG_LIMIT_STRING_LIST) {
+        pg_fail("attribute %s of %s lists %zu strings; at most %d are allowed", name, obj_name, n,
+                PG_LIMIT_STRING_LIST);
+        goto done;
+    }
     strs = calloc(n ? n : 1, sizeof *strs);
     if (!strs) {
         pg_fail("out of memory reading attribute %s of %s", name, obj_name);
@@ -281,6 +287,11 @@ static int attr_read_strings(hid_t obj, const char *obj_name, const char *name, 
         }
         vl_read = 1;
         for (size_t i = 0; i < n; i++) {
+            if (vl[i] && strnlen(vl[i], PG_LIMIT_STRING_BYTES + 1) > PG_LIMIT_STRING_BYTES) {
+                pg_fail("attribute %s of %s holds a string longer than %d bytes", name, obj_name,
+                        PG_LIMIT_STRING_BYTES);
+                goto done;
+            }
             strs[i] = dup_fixed(vl[i] ? vl[i] : "", vl[i] ? strlen(vl[i]) : 0);
             if (!strs[i]) {
                 pg_fail("out of memory reading attribute %s of %s", name, obj_name);
@@ -289,6 +300,11 @@ static int attr_read_strings(hid_t obj, const char *obj_name, const char *name, 
         }
     } else {
         size_t len = H5Tget_size(type);
+        if (len > PG_LIMIT_STRING_BYTES) {
+            pg_fail("attribute %s of %s is a fixed-length string of %zu bytes; at most %d are allowed", name, obj_name,
+                    len, PG_LIMIT_STRING_BYTES);
+            goto done;
+        }
         if (len == 0 || (fixed = calloc(n ? n : 1, len)) == NULL) {
             pg_fail("cannot read attribute %s of %s (size %zu)", name, obj_name, len);
             goto done;

@@ -1,11 +1,13 @@
 /* Checking, reading and writing whole HDF5 datasets. */
 #include "h5io.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "pg_alloc.h"
 #include "pg_error.h"
+#include "pg_limits.h"
 
 const pg_h5_kind PG_H5_U8 = {H5T_INTEGER, 1, 0, "uint8"};
 const pg_h5_kind PG_H5_U16 = {H5T_INTEGER, 2, 0, "uint16"};
@@ -47,6 +49,83 @@ static void shape_desc(const int64_t *dims, int rank, char *buf, size_t n)
         used += (size_t)snprintf(buf + used, n - used, "%s%lld", i ? "," : "", (long long)dims[i]);
     if (used < n)
         snprintf(buf + used, n - used, "]");
+}
+
+/* Only what pegemm and h5py write: contiguous, compact or chunked storage
+ * inside the file, filtered (if at all) by shuffle, deflate or fletcher32.
+ * External raw-data files would make a run file read other files, virtual
+ * datasets other HDF5 files, and an unknown filter makes HDF5 look for a
+ * plugin library to load. */
+static int check_layout(hid_t dset, const char *path)
+{
+    int rc = -1;
+    char what[300];
+    snprintf(what, sizeof what, "cannot read the storage properties of %s", path);
+    hid_t dcpl = H5Dget_create_plist(dset);
+    if (dcpl < 0)
+        return pg_h5_fail(what);
+    H5D_layout_t layout = H5Pget_layout(dcpl);
+    int n_external = H5Pget_external_count(dcpl);
+    int n_filters = H5Pget_nfilters(dcpl);
+    if (layout < 0 || n_external < 0 || n_filters < 0) {
+        pg_h5_fail(what);
+        goto done;
+    }
+    if (layout != H5D_CONTIGUOUS && layout != H5D_CHUNKED && layout != H5D_COMPACT) {
+        pg_fail("%s has an unsupported storage layout (%d; a virtual dataset?): only data stored in the file is read",
+                path, (int)layout);
+        goto done;
+    }
+    if (n_external > 0) {
+        pg_fail("%s keeps its data in %d external file(s); only data stored in the file is read", path, n_external);
+        goto done;
+    }
+    for (int i = 0; i < n_filters; i++) {
+        unsigned flags = 0, cd[8];
+        size_t ncd = sizeof cd / sizeof cd[0];
+        H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, cd, 0, NULL, NULL);
+        if (id < 0) {
+            pg_h5_fail(what);
+            goto done;
+        }
+        if (id != H5Z_FILTER_DEFLATE && id != H5Z_FILTER_SHUFFLE && id != H5Z_FILTER_FLETCHER32) {
+            pg_fail("%s uses HDF5 filter %d; only shuffle, deflate and fletcher32 are read", path, (int)id);
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    H5Pclose(dcpl);
+    return rc;
+}
+
+/* The bytes the dataset declares must be backed by storage in the file:
+ * an unallocated (never written) dataset of 2^30 elements costs a few
+ * hundred bytes of file and would be read as gigabytes of fill values. */
+static int check_storage(hid_t dset, const char *path, const pg_h5_kind *kind, const int64_t *dims, int rank)
+{
+    if (check_layout(dset, path) < 0)
+        return -1;
+    /* extents are below 2^64 and a product of them can overflow: stop at
+     * the point where it is certainly too large */
+    uint64_t bytes = kind->size;
+    for (int i = 0; i < rank; i++) {
+        if (dims[i] != 0 && bytes > UINT64_MAX / 2 / (uint64_t)dims[i])
+            return pg_fail("%s declares more elements than any memory holds", path);
+        bytes *= (uint64_t)dims[i];
+    }
+    /* Asked even for small datasets: for a chunked one this walks the
+     * chunk index, so the isolated pre-read (runfile_isolate.c) covers it. */
+    hsize_t stored = H5Dget_storage_size(dset); /* 0 both for "none" and for an error */
+    (void)H5Eclear2(H5E_DEFAULT);
+    if (bytes <= (uint64_t)PG_LIMIT_INFLATE_SLACK_BYTES)
+        return 0;
+    if (stored > (UINT64_MAX - (uint64_t)PG_LIMIT_INFLATE_SLACK_BYTES) / PG_LIMIT_INFLATE_RATIO ||
+        bytes <= (uint64_t)stored * PG_LIMIT_INFLATE_RATIO + (uint64_t)PG_LIMIT_INFLATE_SLACK_BYTES)
+        return 0;
+    return pg_fail("%s declares %llu bytes of data but the file stores only %llu bytes of it (unwritten or "
+                   "truncated data; at most %d:1 compression is possible)",
+                   path, (unsigned long long)bytes, (unsigned long long)stored, PG_LIMIT_INFLATE_RATIO);
 }
 
 int pg_h5_dataset_check(hid_t file, const char *path, const pg_h5_kind *kind, int rank,
@@ -107,6 +186,8 @@ int pg_h5_dataset_check(hid_t file, const char *path, const pg_h5_kind *kind, in
             goto done;
         }
     }
+    if (check_storage(obj, path, kind, dims, rank) < 0)
+        goto done;
     if (dims_out)
         memcpy(dims_out, dims, (size_t)rank * sizeof *dims);
     rc = 0;

@@ -87,8 +87,19 @@ enum {
  * inputs go in the file (required when family is "file"). */
 int pg_run_write(const char *path, const pg_run *run, int store_problem);
 /* Read and validate.  On failure the run is left empty and the message
- * names the file, the dataset and the problem. */
+ * names the file, the dataset and the problem.  The file must be a regular
+ * file; its metadata is first walked in a child process under a time limit
+ * (runfile_isolate.c), so a file that crashes or hangs libhdf5 is refused
+ * ("malformed HDF5 file (the HDF5 library crashed reading it: signal 11,
+ * ...)") without harming the caller. */
 int pg_run_read(const char *path, pg_run *run, unsigned what);
+/* The same read in this process, without the isolated pre-read: for
+ * fuzzers, and for files already known to be well-formed. */
+int pg_run_read_direct(const char *path, pg_run *run, unsigned what);
+/* Only the isolated pre-read: 0 if libhdf5 walks the file's metadata
+ * without crashing and within PEGEMM_READ_TIMEOUT seconds (default 60;
+ * 0 skips it), else -1 with the reason. */
+int pg_run_read_isolated_check(const char *path);
 void pg_run_free(pg_run *run);
 
 /* Helpers for building runs. */

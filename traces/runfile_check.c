@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "pg_error.h"
+#include "pg_limits.h"
 #include "runfile_internal.h"
 
 int pg_runfile_check_rows(const int64_t *rows, int64_t n, int64_t M, const char *where)
@@ -18,18 +19,73 @@ int pg_runfile_check_rows(const int64_t *rows, int64_t n, int64_t M, const char 
     return 0;
 }
 
+/* Clock values in [0, PG_LIMIT_CLOCK_VALUE): every difference and every
+ * sum of two of them fits an int64, whatever a reader computes. */
+static int clock_ok(int64_t v) { return v >= 0 && v < PG_LIMIT_CLOCK_VALUE; }
+
+static int check_interval(const pg_trace *t, int64_t i, int n_roles, int n_phases, const char *where)
+{
+    if (t->role[i] >= n_roles)
+        return pg_fail("%s/role[%" PRId64 "] = %d is not a known role (%d roles)", where, i, t->role[i], n_roles);
+    if (t->phase[i] >= n_phases)
+        return pg_fail("%s/phase[%" PRId64 "] = %d is not a known phase (%d phases)", where, i, t->phase[i],
+                       n_phases);
+    if (t->sm[i] < 0 || t->sm[i] >= t->n_sm)
+        return pg_fail("%s/sm[%" PRId64 "] = %d is out of range (%" PRId64 " SMs have anchors)", where, i, t->sm[i],
+                       t->n_sm);
+    if (t->warp[i] < 0 || t->tile[i] < 0)
+        return pg_fail("%s: interval %" PRId64 " has warp %d, tile %d (must not be negative)", where, i, t->warp[i],
+                       t->tile[i]);
+    if (!clock_ok(t->begin[i]) || !clock_ok(t->end[i]))
+        return pg_fail("%s: interval %" PRId64 " has begin %" PRId64 ", end %" PRId64 " (clock values must be in [0, 2^62))",
+                       where, i, t->begin[i], t->end[i]);
+    if (t->begin[i] > t->end[i])
+        return pg_fail("%s: interval %" PRId64 " ends before it begins (begin %" PRId64 " > end %" PRId64 ")", where,
+                       i, t->begin[i], t->end[i]);
+    int s = t->sm[i];
+    if (!clock_ok(t->anchor_clock[s]) || !clock_ok(t->anchor_globaltimer_ns[s]))
+        return pg_fail("%s: SM %d has intervals but its anchor is missing or out of range (anchor_clock %" PRId64
+                       ", anchor_globaltimer_ns %" PRId64 ")",
+                       where, s, t->anchor_clock[s], t->anchor_globaltimer_ns[s]);
+    return 0;
+}
+
 int pg_runfile_check_trace(const pg_trace *t, int n_roles, int n_phases, const char *where)
 {
-    for (int64_t i = 0; i < t->n; i++) {
-        if (t->role[i] >= n_roles)
-            return pg_fail("%s/role[%" PRId64 "] = %d is not a known role (%d roles)", where, i, t->role[i], n_roles);
-        if (t->phase[i] >= n_phases)
-            return pg_fail("%s/phase[%" PRId64 "] = %d is not a known phase (%d phases)", where, i, t->phase[i],
-                           n_phases);
-        if (t->sm[i] < 0 || (t->n_sm > 0 && t->sm[i] >= t->n_sm))
-            return pg_fail("%s/sm[%" PRId64 "] = %d is out of range (%" PRId64 " SMs have anchors)", where, i,
-                           t->sm[i], t->n_sm);
-    }
+    if (t->n > 0 && t->n_sm < 1)
+        return pg_fail("%s has %" PRId64 " intervals but no per-SM anchors (anchor_clock is empty)", where, t->n);
+    if (t->n > PG_LIMIT_TRACE_ROWS || t->n_sm > PG_LIMIT_SM_COUNT)
+        return pg_fail("%s has %" PRId64 " intervals on %" PRId64 " SMs; at most %" PRId64 " on %d are allowed", where,
+                       t->n, t->n_sm, PG_LIMIT_TRACE_ROWS, PG_LIMIT_SM_COUNT);
+    for (int64_t i = 0; i < t->n; i++)
+        if (check_interval(t, i, n_roles, n_phases, where) < 0)
+            return -1;
+    return 0;
+}
+
+static int int_in(const char *name, int64_t v, int64_t lo, int64_t hi)
+{
+    if (v < lo || v > hi)
+        return pg_fail("attribute %s of /kernel is %" PRId64 "; it must be in [%" PRId64 ", %" PRId64 "]", name, v, lo,
+                       hi);
+    return 0;
+}
+
+int pg_runfile_check_kernel(const pg_kernel_info *k)
+{
+    if (strnlen(k->name, sizeof k->name) == sizeof k->name || strnlen(k->device, sizeof k->device) == sizeof k->device)
+        return pg_fail("kernel name or device is not NUL-terminated");
+    /* !(a <= x && x <= b) also refuses NaN */
+    if (!(k->sm_clock_hz >= PG_LIMIT_CLOCK_HZ_MIN && k->sm_clock_hz <= PG_LIMIT_CLOCK_HZ_MAX))
+        return pg_fail("attribute sm_clock_hz of /kernel is %g; it must be a clock in [%g, %g] Hz", k->sm_clock_hz,
+                       PG_LIMIT_CLOCK_HZ_MIN, PG_LIMIT_CLOCK_HZ_MAX);
+    if (int_in("sm_count", k->sm_count, 1, PG_LIMIT_SM_COUNT) < 0 || int_in("tile_m", k->tile_m, 1, PG_LIMIT_TILE) < 0 ||
+        int_in("tile_n", k->tile_n, 1, PG_LIMIT_TILE) < 0 || int_in("tile_k", k->tile_k, 1, PG_LIMIT_TILE) < 0 ||
+        int_in("stages", k->stages, 1, PG_LIMIT_STAGES) < 0 ||
+        int_in("consumers", k->consumers, 1, PG_LIMIT_CONSUMERS) < 0 ||
+        int_in("trace_build", k->trace_build, 0, 1) < 0 || int_in("epi_delay", k->epi_delay, 0, PG_LIMIT_DELAY) < 0 ||
+        int_in("mainloop_delay", k->mainloop_delay, 0, PG_LIMIT_DELAY) < 0)
+        return -1;
     return 0;
 }
 
@@ -93,12 +149,14 @@ static int check_trace(const pg_trace *t)
     return pg_runfile_check_trace(t, PG_ROLE_COUNT, PG_PH_COUNT, "trace");
 }
 
-static int check_kernel(const pg_kernel_info *k)
+static int check_kernel(const pg_kernel_info *k, const pg_trace *t)
 {
     if (!k->present)
         return 0;
-    if (strnlen(k->name, sizeof k->name) == sizeof k->name || strnlen(k->device, sizeof k->device) == sizeof k->device)
-        return pg_fail("kernel name or device is not NUL-terminated");
+    if (pg_runfile_check_kernel(k) < 0)
+        return -1;
+    if (t->n_sm > k->sm_count)
+        return pg_fail("the trace has anchors for %" PRId64 " SMs but the kernel ran on %d", t->n_sm, k->sm_count);
     return 0;
 }
 
@@ -119,5 +177,5 @@ int pg_runfile_check_run(const pg_run *run, int store_problem)
         return pg_fail_context("timings");
     if (check_trace(&run->trace) < 0)
         return -1;
-    return check_kernel(&run->kernel);
+    return check_kernel(&run->kernel, &run->trace);
 }

@@ -13,12 +13,20 @@
 /* Row indices strictly increasing within [0, M); `where` names them in
  * messages ("/output/rows"). */
 int pg_runfile_check_rows(const int64_t *rows, int64_t n, int64_t M, const char *where);
-/* Role and phase codes below n_roles / n_phases, sm ids >= 0 and, when
- * per-SM anchors exist, below n_sm. */
+/* At most PG_LIMIT_TRACE_ROWS intervals on PG_LIMIT_SM_COUNT SMs; anchors
+ * present when there are intervals; per interval: role and phase codes
+ * below n_roles / n_phases, sm in [0, n_sm), warp and tile >= 0,
+ * 0 <= begin <= end < 2^62, and the SM's anchors in [0, 2^62). */
 int pg_runfile_check_trace(const pg_trace *t, int n_roles, int n_phases, const char *where);
+/* The /kernel attributes within their bounds (common/pg_limits.h):
+ * sm_clock_hz finite in [1 MHz, 100 GHz], sm_count in [1, 1024], ... */
+int pg_runfile_check_kernel(const pg_kernel_info *k);
 /* A timing name is a single HDF5 link name: non-empty, NUL-terminated within
  * the struct, no '/', not "." . */
 int pg_runfile_check_timing_name(const char *name, size_t cap);
+/* 0 if `path` is a regular file (opened without blocking, so a FIFO
+ * cannot hang the reader); -1 with "not a regular file (a FIFO)" etc. */
+int pg_runfile_check_regular(const char *path);
 /* Everything pg_run_write needs before it creates any file. */
 int pg_runfile_check_run(const pg_run *run, int store_problem);
 
@@ -35,6 +43,6 @@ unsigned char *pg_runfile_build_image(const char *name, const pg_run *run, int s
 int pg_runfile_open_group(hid_t file, const char *path, hid_t *g);
 int pg_runfile_read_kernel(hid_t file, pg_kernel_info *k);
 int pg_runfile_read_timings(hid_t file, pg_run *run);
-int pg_runfile_read_trace(hid_t file, pg_trace *t, int load);
+int pg_runfile_read_trace(hid_t file, pg_trace *t, const pg_kernel_info *k, int load);
 
 #endif

@@ -38,27 +38,49 @@ int pg_runfile_open_group(hid_t file, const char *path, hid_t *g)
     return 1;
 }
 
+static const char *file_kind(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a plain file";
+}
+
+int pg_runfile_check_regular(const char *path)
+{
+    /* O_NONBLOCK: opening a FIFO without a writer must not wait for one;
+     * fstat on the descriptor says what was actually opened. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        if (errno == EISDIR)
+            return pg_fail("not a regular file (a directory)");
+        return pg_fail("%s", strerror(errno));
+    }
+    struct stat st;
+    int rc = 0;
+    if (fstat(fd, &st) < 0)
+        rc = pg_fail("cannot stat: %s", strerror(errno));
+    else if (!S_ISREG(st.st_mode))
+        rc = pg_fail("not a regular file (%s)", file_kind(st.st_mode));
+    else if (pg_input_register_stat(path, &st) != 0) /* no output may overwrite it (pg_outpath.h) */
+        rc = -1;
+    close(fd);
+    return rc;
+}
+
 /* Reasons a path cannot be read are clearer from errno than from HDF5. */
 static hid_t open_file(const char *path)
 {
     hid_t fapl = -1, file = -1;
-    struct stat st;
-    if (stat(path, &st) < 0) {
-        pg_fail("%s", strerror(errno));
+    if (pg_runfile_check_regular(path) < 0)
         return -1;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        pg_fail("is a directory, not a run file");
-        return -1;
-    }
-    if (pg_input_register_stat(path, &st) != 0) /* no output may overwrite it (pg_outpath.h) */
-        return -1;
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) {
-        pg_fail("cannot open: %s", strerror(errno));
-        return -1;
-    }
-    close(fd);
 #if H5_VERSION_GE(1, 12, 0)
     htri_t is_h5 = H5Fis_accessible(path, H5P_DEFAULT); /* H5Fis_hdf5 is deprecated from 1.12 */
 #else
@@ -164,6 +186,8 @@ static int load_problem(hid_t file, pg_problem *p, int stored)
         p->combined = gen.combined;
         return 0;
     }
+    if (pg_shape_check_inputs_fit(s) < 0)
+        return -1;
     if (!(p->A = pg_alloc("/problem/A", s->M * s->K, 1)) || !(p->B = pg_alloc("/problem/B", s->N * s->K, 1)) ||
         !(p->combined = pg_alloc("/problem/combined", s->P * s->N, 2)))
         return -1;
@@ -232,6 +256,10 @@ static int read_output(hid_t file, pg_run *run, int load)
             pg_fail("/output/rows is empty");
             goto done;
         }
+        if (n > s->M) { /* strictly increasing in [0, M) */
+            pg_fail("/output/rows has %" PRId64 " entries but M = %" PRId64 " (at most M distinct rows)", n, s->M);
+            goto done;
+        }
         if (!(run->rows = pg_alloc("/output/rows", n, sizeof *run->rows)) ||
             pg_h5_dataset_read(file, "/output/rows", &PG_H5_I64, run->rows) < 0 ||
             pg_runfile_check_rows(run->rows, n, s->M, "/output/rows") < 0)
@@ -267,7 +295,7 @@ done:
     return rc;
 }
 
-int pg_run_read(const char *path, pg_run *run, unsigned what)
+int pg_run_read_direct(const char *path, pg_run *run, unsigned what)
 {
     int rc = -1;
     hid_t file = -1;
@@ -279,7 +307,8 @@ int pg_run_read(const char *path, pg_run *run, unsigned what)
         goto done;
     if (read_version(file) < 0 || read_problem(file, run, (what & PG_READ_PROBLEM) != 0) < 0 ||
         read_output(file, run, (what & PG_READ_OUTPUT) != 0) < 0 || pg_runfile_read_kernel(file, &run->kernel) < 0 ||
-        pg_runfile_read_timings(file, run) < 0 || pg_runfile_read_trace(file, &run->trace, (what & PG_READ_TRACE) != 0) < 0)
+        pg_runfile_read_timings(file, run) < 0 ||
+        pg_runfile_read_trace(file, &run->trace, &run->kernel, (what & PG_READ_TRACE) != 0) < 0)
         goto done;
     rc = 0;
 done:

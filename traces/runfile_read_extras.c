@@ -8,6 +8,7 @@
 #include "h5io.h"
 #include "pg_alloc.h"
 #include "pg_error.h"
+#include "pg_limits.h"
 #include "runfile_internal.h"
 
 static int read_int_attr(hid_t g, const char *obj, const char *name, int *out)
@@ -42,6 +43,8 @@ int pg_runfile_read_kernel(hid_t file, pg_kernel_info *k)
         pg_h5_attr_read_i64(g, o, "mainloop_delay", &k->mainloop_delay) < 0)
         goto done;
     k->present = 1;
+    if (pg_runfile_check_kernel(k) < 0)
+        goto done;
     rc = 0;
 done:
     H5Gclose(g);
@@ -62,6 +65,9 @@ static int read_timing(hid_t file, hid_t g, const char *name, pg_timing *t)
         return -1;
     if (n < 1)
         return pg_fail("%s has no samples", path);
+    if (n > PG_LIMIT_TIMING_SAMPLES)
+        return pg_fail("%s has %" PRId64 " samples; at most %" PRId64 " are allowed", path, n,
+                       PG_LIMIT_TIMING_SAMPLES);
     if ((d = H5Dopen2(g, name, H5P_DEFAULT)) < 0)
         return pg_h5_fail("cannot open a timing dataset");
     if (pg_h5_attr_read_f64(d, path, "flops", &t->flops) < 0 || pg_h5_attr_read_f64(d, path, "bytes", &t->bytes) < 0)
@@ -170,7 +176,21 @@ static const struct {
 };
 #define N_COLUMNS (sizeof k_columns / sizeof k_columns[0])
 
-int pg_runfile_read_trace(hid_t file, pg_trace *t, int load)
+/* Sizes first, before anything is allocated (the row count is checked as
+ * soon as it is known): the anchors' count against the SM limit and the kernel's sm_count, and anchors
+ * present whenever there are rows. */
+static int check_trace_sizes(int64_t n, int64_t n_sm, const pg_kernel_info *k)
+{
+    if (n_sm > PG_LIMIT_SM_COUNT)
+        return pg_fail("/trace/anchor_clock has %" PRId64 " SMs; at most %d are allowed", n_sm, PG_LIMIT_SM_COUNT);
+    if (k->present && n_sm > k->sm_count)
+        return pg_fail("/trace/anchor_clock has %" PRId64 " SMs but /kernel sm_count = %d", n_sm, k->sm_count);
+    if (n > 0 && n_sm == 0)
+        return pg_fail("/trace has %" PRId64 " intervals but no per-SM anchors (/trace/anchor_clock is empty)", n);
+    return 0;
+}
+
+int pg_runfile_read_trace(hid_t file, pg_trace *t, const pg_kernel_info *k, int load)
 {
     hid_t g = -1;
     int rc = -1;
@@ -187,6 +207,10 @@ int pg_runfile_read_trace(hid_t file, pg_trace *t, int load)
     int64_t n, n_sm;
     if (pg_h5_dataset_check(file, k_columns[0].path, k_columns[0].kind, 1, NULL, &n) < 0)
         goto done;
+    if (n > PG_LIMIT_TRACE_ROWS) { /* before the other columns are even opened */
+        pg_fail("/trace has %" PRId64 " intervals; at most %" PRId64 " are allowed", n, PG_LIMIT_TRACE_ROWS);
+        goto done;
+    }
     const pg_h5_extent len_n = {n, "len(/trace/sm)"};
     for (size_t i = 1; i < N_COLUMNS; i++)
         if (pg_h5_dataset_check(file, k_columns[i].path, k_columns[i].kind, 1, &len_n, NULL) < 0)
@@ -194,7 +218,8 @@ int pg_runfile_read_trace(hid_t file, pg_trace *t, int load)
     if (pg_h5_dataset_check(file, "/trace/anchor_clock", &PG_H5_I64, 1, NULL, &n_sm) < 0)
         goto done;
     const pg_h5_extent len_sm = {n_sm, "len(/trace/anchor_clock)"};
-    if (pg_h5_dataset_check(file, "/trace/anchor_globaltimer_ns", &PG_H5_I64, 1, &len_sm, NULL) < 0)
+    if (pg_h5_dataset_check(file, "/trace/anchor_globaltimer_ns", &PG_H5_I64, 1, &len_sm, NULL) < 0 ||
+        check_trace_sizes(n, n_sm, k) < 0)
         goto done;
 
     if (!load) {

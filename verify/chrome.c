@@ -42,6 +42,10 @@ int pg_chrome_write(FILE *f, const pg_run *run, const char *run_name, pg_chrome_
         if (t->sm[i] < 0 || t->role[i] >= PG_ROLE_COUNT || t->phase[i] >= PG_PH_COUNT)
             return pg_fail("trace record %lld has sm %d, role %d, phase %d: not exportable", (long long)i, t->sm[i],
                            t->role[i], t->phase[i]);
+        int64_t dur; /* durations must exist and be non-negative: no negative "X" events */
+        if (__builtin_sub_overflow(t->end[i], t->begin[i], &dur) || dur < 0)
+            return pg_fail("trace record %lld ends before it begins or out of range (begin %lld, end %lld)",
+                           (long long)i, (long long)t->begin[i], (long long)t->end[i]);
         if (t->sm[i] > max_sm)
             max_sm = t->sm[i];
     }
@@ -60,8 +64,15 @@ int pg_chrome_write(FILE *f, const pg_run *run, const char *run_name, pg_chrome_
         for (int64_t s = 0; s <= max_sm; s++)
             if (t->anchor_globaltimer_ns[s] < g0)
                 g0 = t->anchor_globaltimer_ns[s];
-        for (int64_t s = 0; s <= max_sm; s++)
-            origin_us[s] = (double)(t->anchor_globaltimer_ns[s] - g0) * 1e-3 - (double)t->anchor_clock[s] / hz * 1e6;
+        for (int64_t s = 0; s <= max_sm; s++) {
+            int64_t since; /* the reader bounds anchors; a run built in memory may not */
+            if (__builtin_sub_overflow(t->anchor_globaltimer_ns[s], g0, &since)) {
+                pg_fail("SM %lld's globaltimer anchor %lld is out of range", (long long)s,
+                        (long long)t->anchor_globaltimer_ns[s]);
+                goto done;
+            }
+            origin_us[s] = (double)since * 1e-3 - (double)t->anchor_clock[s] / hz * 1e6;
+        }
     } else {
         for (int64_t s = 0; s <= max_sm; s++)
             origin_us[s] = 0;

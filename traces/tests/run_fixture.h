@@ -44,6 +44,14 @@ void fx_h5_write_dataset(const char *file, const char *obj, hid_t mem_type, hid_
                          const hsize_t *dims, const void *data);
 void fx_h5_set_attr_i64(const char *file, const char *obj, const char *name, int64_t v);
 void fx_h5_set_attr_u64(const char *file, const char *obj, const char *name, uint64_t v);
+void fx_h5_set_attr_f64(const char *file, const char *obj, const char *name, double v);
+/* Replace `obj` by a 1-D dataset of n elements that no data is written to:
+ * FX_DECLARE_EMPTY leaves its storage unallocated (a few hundred bytes of
+ * file declare n elements); FX_DECLARE_FILLED allocates deflated chunks of
+ * fill values (storage that really holds n zeros); FX_DECLARE_EXTERNAL
+ * keeps the data in an external file. */
+enum { FX_DECLARE_EMPTY, FX_DECLARE_FILLED, FX_DECLARE_EXTERNAL };
+void fx_h5_declare_dataset(const char *file, const char *obj, hid_t file_type, hsize_t n, int how);
 void fx_h5_set_attr_str(const char *file, const char *obj, const char *name, const char *s);
 void fx_h5_delete_attr(const char *file, const char *obj, const char *name);
 

@@ -76,7 +76,7 @@ static void test_nonexistent_path(void **state)
 
 static void test_directory(void **state)
 {
-    fx_expect_read_error(FX->dir, PG_READ_ALL, "is a directory");
+    fx_expect_read_error(FX->dir, PG_READ_ALL, "not a regular file (a directory)");
 }
 
 static void write_bytes(const char *path, const void *data, size_t n)

@@ -100,10 +100,11 @@ static void add_trace(pg_run *run, int impossible)
         }
     }
     assert_int_equal(n, t->n);
-    if (impossible) /* the first mainloop ends before it begins */
+    if (impossible) /* the first mainloop begins before its load wait ends (a file whose
+                       interval ends before it begins is refused by the reader) */
         for (int64_t i = 0; i < t->n; i++)
             if (t->phase[i] == PG_PH_MAINLOOP) {
-                t->end[i] = t->begin[i] - 5;
+                t->begin[i] -= 5;
                 break;
             }
 }
@@ -253,7 +254,7 @@ static void test_verify_trace_impossible(void **state)
     assert_json_file(json, NULL, NULL, 0);
     size_t len;
     char *text = read_whole_file(json, &len);
-    assert_non_null(strstr(text, "\"impossible\": 1"));
+    assert_non_null(strstr(text, "\"impossible\": 2")); /* the shifted mainloop breaks two order checks */
     assert_non_null(strstr(text, "\"model\": null"));
     free(text);
     unlink(json);

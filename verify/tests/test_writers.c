@@ -118,6 +118,34 @@ static void test_json_wellformed(void **state)
     }
 }
 
+static void fill_bad_utf8(pg_json *j)
+{
+    pg_json_object_begin(j);
+    /* Latin-1 "µs", a stray continuation byte, an overlong '/', a UTF-16
+     * surrogate, a code point above U+10FFFF, a cut-off sequence, DEL */
+    pg_json_kv_string(j, "name", "\xb5s \x80 \xc0\xaf \xed\xa0\x80 \xf4\x90\x80\x80 \xe2\x82 \x7f");
+    pg_json_kv_string(j, "good", "\xc2\xb5s \xe2\x82\xac \xf0\x9f\x98\x80");
+    pg_json_object_end(j);
+}
+
+/* Strings from files (a kernel name) may hold any bytes; the JSON must
+ * stay valid UTF-8: bad bytes become U+FFFD, good sequences pass. */
+static void test_json_invalid_utf8_replaced(void **state)
+{
+    (void)state;
+    int rc;
+    size_t len;
+    char *text = capture_json(fill_bad_utf8, 0, &rc, &len);
+    assert_int_equal(rc, 0);
+    assert_string_equal(text, "{\"name\":\"\\ufffds \\ufffd \\ufffd\\ufffd \\ufffd\\ufffd\\ufffd "
+                              "\\ufffd\\ufffd\\ufffd\\ufffd \\ufffd\\ufffd \\u007f\",\"good\":\"\xc2\xb5s "
+                              "\xe2\x82\xac \xf0\x9f\x98\x80\"}\n");
+    char err[200];
+    json_stats st = {0};
+    assert_int_equal(json_validate(text, len, &st, err, sizeof err), 0);
+    free(text);
+}
+
 static void test_json_misuse_detected(void **state)
 {
     (void)state;
@@ -334,6 +362,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_json_wellformed),
+        cmocka_unit_test(test_json_invalid_utf8_replaced),
         cmocka_unit_test(test_json_misuse_detected),
         cmocka_unit_test(test_json_validator_rejects),
         cmocka_unit_test(test_xml_validator_rejects),
