@@ -1,0 +1,101 @@
+/* pgtrace host side: the device buffer (CUDA runtime API). */
+#include "pgtrace_host.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CK(call, what)                                                                                             \
+    do {                                                                                                           \
+        const cudaError_t e_ = (call);                                                                             \
+        if (e_ != cudaSuccess) {                                                                                   \
+            rc = pgtrace_fail("pgtrace: %s: %s (%s)", what, cudaGetErrorString(e_), cudaGetErrorName(e_));        \
+            goto done;                                                                                             \
+        }                                                                                                          \
+    } while (0)
+
+int pgtrace_buffer_create(pgtrace_buffer *b, int64_t capacity, int32_t n_ctas)
+{
+    int rc = -1;
+    memset(b, 0, sizeof *b);
+    if (capacity < 1 || n_ctas < 1)
+        return pgtrace_fail("pgtrace: capacity %lld and CTAs %d must both be >= 1", (long long)capacity, n_ctas);
+    if ((uint64_t)capacity > SIZE_MAX / sizeof(pgtrace_event))
+        return pgtrace_fail("pgtrace: capacity %lld events is too large", (long long)capacity);
+    CK(cudaGetDevice(&b->device), "finding the current device");
+    CK(cudaMalloc((void **)&b->dev.events, (size_t)capacity * sizeof(pgtrace_event)), "allocating the event buffer");
+    CK(cudaMalloc((void **)&b->dev.count, sizeof(unsigned long long)), "allocating the event counter");
+    CK(cudaMalloc((void **)&b->dev.anchors, (size_t)n_ctas * sizeof(pgtrace_anchor)), "allocating the anchors");
+    b->dev.capacity = b->capacity = capacity;
+    b->dev.n_anchors = b->n_ctas = n_ctas;
+    if (pgtrace_buffer_reset(b, 0) != 0)
+        goto done;
+    CK(cudaDeviceSynchronize(), "clearing the trace buffer");
+    rc = 0;
+done:
+    if (rc)
+        pgtrace_buffer_destroy(b);
+    return rc;
+}
+
+int pgtrace_buffer_reset(const pgtrace_buffer *b, cudaStream_t stream)
+{
+    int rc = -1;
+    CK(cudaMemsetAsync(b->dev.count, 0, sizeof(unsigned long long), stream), "zeroing the event counter");
+    /* all bytes 0xFF: every anchor field -1 (a CTA that never wrote shows as absent) */
+    CK(cudaMemsetAsync(b->dev.anchors, 0xFF, (size_t)b->n_ctas * sizeof(pgtrace_anchor), stream),
+       "clearing the anchors");
+    rc = 0;
+done:
+    return rc;
+}
+
+static int device_facts(int device, pgtrace_trace *t)
+{
+    int rc = -1, sms = 0, khz = 0;
+    CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "reading the SM count");
+    CK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device), "reading the clock rate");
+    t->sm_count = sms;
+    t->clock_hz_nominal = khz * 1e3;
+    rc = 0;
+done:
+    return rc;
+}
+
+int pgtrace_buffer_collect(const pgtrace_buffer *b, pgtrace_trace *t)
+{
+    int rc = -1;
+    memset(t, 0, sizeof *t);
+    CK(cudaDeviceSynchronize(), "waiting for the traced kernel");
+    CK(cudaMemcpy(&t->count, b->dev.count, sizeof t->count, cudaMemcpyDeviceToHost), "reading the event counter");
+    t->capacity = b->capacity;
+    t->n_events = pgtrace_recorded(t->count, b->capacity);
+    t->dropped = pgtrace_dropped(t->count, b->capacity);
+    t->n_anchors = b->n_ctas;
+    t->events = malloc((size_t)(t->n_events ? t->n_events : 1) * sizeof *t->events);
+    t->anchors = malloc((size_t)b->n_ctas * sizeof *t->anchors);
+    if (!t->events || !t->anchors) {
+        rc = pgtrace_fail("pgtrace: out of host memory for %lld events", (long long)t->n_events);
+        goto done;
+    }
+    CK(cudaMemcpy(t->events, b->dev.events, (size_t)t->n_events * sizeof *t->events, cudaMemcpyDeviceToHost),
+       "downloading the events");
+    CK(cudaMemcpy(t->anchors, b->dev.anchors, (size_t)b->n_ctas * sizeof *t->anchors, cudaMemcpyDeviceToHost),
+       "downloading the anchors");
+    if (device_facts(b->device, t) != 0)
+        goto done;
+    t->clock_hz = pgtrace_clock_from_anchors(t->anchors, t->n_anchors);
+    rc = 0;
+done:
+    if (rc)
+        pgtrace_trace_free(t);
+    return rc;
+}
+
+void pgtrace_buffer_destroy(pgtrace_buffer *b)
+{
+    /* errors ignored: freeing on a path that is already failing */
+    cudaFree(b->dev.events);
+    cudaFree(b->dev.count);
+    cudaFree(b->dev.anchors);
+    memset(b, 0, sizeof *b);
+}
