@@ -255,6 +255,13 @@ def write_file(path, force, attrs, sets, cases, pools):
     try:
         with h5py.File(tmp, "w") as f:
             for k, v in attrs.items():
+                # numpy unicode arrays have no HDF5 type: store text as str / lists of str
+                if isinstance(v, np.ndarray) and v.dtype.kind == "U":
+                    v = [str(x) for x in v.tolist()]
+                if isinstance(v, (list, tuple)) and v and isinstance(v[0], str):
+                    v = np.array(v, dtype=h5py.string_dtype())
+                elif isinstance(v, str):  # also str subclasses (torch.__version__)
+                    v = str(v)
                 f.attrs[k] = v
             for grp, rows in (("sets", sets), ("cases", cases)):
                 g = f.create_group(grp)
