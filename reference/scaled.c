@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gemm.h"
 #include "pg_error.h"
 #include "scaled.h"
 
@@ -185,29 +186,82 @@ static int check_problem(const pg_scaled_problem *sp, const pg_accum_params *p, 
     return 0;
 }
 
+/* The named mode whose preset equals p field by field, or -1. */
+static int preset_mode(const pg_accum_params *p)
+{
+    for (int m = 0; m < PG_ACC_COUNT; m++) {
+        const pg_accum_params *q = pg_accum_preset((pg_accum_mode)m);
+        if (p->kind == q->kind && p->block_k == q->block_k && p->align_frac_bits == q->align_frac_bits &&
+            p->align_round == q->align_round && p->out_frac_bits == q->out_frac_bits &&
+            p->out_round == q->out_round && p->promote_k == q->promote_k && p->c_entry == q->c_entry)
+            return m;
+    }
+    return -1;
+}
+
+/* The fast path: E4M3 x E4M3 under a named preset with scales outside the
+ * accumulation is pg_gemm_ref's accumulator (the vectorized kernels,
+ * tested against pg_dot); its BF16 output is discarded.  0, 1 when the
+ * path does not apply, -1 on failure. */
+static int fast_acc(const pg_scaled_problem *sp, const pg_accum_params *p, float *acc)
+{
+    int mode = preset_mode(p);
+    if (mode < 0 || sp->fmt_a != PG_FMT_E4M3 || sp->fmt_b != PG_FMT_E4M3 || sp->scale == PG_SCALE_BLOCK ||
+        sp->scale == PG_SCALE_MX)
+        return 1;
+    uint16_t *zero_row = calloc((size_t)sp->N, sizeof *zero_row);
+    uint16_t *scratch = malloc((size_t)(sp->M * sp->N) * sizeof *scratch);
+    pg_problem prob = {.shape = {sp->M, sp->N, sp->K, 1}, .A = (uint8_t *)sp->A, .B = (uint8_t *)sp->B,
+                       .combined = zero_row};
+    int rc = -1;
+    if (zero_row == NULL || scratch == NULL)
+        pg_fail("scaled GEMM: out of memory for %lld x %lld outputs", (long long)sp->M, (long long)sp->N);
+    else
+        rc = pg_gemm_ref(&prob, (pg_accum_mode)mode, PG_EPI_DOUBLE, NULL, sp->M, scratch, acc, NULL);
+    free(zero_row);
+    free(scratch);
+    return rc;
+}
+
+static void store(const pg_scaled_problem *sp, void *D, int64_t at, uint32_t bits)
+{
+    if (sp->out == PG_OUT_FP32)
+        ((uint32_t *)D)[at] = bits;
+    else
+        ((uint16_t *)D)[at] = (uint16_t)bits;
+}
+
 int pg_scaled_gemm(const pg_scaled_problem *sp, const pg_accum_params *p, const pg_lib_epilogue *e, void *D,
                    float *acc)
 {
     if (check_problem(sp, p, e, D) != 0)
         return -1;
     int64_t M = sp->M, N = sp->N;
+    float *own = NULL;
+    if (acc == NULL) {
+        own = acc = malloc((size_t)(M * N) * sizeof *acc);
+        if (own == NULL)
+            return pg_fail("scaled GEMM: out of memory for %lld x %lld accumulators", (long long)M, (long long)N);
+    }
+    int fast = fast_acc(sp, p, acc);
+    if (fast < 0) {
+        free(own);
+        return -1;
+    }
 #pragma omp parallel for schedule(dynamic, 1)
     for (int64_t m = 0; m < M; m++) {
         for (int64_t n = 0; n < N; n++) {
-            float v = pg_scaled_acc(sp, p, m, n);
+            float v = fast == 0 ? acc[m * N + n] : pg_scaled_acc(sp, p, m, n);
             float sa = 1.0f, sb = 1.0f;
             if (sp->scale == PG_SCALE_TENSOR)
                 sa = sp->scale_a[0], sb = sp->scale_b[0];
             else if (sp->scale == PG_SCALE_ROWCOL)
                 sa = sp->scale_a[m], sb = sp->scale_b[n];
-            uint32_t bitsv = pg_scaled_epilogue(e, v, sa, sb, sp->bias != NULL, sp->bias ? sp->bias[n] : 0.0f, sp->out);
-            if (sp->out == PG_OUT_FP32)
-                ((uint32_t *)D)[m * N + n] = bitsv;
-            else
-                ((uint16_t *)D)[m * N + n] = (uint16_t)bitsv;
-            if (acc)
-                acc[m * N + n] = v;
+            store(sp, D, m * N + n,
+                  pg_scaled_epilogue(e, v, sa, sb, sp->bias != NULL, sp->bias ? sp->bias[n] : 0.0f, sp->out));
+            acc[m * N + n] = v;
         }
     }
+    free(own);
     return 0;
 }
