@@ -24,6 +24,39 @@ int32_t pg_fp8_to_fixed(uint8_t code);
  * (0xFF if its sign bit is set).  -0.0 encodes as 0x80. */
 uint8_t pg_fp8_from_f32(float x);
 
+/* ---- FP8 E5M2 (OCP E5M2, IEEE-like): 1 sign, 5 exponent (bias 15), 2
+ * mantissa; subnormals (min 2^-16); max +-57344; infinities 0x7C / 0xFC;
+ * NaN 0x7D-0x7F and 0xFD-0xFF.  Every finite value is an integer multiple
+ * of 2^-16. */
+#define PG_E5M2_MAX 57344.0f
+#define PG_E5M2_FIXED_SHIFT 16
+float pg_e5m2_to_f32(uint8_t code); /* NaN codes -> fp32 NaN (sign kept), inf -> inf */
+int pg_e5m2_is_nan(uint8_t code);
+int pg_e5m2_is_inf(uint8_t code);
+
+/* ---- The operand format of an FP8 matrix, for code that takes either. */
+typedef enum { PG_FMT_E4M3 = 0, PG_FMT_E5M2 = 1, PG_FMT_COUNT } pg_fp8_format;
+const char *pg_fp8_format_name(pg_fp8_format f); /* "e4m3", "e5m2" */
+/* 0 on success; -1 with a pg_fail() message listing valid names. */
+int pg_fp8_format_parse(const char *s, pg_fp8_format *out);
+float pg_fp8f_to_f32(pg_fp8_format f, uint8_t code);
+int pg_fp8f_is_nan(pg_fp8_format f, uint8_t code);
+int pg_fp8f_is_inf(pg_fp8_format f, uint8_t code); /* always 0 for E4M3 */
+/* A finite non-zero code as integer significand * 2^(exp - frac_bits) in
+ * the tensor-core rule (not renormalised): a normal has significand
+ * 1.m (frac_bits = mantissa bits), a subnormal 0.m with the smallest
+ * normal exponent; zero gives significand 0 and exponent -126.  Callers
+ * test NaN / inf first.  Returns frac_bits (3 for E4M3, 2 for E5M2). */
+int pg_fp8f_sig_exp(pg_fp8_format f, uint8_t code, int32_t *sig, int *exp);
+
+/* ---- IEEE binary16 (bits in a uint16_t). */
+/* The one fp16 NaN pegemm produces (cvt.rn.f16.f32 returns 0x7FFF). */
+#define PG_FP16_QNAN ((uint16_t)0x7FFF)
+float pg_fp16_to_f32(uint16_t h);
+/* fp32 -> fp16, round-to-nearest-even (cvt.rn.f16.f32): subnormals kept
+ * (down to 2^-24), overflow to +-inf, any NaN -> PG_FP16_QNAN. */
+uint16_t pg_fp16_from_f32(float x);
+
 /* ---- BF16 (bits in a uint16_t). */
 /* The one NaN pegemm produces in BF16: the canonical NaN that the sm_90
  * cvt.rn.bf16x2.f32 and add.bf16x2 instructions return. */
