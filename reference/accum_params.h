@@ -47,6 +47,20 @@ const pg_accum_params *pg_accum_preset(pg_accum_mode m);
 /* 0 and *out on success; -1 with a pg_fail() message if p is not valid
  * (block_k 1..64, F 0..40, O 0..23, promote_k a multiple of block_k). */
 int pg_accum_params_check(const pg_accum_params *p);
+/* The named mode whose preset equals p field by field (name, formats and
+ * provenance aside), or -1 for a set of its own. */
+int pg_accum_params_mode(const pg_accum_params *p);
+/* Parse "BASE[,field=value...]": a preset name, then fields changed from
+ * it: kind=exact|fp32|block, block_k=, align_frac_bits= (F=), align_round=
+ * trunc|rne, out_frac_bits= (O=), out_round=, promote_k=, c_entry=inside|after.
+ * The name becomes "custom" when a field changes.  0, or -1 with a message. */
+int pg_accum_params_parse(const char *spec, pg_accum_params *out);
+const char *pg_sum_kind_name(pg_sum_kind k);       /* "exact", "fp32", "block" */
+const char *pg_rounding_name(pg_rounding r);       /* "trunc", "rne" */
+const char *pg_c_entry_name(pg_c_entry c);         /* "inside", "after" */
+int pg_sum_kind_parse(const char *s, pg_sum_kind *out);
+int pg_rounding_parse(const char *s, pg_rounding *out);
+int pg_c_entry_parse(const char *s, pg_c_entry *out);
 
 /* The dot product of a[0..K) (format fa) and b[0..K) (format fb) under p:
  * the literal scalar definition.  Specials first: a NaN code, inf * 0, or

@@ -82,3 +82,17 @@ int pg_fp8f_sig_exp(pg_fp8_format f, uint8_t code, int32_t *sig, int *exp)
     }
     return mbits;
 }
+
+uint8_t pg_e5m2_from_f32(float x)
+{
+    /* E5M2 is the top byte of binary16: round the fp16 value's low byte
+     * away with RNE.  Exact for fp16 values (every E4M3 value is one);
+     * otherwise two roundings (used only to make inputs). */
+    uint16_t h = pg_fp16_from_f32(x);
+    if ((h & 0x7C00) == 0x7C00 && (h & 0x03FF) != 0)
+        return (uint8_t)(0x7F | ((h >> 8) & 0x80));
+    uint16_t top = h >> 8, low = h & 0xFF;
+    if (low > 0x80 || (low == 0x80 && (top & 1)))
+        top++; /* carries into the exponent; 0x7B + 1 = 0x7C is inf */
+    return (uint8_t)top;
+}

@@ -33,6 +33,10 @@ uint8_t pg_fp8_from_f32(float x);
 float pg_e5m2_to_f32(uint8_t code); /* NaN codes -> fp32 NaN (sign kept), inf -> inf */
 int pg_e5m2_is_nan(uint8_t code);
 int pg_e5m2_is_inf(uint8_t code);
+/* fp32 -> E5M2, round-to-nearest-even of the fp16 value (exact for
+ * values that fp16 holds, every E4M3 value among them); overflow to inf,
+ * NaN -> 0x7F (0xFF with the sign). */
+uint8_t pg_e5m2_from_f32(float x);
 
 /* ---- The operand format of an FP8 matrix, for code that takes either. */
 typedef enum { PG_FMT_E4M3 = 0, PG_FMT_E5M2 = 1, PG_FMT_COUNT } pg_fp8_format;

@@ -109,8 +109,11 @@ static int panels_make(b_panels *out, const pg_problem *p, pg_accum_mode mode, c
 static int check_args(const pg_problem *p, pg_accum_mode mode, pg_epilogue epi, const int64_t *rows, int64_t nrows,
                       const uint16_t *D)
 {
-    if (p == NULL || p->A == NULL || p->B == NULL || p->combined == NULL)
+    if (p == NULL || p->A == NULL || p->B == NULL || (p->combined == NULL && p->shape.P > 0))
         return pg_fail("reference GEMM: the problem has no inputs");
+    if (!pg_problem_is_classic(p))
+        return pg_fail("reference GEMM: the problem is not E4M3 x E4M3 with bf16 output and no scales or bias "
+                       "(internal: use pg_problem_ref)");
     if (pg_shape_check(&p->shape) != 0)
         return -1;
     if (mode < 0 || mode >= PG_ACC_COUNT)
@@ -264,7 +267,11 @@ int pg_gemm_ref(const pg_problem *p, pg_accum_mode mode, pg_epilogue epi, const 
                                     v[j] = pg_f32_from_bits(PG_F32_QNAN_BITS);
                         if (acc)
                             memcpy(acc + i * N + n0, v, (size_t)nn * sizeof *v);
-                        pg_epilogue_row(epi, v, p->combined + (m_of[u][r] % P) * N + n0, D + i * N + n0, nn);
+                        if (P > 0)
+                            pg_epilogue_row(epi, v, p->combined + (m_of[u][r] % P) * N + n0, D + i * N + n0, nn);
+                        else /* a plain GEMM: one rounding, whichever epilogue */
+                            for (int64_t j = 0; j < nn; j++)
+                                D[i * N + n0 + j] = pg_bf16_from_f32(v[j]);
                     }
                 }
             }

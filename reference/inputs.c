@@ -161,8 +161,9 @@ int pg_problem_generate_progress(pg_problem *p, pg_shape shape, pg_family f, uin
         return pg_fail("unknown input family %d", (int)f);
     p->A = malloc((size_t)(shape.M * shape.K));
     p->B = malloc((size_t)(shape.N * shape.K));
-    p->combined = malloc((size_t)(shape.P * shape.N) * sizeof *p->combined);
-    if (p->A == NULL || p->B == NULL || p->combined == NULL) {
+    if (shape.P > 0) /* P = 0: a plain GEMM, no combined term */
+        p->combined = malloc((size_t)(shape.P * shape.N) * sizeof *p->combined);
+    if (p->A == NULL || p->B == NULL || (p->combined == NULL && shape.P > 0)) {
         pg_problem_free(p);
         return pg_fail("out of memory generating a %lld x %lld x %lld problem", (long long)shape.M,
                        (long long)shape.N, (long long)shape.K);
@@ -186,7 +187,8 @@ int pg_problem_generate_progress(pg_problem *p, pg_shape shape, pg_family f, uin
     if (label)
         pg_progress_end(&prog);
     generate_B(f, seed, shape, p->B);
-    generate_combined(f, seed, shape, p->combined);
+    if (shape.P > 0)
+        generate_combined(f, seed, shape, p->combined);
     return 0;
 }
 

@@ -24,8 +24,8 @@ static int shape_problem(const pg_shape *s, char *buf, size_t n)
 {
     int64_t v[4] = {s->M, s->N, s->K, s->P};
     for (int i = 0; i < 4; i++) {
-        if (v[i] < 1) {
-            snprintf(buf, n, "%s = %lld (must be >= 1)", k_dims[i].name, (long long)v[i]);
+        if (v[i] < (i == 3 ? 0 : 1)) { /* P = 0: no combined term */
+            snprintf(buf, n, "%s = %lld (must be >= %d)", k_dims[i].name, (long long)v[i], i == 3 ? 0 : 1);
             return -1;
         }
         if (v[i] > k_dims[i].max) {
@@ -130,7 +130,17 @@ void pg_problem_free(pg_problem *p)
     free(p->A);
     free(p->B);
     free(p->combined);
+    free(p->scale_a);
+    free(p->scale_b);
+    free(p->mx_a);
+    free(p->mx_b);
+    free(p->bias);
     memset(p, 0, sizeof *p);
+}
+
+int pg_problem_is_classic(const pg_problem *p)
+{
+    return p->fmt_a == 0 && p->fmt_b == 0 && p->scale == 0 && !p->has_bias && p->out == 0;
 }
 
 /* sample:N -- one row from each of N equal strata of [0, M), drawn from the

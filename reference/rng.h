@@ -14,6 +14,9 @@ enum {
     PG_RNG_TENSOR_ROWS = 4,
     PG_RNG_TENSOR_BIAS = 5,
     PG_RNG_TENSOR_NAN_ROWS = 6,
+    PG_RNG_TENSOR_SCALE_A = 7, /* the general problem's scales and bias (problem_terms.c) */
+    PG_RNG_TENSOR_SCALE_B = 8,
+    PG_RNG_TENSOR_BIAS_TERM = 9,
 };
 
 /* The splitmix64 finaliser (Steele, Lea, Flood 2014): a bijection on 64 bits

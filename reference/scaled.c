@@ -2,6 +2,7 @@
  * epilogue.  Compiled as ISO C17, so a*b + c is two roundings unless
  * written as fmaf (GCC contracts only in GNU modes). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,38 @@ const char *pg_scale_kind_name(pg_scale_kind s)
     return (s >= 0 && s < PG_SCALE_COUNT) ? k_scale_names[s] : "?";
 }
 
+static int parse_name(const char *s, const char *const *names, int n, const char *what, int *out)
+{
+    for (int i = 0; i < n; i++) {
+        if (s != NULL && strcmp(s, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    }
+    char list[96] = "";
+    for (int i = 0; i < n; i++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+    return pg_fail("unknown %s '%s' (valid: %s)", what, s ? s : "(null)", list);
+}
+
+int pg_out_dtype_parse(const char *s, pg_out_dtype *out)
+{
+    int v = 0;
+    if (parse_name(s, k_out_names, PG_OUT_COUNT, "output type", &v) != 0)
+        return -1;
+    *out = (pg_out_dtype)v;
+    return 0;
+}
+
+int pg_scale_kind_parse(const char *s, pg_scale_kind *out)
+{
+    int v = 0;
+    if (parse_name(s, k_scale_names, PG_SCALE_COUNT, "scale kind", &v) != 0)
+        return -1;
+    *out = (pg_scale_kind)v;
+    return 0;
+}
+
 /* The orders below were chosen by the ground truth (tests/test_groundtruth.c
  * tries every order and prints the mismatch counts; docs/numerics.md). */
 static const pg_lib_epilogue k_lib[] = {
@@ -40,6 +73,11 @@ const pg_lib_epilogue *pg_lib_epilogue_find(const char *name)
             return &k_lib[i];
     pg_fail("unknown library preset '%s' (valid: torch-cublaslt, torch-cutlass-rowwise)", name ? name : "(null)");
     return NULL;
+}
+
+const pg_lib_epilogue *pg_lib_epilogue_default(pg_scale_kind s)
+{
+    return &k_lib[s == PG_SCALE_ROWCOL ? 1 : 0];
 }
 
 static uint32_t convert(float x, pg_out_dtype out)
@@ -186,26 +224,13 @@ static int check_problem(const pg_scaled_problem *sp, const pg_accum_params *p, 
     return 0;
 }
 
-/* The named mode whose preset equals p field by field, or -1. */
-static int preset_mode(const pg_accum_params *p)
-{
-    for (int m = 0; m < PG_ACC_COUNT; m++) {
-        const pg_accum_params *q = pg_accum_preset((pg_accum_mode)m);
-        if (p->kind == q->kind && p->block_k == q->block_k && p->align_frac_bits == q->align_frac_bits &&
-            p->align_round == q->align_round && p->out_frac_bits == q->out_frac_bits &&
-            p->out_round == q->out_round && p->promote_k == q->promote_k && p->c_entry == q->c_entry)
-            return m;
-    }
-    return -1;
-}
-
 /* The fast path: E4M3 x E4M3 under a named preset with scales outside the
  * accumulation is pg_gemm_ref's accumulator (the vectorized kernels,
  * tested against pg_dot); its BF16 output is discarded.  0, 1 when the
  * path does not apply, -1 on failure. */
 static int fast_acc(const pg_scaled_problem *sp, const pg_accum_params *p, float *acc)
 {
-    int mode = preset_mode(p);
+    int mode = pg_accum_params_mode(p);
     if (mode < 0 || sp->fmt_a != PG_FMT_E4M3 || sp->fmt_b != PG_FMT_E4M3 || sp->scale == PG_SCALE_BLOCK ||
         sp->scale == PG_SCALE_MX)
         return 1;

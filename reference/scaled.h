@@ -13,6 +13,8 @@
 
 typedef enum { PG_OUT_BF16 = 0, PG_OUT_FP16 = 1, PG_OUT_FP32 = 2, PG_OUT_COUNT } pg_out_dtype;
 const char *pg_out_dtype_name(pg_out_dtype t); /* "bf16", "fp16", "fp32" */
+/* 0, or -1 with a pg_fail() message listing the valid names. */
+int pg_out_dtype_parse(const char *s, pg_out_dtype *out);
 
 typedef enum {
     PG_SCALE_NONE = 0,
@@ -23,6 +25,7 @@ typedef enum {
     PG_SCALE_COUNT
 } pg_scale_kind;
 const char *pg_scale_kind_name(pg_scale_kind s); /* "none", "tensor", "rowcol", "block", "mx" */
+int pg_scale_kind_parse(const char *s, pg_scale_kind *out);
 
 #define PG_BLOCK_SCALE_K 128 /* DeepGEMM scale granularity in k (and in n for B) */
 #define PG_MX_BLOCK_K 32     /* MX scale granularity in k */
@@ -54,6 +57,10 @@ typedef struct {
 /* Library presets: "torch-cublaslt" (per-tensor scales), "torch-cutlass-rowwise"
  * (row/column scales).  NULL with a pg_fail() message for an unknown name. */
 const pg_lib_epilogue *pg_lib_epilogue_find(const char *name);
+/* The preset a scale kind is called through by default: torch-cutlass-rowwise
+ * for rowcol, torch-cublaslt otherwise (none: scales of 1; block / mx: only
+ * the bias and the conversion). */
+const pg_lib_epilogue *pg_lib_epilogue_default(pg_scale_kind s);
 
 /* The output bits (in the low 16 bits for bf16/fp16) of one element: the
  * fp32 accumulator acc, scales sa, sb (1 when none), bias value (has_bias

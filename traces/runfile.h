@@ -1,4 +1,4 @@
-/* The HDF5 run file, schema v1 (docs/format.md).  One file per run:
+/* The HDF5 run file, schema v2 (docs/format.md; v1 files are read too).  One file per run:
  * problem, kernel config and device, timing samples, outputs, trace.
  * Written atomically (temp file in the same directory + rename); validated
  * on read with messages that name the dataset and what is wrong. */
@@ -8,11 +8,12 @@
 #include <stdint.h>
 
 #include "accum.h"
+#include "accum_params.h"
 #include "formats.h"
 #include "phases.h"
 #include "problem.h"
 
-#define PG_RUN_SCHEMA_VERSION 1
+#define PG_RUN_SCHEMA_VERSION 2
 
 /* One row per phase interval. Times are SM clock64 cycles. */
 typedef struct {
@@ -58,11 +59,19 @@ typedef struct {
     int problem_stored;   /* 1 if /problem/A,B,combined are in the file */
 
     /* outputs (nrows == 0: none) */
-    pg_accum_mode mode;   /* accumulation mode the outputs were made in */
+    pg_accum_mode mode;   /* accumulation mode the outputs were made in (when accum is a preset) */
     pg_epilogue epilogue;
+    /* The accumulation parameter set, field by field (/output accum_*).
+     * Writers may leave accum.name NULL: the preset of `mode` is written.
+     * The reader fills it; a set of its own has the name "custom" (then
+     * mode_custom = 1 and `mode` means nothing). */
+    pg_accum_params accum;
+    int mode_custom;
+    char library[32];     /* library preset of the epilogue ("": none; general problems only) */
     int64_t nrows;
     int64_t *rows;        /* NULL when all M rows are stored in order */
-    uint16_t *D;          /* [nrows, N] */
+    uint16_t *D;          /* [nrows, N] bf16 or fp16 bits (problem.out); NULL for fp32 outputs */
+    uint32_t *D32;        /* [nrows, N] fp32 bits when problem.out is fp32 */
     float *acc;           /* [nrows, N] or NULL */
 
     pg_kernel_info kernel;

@@ -5,6 +5,7 @@
 
 #include "pg_error.h"
 #include "pg_limits.h"
+#include "problem_terms.h"
 #include "runfile_internal.h"
 
 int pg_runfile_check_rows(const int64_t *rows, int64_t n, int64_t M, const char *where)
@@ -106,12 +107,19 @@ static int check_outputs(const pg_run *run)
         return pg_fail("nrows = %" PRId64 " is negative", run->nrows);
     if (run->nrows == 0)
         return 0;
-    if ((unsigned)run->mode >= PG_ACC_COUNT)
+    if (run->accum.name == NULL && (unsigned)run->mode >= PG_ACC_COUNT)
         return pg_fail("accumulation mode %d is not a known mode", (int)run->mode);
+    if (run->accum.name != NULL && pg_accum_params_check(&run->accum) < 0)
+        return -1;
     if ((unsigned)run->epilogue >= PG_EPI_COUNT)
         return pg_fail("epilogue %d is not a known epilogue", (int)run->epilogue);
-    if (!run->D)
-        return pg_fail("nrows = %" PRId64 " but D is NULL", run->nrows);
+    if (strnlen(run->library, sizeof run->library) == sizeof run->library)
+        return pg_fail("library preset name is not NUL-terminated");
+    if (run->library[0] && !pg_lib_epilogue_find(run->library))
+        return -1;
+    int fp32 = run->problem.out == PG_OUT_FP32;
+    if ((fp32 && !run->D32) || (!fp32 && !run->D))
+        return pg_fail("nrows = %" PRId64 " but %s is NULL", run->nrows, fp32 ? "D32 (fp32 outputs)" : "D");
     if (!run->rows && run->nrows != M)
         return pg_fail("rows is NULL (all rows) but nrows = %" PRId64 " and M = %" PRId64, run->nrows, M);
     if (run->rows)
@@ -168,9 +176,12 @@ int pg_runfile_check_run(const pg_run *run, int store_problem)
     size_t flen = strnlen(p->family, sizeof p->family);
     if (flen == 0 || flen == sizeof p->family)
         return pg_fail("problem family is empty or not NUL-terminated");
-    if ((store_problem || strcmp(p->family, "file") == 0) && (!p->A || !p->B || !p->combined))
+    int store = store_problem || strcmp(p->family, "file") == 0;
+    if (store && (!p->A || !p->B || (!p->combined && p->shape.P > 0)))
         return pg_fail("the inputs must be stored (family '%s'%s) but A, B or combined is NULL", p->family,
                        store_problem ? ", store_problem set" : "");
+    if ((store ? pg_problem_terms_check(p) : pg_problem_terms_check_kinds(p)) < 0)
+        return pg_fail_context("problem terms");
     if (check_outputs(run) < 0)
         return pg_fail_context("outputs");
     if (check_timings(run) < 0)

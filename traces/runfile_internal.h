@@ -42,6 +42,13 @@ unsigned char *pg_runfile_build_image(const char *name, const pg_run *run, int s
  * cannot be opened. */
 int pg_runfile_open_group(hid_t file, const char *path, hid_t *g);
 int pg_runfile_read_kernel(hid_t file, pg_kernel_info *k);
+/* runfile_read_terms.c: the general problem's attributes (absent: the
+ * classic problem), its scale and bias datasets (checked; loaded), and
+ * /output's accumulation set (mode, accum_*, library). */
+int pg_runfile_read_terms_attrs(hid_t g, pg_problem *p);
+int pg_runfile_check_terms_data(hid_t file, const pg_problem *p, int stored);
+int pg_runfile_load_terms(hid_t file, pg_problem *p);
+int pg_runfile_read_accum(hid_t g, pg_run *run);
 int pg_runfile_read_timings(hid_t file, pg_run *run);
 int pg_runfile_read_trace(hid_t file, pg_trace *t, const pg_kernel_info *k, int load);
 

@@ -28,6 +28,7 @@ void pg_run_free(pg_run *run)
     pg_problem_free(&run->problem);
     free(run->rows);
     free(run->D);
+    free(run->D32);
     free(run->acc);
     for (int i = 0; i < run->ntimings && i < PG_MAX_TIMINGS; i++)
         free(run->timings[i].ms);

@@ -15,6 +15,7 @@
 #include "pg_alloc.h"
 #include "pg_error.h"
 #include "pg_outpath.h"
+#include "problem_terms.h"
 #include "runfile.h"
 #include "runfile_internal.h"
 
@@ -132,6 +133,8 @@ static int read_problem_attrs(hid_t g, pg_problem *p)
         return -1;
     if (pg_shape_check(s) < 0)
         return pg_fail_context("/problem attributes");
+    if (pg_runfile_read_terms_attrs(g, p) < 0)
+        return -1;
     if (strcmp(p->family, "file") != 0) {
         pg_family fam;
         if (pg_family_parse(p->family, &fam) < 0)
@@ -140,7 +143,9 @@ static int read_problem_attrs(hid_t g, pg_problem *p)
     return 0;
 }
 
-/* A, B and combined are stored together or not at all. */
+/* A, B and combined (when P > 0; P = 0 is a plain GEMM with none) are
+ * stored together or not at all, and with them the scales and the bias
+ * the problem's terms call for. */
 static int check_problem_data(hid_t file, const pg_problem *p, int *stored)
 {
     static const char *const paths[3] = {"/problem/A", "/problem/B", "/problem/combined"};
@@ -149,14 +154,17 @@ static int check_problem_data(hid_t file, const pg_problem *p, int *stored)
     for (int i = 0; i < 3; i++)
         if ((present[i] = pg_h5_exists(file, paths[i])) < 0)
             return -1;
+    if (s->P == 0 && present[2])
+        return pg_fail("/problem/combined is stored but P = 0 (a problem without the combined term)");
+    int nwant = s->P > 0 ? 3 : 2;
     int count = present[0] + present[1] + present[2];
     if (count == 0) {
         if (strcmp(p->family, "file") == 0)
             return pg_fail("/problem/A is missing but family is 'file' (user inputs must be stored in the file)");
         *stored = 0;
-        return 0;
+        return pg_runfile_check_terms_data(file, p, 0);
     }
-    if (count < 3) {
+    if (count < nwant) {
         int have = present[0] ? 0 : present[1] ? 1 : 2, miss = !present[0] ? 0 : !present[1] ? 1 : 2;
         return pg_fail("%s is missing while %s is stored (A, B and combined go together)", paths[miss], paths[have]);
     }
@@ -165,10 +173,10 @@ static int check_problem_data(hid_t file, const pg_problem *p, int *stored)
     const pg_h5_extent c[2] = {{s->P, "P"}, {s->N, "N"}};
     if (pg_h5_dataset_check(file, paths[0], &PG_H5_U8, 2, a, NULL) < 0 ||
         pg_h5_dataset_check(file, paths[1], &PG_H5_U8, 2, b, NULL) < 0 ||
-        pg_h5_dataset_check(file, paths[2], &PG_H5_U16, 2, c, NULL) < 0)
+        (s->P > 0 && pg_h5_dataset_check(file, paths[2], &PG_H5_U16, 2, c, NULL) < 0))
         return -1;
     *stored = 1;
-    return 0;
+    return pg_runfile_check_terms_data(file, p, 1);
 }
 
 static int load_problem(hid_t file, pg_problem *p, int stored)
@@ -184,18 +192,20 @@ static int load_problem(hid_t file, pg_problem *p, int stored)
         p->A = gen.A;
         p->B = gen.B;
         p->combined = gen.combined;
+        if (pg_problem_terms_generate(p) < 0)
+            return pg_fail_context("regenerating the scales and bias from seed %" PRIu64, p->seed);
         return 0;
     }
     if (pg_shape_check_inputs_fit(s) < 0)
         return -1;
     if (!(p->A = pg_alloc("/problem/A", s->M * s->K, 1)) || !(p->B = pg_alloc("/problem/B", s->N * s->K, 1)) ||
-        !(p->combined = pg_alloc("/problem/combined", s->P * s->N, 2)))
+        (s->P > 0 && !(p->combined = pg_alloc("/problem/combined", s->P * s->N, 2))))
         return -1;
     if (pg_h5_dataset_read(file, "/problem/A", &PG_H5_U8, p->A) < 0 ||
         pg_h5_dataset_read(file, "/problem/B", &PG_H5_U8, p->B) < 0 ||
-        pg_h5_dataset_read(file, "/problem/combined", &PG_H5_U16, p->combined) < 0)
+        (s->P > 0 && pg_h5_dataset_read(file, "/problem/combined", &PG_H5_U16, p->combined) < 0))
         return -1;
-    return 0;
+    return pg_runfile_load_terms(file, p);
 }
 
 static int read_problem(hid_t file, pg_run *run, int load)
@@ -220,10 +230,8 @@ done:
 static int read_output_attrs(hid_t g, pg_run *run)
 {
     char name[32];
-    if (pg_h5_attr_read_str(g, "/output", "mode", name, sizeof name) < 0)
+    if (pg_runfile_read_accum(g, run) < 0)
         return -1;
-    if (pg_accum_parse(name, &run->mode) < 0)
-        return pg_fail_context("attribute mode of /output");
     if (pg_h5_attr_read_str(g, "/output", "epilogue", name, sizeof name) < 0)
         return -1;
     if (pg_epilogue_parse(name, &run->epilogue) < 0)
@@ -267,7 +275,9 @@ static int read_output(hid_t file, pg_run *run, int load)
         d_shape[0] = (pg_h5_extent){n, "len(/output/rows)"};
     }
     int64_t dims[2];
-    if (pg_h5_dataset_check(file, "/output/D", &PG_H5_U16, 2, d_shape, dims) < 0)
+    int fp32 = run->problem.out == PG_OUT_FP32; /* D holds the output type (out_dtype of /problem) */
+    const pg_h5_kind *dk = fp32 ? &PG_H5_F32 : &PG_H5_U16;
+    if (pg_h5_dataset_check(file, "/output/D", dk, 2, d_shape, dims) < 0)
         goto done;
     run->nrows = dims[0];
     int has_acc = pg_h5_exists(file, "/output/accumulator");
@@ -282,8 +292,12 @@ static int read_output(hid_t file, pg_run *run, int load)
         run->nrows = 0;
     } else {
         int64_t count = run->nrows * s->N;
-        if (!(run->D = pg_alloc("/output/D", count, sizeof *run->D)) ||
-            pg_h5_dataset_read(file, "/output/D", &PG_H5_U16, run->D) < 0)
+        void *d = pg_alloc("/output/D", count, fp32 ? sizeof *run->D32 : sizeof *run->D);
+        if (fp32)
+            run->D32 = d;
+        else
+            run->D = d;
+        if (!d || pg_h5_dataset_read(file, "/output/D", dk, d) < 0)
             goto done;
         if (has_acc && (!(run->acc = pg_alloc("/output/accumulator", count, sizeof *run->acc)) ||
                         pg_h5_dataset_read(file, "/output/accumulator", &PG_H5_F32, run->acc) < 0))

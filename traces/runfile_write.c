@@ -1,5 +1,5 @@
 /* The contents of a run file: every group, dataset and attribute of schema
- * v1 (docs/format.md), built in memory.  pg_run_write (runfile_atomic.c)
+ * v2 (docs/format.md), built in memory.  pg_run_write (runfile_atomic.c)
  * puts the bytes on disk. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +7,8 @@
 
 #include "h5io.h"
 #include "pg_error.h"
+#include "problem_ref.h"
+#include "problem_terms.h"
 #include "runfile.h"
 #include "runfile_internal.h"
 
@@ -35,6 +37,43 @@ done:
     return g;
 }
 
+/* The general problem's terms (schema v2): attributes always, so a
+ * generated problem is regenerated with the same terms; the arrays with
+ * the stored inputs. */
+static int write_terms(hid_t g, const pg_problem *p, int store)
+{
+    const char *o = "/problem";
+    const char *bias = p->has_bias ? pg_out_dtype_name((pg_out_dtype)p->bias_dtype) : "none";
+    if (pg_h5_attr_write_str(g, o, "fmt_a", pg_fp8_format_name((pg_fp8_format)p->fmt_a)) < 0 ||
+        pg_h5_attr_write_str(g, o, "fmt_b", pg_fp8_format_name((pg_fp8_format)p->fmt_b)) < 0 ||
+        pg_h5_attr_write_str(g, o, "scale", pg_scale_kind_name((pg_scale_kind)p->scale)) < 0 ||
+        pg_h5_attr_write_str(g, o, "bias_dtype", bias) < 0 ||
+        pg_h5_attr_write_str(g, o, "out_dtype", pg_out_dtype_name((pg_out_dtype)p->out)) < 0)
+        return -1;
+    if (!store)
+        return 0;
+    int64_t da[2], db[2];
+    int rank = pg_scale_dims((pg_scale_kind)p->scale, &p->shape, da, db);
+    int mx = p->scale == PG_SCALE_MX;
+    const pg_h5_kind *sk = mx ? &PG_H5_U8 : &PG_H5_F32;
+    if (rank > 0 && (pg_h5_dataset_write(g, o, "scale_a", sk, rank, da, mx ? (const void *)p->mx_a : p->scale_a) < 0 ||
+                     pg_h5_dataset_write(g, o, "scale_b", sk, rank, db, mx ? (const void *)p->mx_b : p->scale_b) < 0))
+        return -1;
+    if (!p->has_bias)
+        return 0;
+    int64_t n = p->shape.N;
+    if (p->bias_dtype == PG_OUT_FP32)
+        return pg_h5_dataset_write(g, o, "bias", &PG_H5_F32, 1, &n, p->bias);
+    uint16_t *bits = malloc((size_t)n * sizeof *bits);
+    if (bits == NULL)
+        return pg_fail("out of memory for the bias");
+    for (int64_t i = 0; i < n; i++)
+        bits[i] = p->bias_dtype == PG_OUT_BF16 ? pg_bf16_from_f32(p->bias[i]) : pg_fp16_from_f32(p->bias[i]);
+    int rc = pg_h5_dataset_write(g, o, "bias", &PG_H5_U16, 1, &n, bits);
+    free(bits);
+    return rc;
+}
+
 static int write_problem(hid_t file, const pg_problem *p, int store)
 {
     int rc = -1;
@@ -51,13 +90,41 @@ static int write_problem(hid_t file, const pg_problem *p, int store)
         int64_t a[2] = {s->M, s->K}, b[2] = {s->N, s->K}, c[2] = {s->P, s->N};
         if (pg_h5_dataset_write(g, "/problem", "A", &PG_H5_U8, 2, a, p->A) < 0 ||
             pg_h5_dataset_write(g, "/problem", "B", &PG_H5_U8, 2, b, p->B) < 0 ||
-            pg_h5_dataset_write(g, "/problem", "combined", &PG_H5_U16, 2, c, p->combined) < 0)
+            (s->P > 0 && pg_h5_dataset_write(g, "/problem", "combined", &PG_H5_U16, 2, c, p->combined) < 0))
             goto done;
     }
+    if (write_terms(g, p, store) < 0)
+        goto done;
     rc = 0;
 done:
     rc = pg_h5_close(g, H5Gclose, rc, "cannot close /problem");
     return rc;
+}
+
+/* The accumulation parameter set, field by field (accum_*), and the
+ * description of what the outputs are. */
+static int write_accum(hid_t g, const pg_run *run)
+{
+    const char *o = "/output";
+    const pg_accum_params *a = run->accum.name ? &run->accum : pg_accum_preset(run->mode);
+    int mode = pg_accum_params_mode(a);
+    char what[200];
+    pg_problem_ref_describe(&run->problem, a, run->library[0] ? pg_lib_epilogue_find(run->library) : NULL,
+                            run->epilogue, what, sizeof what);
+    if (pg_h5_attr_write_str(g, o, "mode", mode >= 0 ? pg_accum_name((pg_accum_mode)mode) : "custom") < 0 ||
+        pg_h5_attr_write_str(g, o, "accum_kind", pg_sum_kind_name(a->kind)) < 0 ||
+        pg_h5_attr_write_i64(g, o, "accum_block_k", a->block_k) < 0 ||
+        pg_h5_attr_write_i64(g, o, "accum_align_frac_bits", a->align_frac_bits) < 0 ||
+        pg_h5_attr_write_str(g, o, "accum_align_round", pg_rounding_name(a->align_round)) < 0 ||
+        pg_h5_attr_write_i64(g, o, "accum_out_frac_bits", a->out_frac_bits) < 0 ||
+        pg_h5_attr_write_str(g, o, "accum_out_round", pg_rounding_name(a->out_round)) < 0 ||
+        pg_h5_attr_write_i64(g, o, "accum_promote_k", a->promote_k) < 0 ||
+        pg_h5_attr_write_str(g, o, "accum_c_entry", pg_c_entry_name(a->c_entry)) < 0 ||
+        pg_h5_attr_write_str(g, o, "description", what) < 0)
+        return -1;
+    if (run->library[0] && pg_h5_attr_write_str(g, o, "library", run->library) < 0)
+        return -1;
+    return 0;
 }
 
 static int write_output(hid_t file, const pg_run *run)
@@ -69,9 +136,12 @@ static int write_output(hid_t file, const pg_run *run)
     if (g < 0)
         return -1;
     int64_t d[2] = {run->nrows, run->problem.shape.N};
-    if (pg_h5_attr_write_str(g, "/output", "mode", pg_accum_name(run->mode)) < 0 ||
+    int fp32 = run->problem.out == PG_OUT_FP32;
+    /* fp32 outputs: float32 holding the exact bits (NaN payloads kept) */
+    if (write_accum(g, run) < 0 ||
         pg_h5_attr_write_str(g, "/output", "epilogue", pg_epilogue_name(run->epilogue)) < 0 ||
-        pg_h5_dataset_write(g, "/output", "D", &PG_H5_U16, 2, d, run->D) < 0)
+        pg_h5_dataset_write(g, "/output", "D", fp32 ? &PG_H5_F32 : &PG_H5_U16, 2, d,
+                            fp32 ? (const void *)run->D32 : (const void *)run->D) < 0)
         goto done;
     if (run->rows && pg_h5_dataset_write(g, "/output", "rows", &PG_H5_I64, 1, d, run->rows) < 0)
         goto done;

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Make pegemm inputs and read pegemm outputs with h5py (run-file schema v1).
+"""Make pegemm inputs and read pegemm outputs with h5py (run-file schema v2; v1 files read too).
 
     python3 h5py_example.py write-input IN.h5 [--shape M,N,K,P] [--seed S]
         Random inputs (A, B: E4M3 codes; combined: BF16 bits) in a run file
@@ -18,7 +18,7 @@ import sys
 import h5py
 import numpy as np
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 E4M3_NAN_CODES = (0x7F, 0xFF)
 
 
@@ -47,6 +47,14 @@ def write_input(path, M, N, K, P, seed):
             problem.attrs[name] = np.int64(value)
         problem.attrs["family"] = "file"  # user-made inputs: stored, not generated
         problem.attrs["seed"] = np.uint64(seed)
+        # Schema v2: the numerics of the problem (these are the defaults; a
+        # v1 file has none of them).  E5M2 operands, scales (scale_a and
+        # scale_b datasets), a bias [N] and fp16/fp32 outputs: docs/format.md.
+        problem.attrs["fmt_a"] = "e4m3"
+        problem.attrs["fmt_b"] = "e4m3"
+        problem.attrs["scale"] = "none"
+        problem.attrs["bias_dtype"] = "none"
+        problem.attrs["out_dtype"] = "bf16"
         problem.create_dataset("A", data=A, compression="gzip", shuffle=True)
         problem.create_dataset("B", data=B, compression="gzip", shuffle=True)
         problem.create_dataset("combined", data=combined)
@@ -66,19 +74,24 @@ def read_output(path):
         problem = {k: int(attrs[k]) for k in ("M", "N", "K", "P", "seed")}
         problem["family"] = as_str(attrs["family"])
         inputs = {}
-        if "A" in f["problem"]:
+        # v2: P = 0 is a plain GEMM (no combined); absent attributes are v1's classic problem
+        problem["out_dtype"] = as_str(attrs.get("out_dtype", "bf16"))
+        if "A" in f["problem"] and problem["P"] > 0:
             inputs = {k: f["problem"][k][...] for k in ("A", "B", "combined")}
 
         out = None
         if "output" in f:
             g = f["output"]
-            D = g["D"][...]  # uint16 BF16 bits, [rows, N]
+            D = g["D"][...]  # uint16 BF16 (or fp16) bits, [rows, N]; float32 values for out_dtype fp32
             # /output/rows is present only when a subset of the M rows is stored.
             rows = g["rows"][...] if "rows" in g else np.arange(problem["M"], dtype=np.int64)
             out = dict(D=D, rows=rows, mode=as_str(g.attrs["mode"]), epilogue=as_str(g.attrs["epilogue"]))
             # BF16 bits -> float32 values, if you want numbers rather than bits:
-            values = (D.astype(np.uint32) << 16).view(np.float32)
-            assert values.shape == D.shape
+            if problem["out_dtype"] == "bf16":
+                values = (D.astype(np.uint32) << 16).view(np.float32)
+                assert values.shape == D.shape
+            if problem["out_dtype"] == "fp32":
+                D = D.view(np.uint32)  # the bits, for the summary
 
         kernel = None
         if "kernel" in f:

@@ -131,8 +131,11 @@ static void test_not_a_pegemm_file(void **state)
 
 static void test_newer_schema_version(void **state)
 {
-    fx_h5_set_attr_i64(FX->path, "/", "pegemm_schema_version", 2);
-    fx_expect_read_error(FX->path, PG_READ_ALL, "schema version 2 is newer than this pegemm reads (1)");
+    char want[96];
+    snprintf(want, sizeof want, "schema version %d is newer than this pegemm reads (%d)", PG_RUN_SCHEMA_VERSION + 1,
+             PG_RUN_SCHEMA_VERSION);
+    fx_h5_set_attr_i64(FX->path, "/", "pegemm_schema_version", PG_RUN_SCHEMA_VERSION + 1);
+    fx_expect_read_error(FX->path, PG_READ_ALL, want);
 }
 
 static void test_invalid_schema_version(void **state)
