@@ -13,20 +13,26 @@
 #include "pg_error.h"
 #include "pg_outfile.h"
 #include "pg_progress.h"
+#include "problem_ref.h"
+#include "problem_terms.h"
 #include "runfile.h"
 
 static const pg_cli_opt k_inputs_opts[] = {
-    PG_CLI_OPT_PROBLEM, PG_CLI_OPT_SHAPE, PG_CLI_OPT_FAMILY, PG_CLI_OPT_SEED, PG_CLI_OPT_OUTPUT,
+    PG_CLI_OPT_PROBLEM, PG_CLI_OPT_SHAPE, PG_CLI_OPT_FAMILY, PG_CLI_OPT_SEED, PG_CLI_OPT_TERMS, PG_CLI_OPT_OUTPUT,
 };
 
 static void inputs_usage(FILE *f)
 {
     fprintf(f,
-            "usage: pegemm inputs --problem M,N,K[,P] [--family F] [--seed S] --output FILE\n"
+            "usage: pegemm inputs --problem M,N,K[,P] [--family F] [--seed S]\n"
+            "                     [--fmt-a F] [--fmt-b F] [--scale KIND] [--bias DTYPE] [--out-dtype T]\n"
+            "                     --output FILE\n"
             "\n"
-            "Write a run file holding the inputs A [M,K] and B [N,K] (E4M3 codes) and\n"
-            "combined [P,N] (BF16 bits), generated deterministically from the family\n"
-            "and the seed (the same bytes on every machine and thread count).\n"
+            "Write a run file holding the inputs A [M,K] and B [N,K] (FP8 codes),\n"
+            "combined [P,N] (BF16 bits; none when P = 0), and the scales and bias the\n"
+            "problem has, generated deterministically from the family and the seed\n"
+            "(the same bytes on every machine and thread count).  E5M2 operands are\n"
+            "the family's E4M3 values rounded to E5M2.  docs/numerics.md, docs/format.md.\n"
             "\n");
     pg_cli_print_options(f, k_inputs_opts, PG_CLI_COUNT(k_inputs_opts));
 }
@@ -98,9 +104,10 @@ int pg_cmd_inputs(int argc, char **argv)
     if (pg_run_write(output, &run, 1) != 0) {
         rc = pg_cli_report("inputs", 2);
     } else {
-        char sh[96];
+        char sh[96], terms[128];
         shape_text(&run.problem.shape, sh, sizeof sh);
-        pg_note("wrote %s (inputs %s, family %s, seed %llu, %.1f s)", output, sh, run.problem.family,
+        pg_problem_terms_text(&run.problem, terms, sizeof terms);
+        pg_note("wrote %s (inputs %s, %s, family %s, seed %llu, %.1f s)", output, sh, terms, run.problem.family,
                 (unsigned long long)run.problem.seed, pg_now_seconds() - t0);
     }
     pg_run_free(&run);
@@ -113,8 +120,10 @@ static const pg_cli_opt k_ref_opts[] = {
     PG_CLI_OPT_SHAPE,
     PG_CLI_OPT_FAMILY,
     PG_CLI_OPT_SEED,
-    {"mode", 0, "MODE", "exact, fp32, sm90, sm90-promote, sm100"},
-    {"epilogue", 0, "E", "double (default: bf16(bf16(acc) + c)) or single (bf16(acc + c))"},
+    PG_CLI_OPT_TERMS,
+    {"mode", 0, "MODE", "exact, fp32, sm90, sm90-promote, sm100, or PRESET,field=value,... (docs/numerics.md)"},
+    {"library", 0, "NAME", "epilogue order: torch-cublaslt, torch-cutlass-rowwise (default: by scale kind)"},
+    {"epilogue", 0, "E", "with combined: double (default: bf16(bf16(acc) + c)) or single (bf16(acc + c))"},
     {"rows", 0, "SPEC", "all (default), A:B, sample:N, or i,j,k"},
     {"accumulator", 0, NULL, "also store the fp32 accumulators"},
     PG_CLI_OPT_THREADS,
@@ -123,18 +132,21 @@ static const pg_cli_opt k_ref_opts[] = {
 
 static void ref_usage(FILE *f)
 {
-    fprintf(f, "usage: pegemm ref (--input FILE | --problem M,N,K[,P] [--family F] [--seed S])\n"
-               "                  --mode MODE [--epilogue double|single] [--rows SPEC]\n"
+    fprintf(f, "usage: pegemm ref (--input FILE | --problem M,N,K[,P] [--family F] [--seed S] [TERMS])\n"
+               "                  --mode MODE [--library NAME] [--epilogue double|single] [--rows SPEC]\n"
                "                  [--accumulator] [--threads N] --output FILE\n"
                "\n"
-               "Run the bit-accurate CPU reference and write a run file with D (BF16 bits)\n"
-               "for the selected rows, and the fp32 accumulators with --accumulator.\n"
+               "Run the bit-accurate CPU reference and write a run file with D (the problem's\n"
+               "output type) for the selected rows, and the fp32 accumulators with --accumulator.\n"
+               "TERMS: --fmt-a, --fmt-b, --scale, --bias, --out-dtype (as for pegemm inputs).\n"
+               "The summary names the epilogue: `exact` with the double-rounding epilogue is\n"
+               "not correctly rounded.\n"
                "\n");
     pg_cli_print_options(f, k_ref_opts, PG_CLI_COUNT(k_ref_opts));
 }
 
 typedef struct {
-    const char *output, *rows_spec, *mode_s, *epi_s;
+    const char *output, *rows_spec, *mode_s, *epi_s, *library;
     int want_acc;
 } ref_args;
 
@@ -146,6 +158,8 @@ static int take_ref(const pg_cli_opt *opt, const char *value, void *ctx)
         a->mode_s = value;
     else if (!strcmp(n, "epilogue"))
         a->epi_s = value;
+    else if (!strcmp(n, "library"))
+        a->library = value;
     else if (!strcmp(n, "rows"))
         a->rows_spec = value;
     else if (!strcmp(n, "accumulator"))
@@ -160,7 +174,7 @@ static int take_ref(const pg_cli_opt *opt, const char *value, void *ctx)
 int pg_cmd_ref(int argc, char **argv)
 {
     pg_cli_problem po;
-    ref_args a = {NULL, "all", NULL, "double", 0};
+    ref_args a = {NULL, "all", NULL, "double", NULL, 0};
     int pr = read_options("ref", k_ref_opts, PG_CLI_COUNT(k_ref_opts), argc, argv, ref_usage, &po, take_ref, &a);
     if (pr)
         return pr == 1 ? 0 : 2;
@@ -168,9 +182,11 @@ int pg_cmd_ref(int argc, char **argv)
         fprintf(stderr, "pegemm ref: %s is required (see pegemm ref --help)\n", a.mode_s == NULL ? "--mode" : "--output");
         return 2;
     }
-    pg_accum_mode mode;
+    pg_accum_params ap;
     pg_epilogue epi;
-    if (pg_accum_parse(a.mode_s, &mode) != 0 || pg_epilogue_parse(a.epi_s, &epi) != 0)
+    const pg_lib_epilogue *lib = NULL;
+    if (pg_accum_params_parse(a.mode_s, &ap) != 0 || pg_epilogue_parse(a.epi_s, &epi) != 0 ||
+        (a.library && (lib = pg_lib_epilogue_find(a.library)) == NULL))
         return pg_cli_report("ref", 2);
     const double t0 = pg_now_seconds();
     pg_run run;
@@ -187,18 +203,30 @@ int pg_cmd_ref(int argc, char **argv)
         rc = pg_cli_report("ref", 2);
         goto done;
     }
+    const pg_problem *pb = &run.problem;
+    if (lib == NULL && !pg_problem_is_classic(pb))
+        lib = pg_lib_epilogue_default((pg_scale_kind)pb->scale);
     int64_t nout = run.nrows * sh->N;
-    if (!(run.D = pg_alloc("the outputs D", nout, sizeof *run.D)) ||
-        (a.want_acc && !(run.acc = pg_alloc("the accumulators", nout, sizeof *run.acc)))) {
+    void *D = pg_alloc("the outputs D", nout, pg_out_dtype_size((pg_out_dtype)pb->out));
+    if (pb->out == PG_OUT_FP32)
+        run.D32 = D;
+    else
+        run.D = D;
+    if (!D || (a.want_acc && !(run.acc = pg_alloc("the accumulators", nout, sizeof *run.acc)))) {
         rc = pg_cli_report("ref", 1);
         goto done;
     }
-    run.mode = mode;
+    int mode = pg_accum_params_mode(&ap);
+    run.mode = mode >= 0 ? (pg_accum_mode)mode : PG_ACC_EXACT;
+    run.mode_custom = mode < 0;
+    run.accum = ap;
     run.epilogue = epi;
+    if (lib)
+        snprintf(run.library, sizeof run.library, "%s", lib->name);
     pg_cli_set_threads(po.threads);
     char label[64];
-    snprintf(label, sizeof label, "ref %s", pg_accum_name(mode));
-    if (pg_gemm_ref(&run.problem, mode, epi, run.rows, run.nrows, run.D, run.acc, label) != 0) {
+    snprintf(label, sizeof label, "ref %s", ap.name);
+    if (pg_problem_ref(pb, &ap, lib, epi, run.rows, run.nrows, D, run.acc, label) != 0) {
         rc = pg_cli_report("ref", 1);
         goto done;
     }
@@ -208,8 +236,11 @@ int pg_cmd_ref(int argc, char **argv)
         rc = pg_cli_report("ref", 2);
         goto done;
     }
-    pg_note("wrote %s (%lldx%lld bf16%s, %s, %s epilogue, %.1f s)", a.output, (long long)run.nrows, (long long)sh->N,
-            run.acc ? " + fp32 accumulators" : "", pg_accum_name(mode), pg_epilogue_name(epi), pg_now_seconds() - t0);
+    char what[200];
+    pg_problem_ref_describe(pb, &ap, lib, epi, what, sizeof what);
+    pg_note("wrote %s (%lldx%lld %s%s, %s, %.1f s)", a.output, (long long)run.nrows, (long long)sh->N,
+            pg_out_dtype_name((pg_out_dtype)pb->out), run.acc ? " + fp32 accumulators" : "", what,
+            pg_now_seconds() - t0);
     rc = 0;
 done:
     pg_run_free(&run);

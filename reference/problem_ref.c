@@ -122,12 +122,15 @@ void pg_problem_ref_describe(const pg_problem *p, const pg_accum_params *ap, con
                  p->has_bias ? ", bias" : "");
     const char *last;
     if (p->shape.P == 0)
-        last = p->out == PG_OUT_FP32 ? "fp32 out" : "one rounding to the output";
+        last = p->out == PG_OUT_FP32 ? "fp32 output" : "one rounding to the output";
     else if (epi == PG_EPI_DOUBLE)
         last = "double-rounded bf16 epilogue bf16(bf16(acc) + combined)";
     else
         last = "single-rounding bf16 epilogue bf16(acc + combined)";
-    snprintf(buf, n, "%s accumulation, %s%s (%s)%s", ap->name, lib_part, last, out,
+    char tail[16] = "";
+    if (p->shape.P > 0 || p->out != PG_OUT_FP32)
+        snprintf(tail, sizeof tail, " (%s)", out);
+    snprintf(buf, n, "%s accumulation, %s%s%s%s", ap->name, lib_part, last, tail,
              pg_problem_ref_correctly_rounded(p, ap, epi) ? ", correctly rounded"
              : ap->kind == PG_SUM_EXACT                   ? ", not correctly rounded"
                                                           : "");

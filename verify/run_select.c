@@ -21,7 +21,10 @@ int pg_run_sample_rows(pg_run *run, int64_t keep)
         int64_t s = keep == 1 ? 0 : (int64_t)((__int128)i * (n - 1) / (keep - 1));
         rows[i] = run->rows ? run->rows[s] : s;
         if (s != i) {
-            memmove(run->D + i * N, run->D + s * N, (size_t)N * sizeof *run->D);
+            if (run->D)
+                memmove(run->D + i * N, run->D + s * N, (size_t)N * sizeof *run->D);
+            if (run->D32)
+                memmove(run->D32 + i * N, run->D32 + s * N, (size_t)N * sizeof *run->D32);
             if (run->acc)
                 memmove(run->acc + i * N, run->acc + s * N, (size_t)N * sizeof *run->acc);
         }
@@ -41,19 +44,18 @@ int pg_run_load_inputs_for_rows(pg_run *run, const char *path)
     memset(&small, 0, sizeof small);
     if (p->A || p->B || p->combined)
         return 0; /* already loaded */
-    if (run->problem_stored) {
-        /* user-made inputs: only the file has them */
+    if (run->problem_stored || !pg_problem_is_classic(p)) {
+        /* user-made inputs: only the file has them; a general problem's
+         * scales depend on M, so it is read (regenerated) whole */
         pg_run full;
         memset(&full, 0, sizeof full);
         if (pg_run_read(path, &full, PG_READ_PROBLEM) != 0)
             return -1;
-        p->A = full.problem.A;
-        p->B = full.problem.B;
-        p->combined = full.problem.combined;
-        full.problem.A = NULL;
-        full.problem.B = NULL;
-        full.problem.combined = NULL;
+        pg_problem whole = full.problem;
+        memset(&full.problem, 0, sizeof full.problem);
         pg_run_free(&full);
+        pg_problem_free(p);
+        *p = whole;
         return 0;
     }
     pg_family fam;

@@ -34,10 +34,23 @@ void pg_ulp_hist_add(pg_ulp_hist *h, int32_t ulp)
     }
 }
 
+void pg_ulp_hist_add_err(pg_ulp_hist *h, int32_t ulp, double abs_err, double rel_err)
+{
+    pg_ulp_hist_add(h, ulp);
+    int b = pg_ulp_bin(ulp);
+    if (abs_err > h->max_abs[b]) /* false for NaN */
+        h->max_abs[b] = abs_err;
+    if (rel_err > h->max_rel[b])
+        h->max_rel[b] = rel_err;
+}
+
 void pg_ulp_hist_merge(pg_ulp_hist *into, const pg_ulp_hist *from)
 {
-    for (int b = 0; b < PG_ULP_BINS; b++)
+    for (int b = 0; b < PG_ULP_BINS; b++) {
         into->count[b] += from->count[b];
+        into->max_abs[b] = from->max_abs[b] > into->max_abs[b] ? from->max_abs[b] : into->max_abs[b];
+        into->max_rel[b] = from->max_rel[b] > into->max_rel[b] ? from->max_rel[b] : into->max_rel[b];
+    }
     into->total += from->total;
     into->nonzero += from->nonzero;
     if (from->max_ulp > into->max_ulp)

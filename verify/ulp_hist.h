@@ -15,12 +15,19 @@ typedef struct {
     int64_t nonzero;  /* elements at distance > 0 (NaN disagreements included) */
     int32_t max_ulp;  /* largest finite distance seen */
     double sum_ulp;   /* over finite distances, for the mean */
+    /* per bin, the largest absolute and relative error of its elements
+     * (pg_ulp_hist_add_err): a large-ULP bin with tiny absolute errors is
+     * cancellation near zero, not a wrong result */
+    double max_abs[PG_ULP_BINS], max_rel[PG_ULP_BINS];
 } pg_ulp_hist;
 
 int pg_ulp_bin(int32_t ulp);
 /* "0", "1", "2-3", ..., "32768+", "NaN" */
 const char *pg_ulp_bin_label(int bin);
 void pg_ulp_hist_add(pg_ulp_hist *h, int32_t ulp);
+/* The same, with the element's absolute error |x - ref| and relative error
+ * |x - ref| / |ref| (inf when ref is 0 and x is not; NaN: not recorded). */
+void pg_ulp_hist_add_err(pg_ulp_hist *h, int32_t ulp, double abs_err, double rel_err);
 void pg_ulp_hist_merge(pg_ulp_hist *into, const pg_ulp_hist *from);
 
 #endif
