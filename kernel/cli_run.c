@@ -225,6 +225,12 @@ static int run_main(int argc, char **argv, int bench)
         if (pg_problem_generate(&run.problem, o.shape, o.family, o.seed) != 0)
             goto fail;
     }
+    /* the kernel computes the classic problem only (issue 13: refuse others) */
+    if (!pg_problem_is_classic(&run.problem) || run.problem.shape.P == 0) {
+        pg_fail("the GPU kernel runs only E4M3 x E4M3 with the combined term (P >= 1), no scales or bias, bf16 "
+                "output; this problem is not (check another kernel's outputs with pegemm verify outputs)");
+        goto fail;
+    }
     const pg_shape s = run.problem.shape;
     if (pg_gpu_shape_supported_v(&s, variant) != 0)
         goto fail;
