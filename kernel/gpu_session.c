@@ -59,6 +59,9 @@ static int variant_supports(const pg_shape *s, pg_variant v)
     const pg_variant_info *vi = pg_variant_get(v);
     if (pg_shape_check(s) != 0)
         return -1;
+    if (s->P < 1) /* a plain GEMM (P = 0) has no combined table for the fused epilogue to add */
+        return pg_fail("the %s kernel computes the fused epilogue with a combined table: P >= 1 (P = 0 is a plain GEMM)",
+                       vi->cli);
     if (s->N % vi->tile_n != 0)
         return pg_fail("the %s kernel needs N to be a multiple of %d (N = %lld)", vi->cli, vi->tile_n, (long long)s->N);
     if (s->K % vi->tile_k != 0)
