@@ -43,6 +43,8 @@ unsigned char *pg_runfile_build_image(const char *name, const pg_run *run, int s
 int pg_runfile_open_group(hid_t file, const char *path, hid_t *g);
 int pg_runfile_read_kernel(hid_t file, pg_kernel_info *k);
 int pg_runfile_read_timings(hid_t file, pg_run *run);
-int pg_runfile_read_trace(hid_t file, pg_trace *t, const pg_kernel_info *k, int load);
+/* `version`: the file's schema version (1: the names must be a prefix of
+ * pg_vocab_pegemm(), waits from it; 2: the file's own vocabulary). */
+int pg_runfile_read_trace(hid_t file, pg_trace *t, const pg_kernel_info *k, int load, int version);
 
 #endif

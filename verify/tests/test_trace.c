@@ -57,6 +57,7 @@ static void make_run(pg_run *run)
     k->trace_build = 1;
     pg_trace *t = &run->trace;
     assert_int_equal(pg_trace_alloc(t, RECORDS, NSM), 0);
+    pg_vocab_pegemm(&t->vocab);
     g_n = 0;
     for (int s = 0; s < NSM; s++) {
         int64_t clock0 = 1000000 * (s + 1);
@@ -296,6 +297,7 @@ static void test_chrome_alignment(void **state)
     run.kernel.present = 1;
     run.kernel.sm_clock_hz = 1e9; /* 1 cycle = 1 ns */
     assert_int_equal(pg_trace_alloc(&run.trace, 2, 2), 0);
+    pg_vocab_pegemm(&run.trace.vocab);
     pg_trace *t = &run.trace;
     t->anchor_clock[0] = 1000, t->anchor_globaltimer_ns[0] = 7000000;
     t->anchor_clock[1] = 999999, t->anchor_globaltimer_ns[1] = 7000000 + 2500;
