@@ -33,6 +33,11 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
  * of the schedule's has intervals in the trace, and they agree on which
  * phases are waits.  -1 with the first difference otherwise. */
 int pg_schedule_match_trace(const pg_schedule *s, const pg_trace *t);
+/* The phase of the schedule's `period` step (its serialized resource). */
+const char *pg_schedule_period_phase(const pg_schedule *s);
+/* The phases role `role` runs in a tile, in order (up to max): their count,
+ * -1 if the schedule has no such role. */
+int pg_schedule_role_phases(const pg_schedule *s, const char *role, const char **phases, int max);
 /* The schedule a run names (its trace's `schedule`), else, for a trace in
  * pegemm's kernels' vocabulary (v1 files, our kernels' runs), the built-in
  * schedule chosen by the kernel's name; NULL with a message if none. */

@@ -248,6 +248,11 @@ int pg_schedule_match_trace(const pg_schedule *s, const pg_trace *t)
     return 0;
 }
 
+const char *pg_schedule_period_phase(const pg_schedule *s)
+{
+    return s->roles[s->period_role].steps[s->period_step].name;
+}
+
 int pg_trace_in_pegemm_vocab(const pg_trace *t)
 {
     pg_vocab ours;
@@ -261,4 +266,18 @@ int pg_trace_in_pegemm_vocab(const pg_trace *t)
         if (strcmp(t->vocab.phase[i], ours.phase[i]))
             return 0;
     return 1;
+}
+
+int pg_schedule_role_phases(const pg_schedule *s, const char *role, const char **phases, int max)
+{
+    for (int r = 0; r < s->nroles; r++) {
+        if (strcmp(s->roles[r].name, role) != 0)
+            continue;
+        int n = 0;
+        for (int i = 0; i < s->roles[r].nsteps && n < max; i++)
+            if (s->roles[r].steps[i].kind != STEP_DELAY)
+                phases[n++] = s->roles[r].steps[i].name;
+        return n;
+    }
+    return -1;
 }

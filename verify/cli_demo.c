@@ -233,8 +233,16 @@ static int demo_trace(demo *d, const run_entry *re, pg_run *run)
     pg_run sim;
     int rc = -1;
     memset(&sim, 0, sizeof sim);
-    if (pg_trace_check(run, &issues) != 0)
+    /* the run's schedule says which phases each role runs, in what order */
+    pg_schedule *sch = NULL;
+    const char *sname = pg_run_schedule_name(run);
+    if (!sname || pg_schedule_load(sname, &sch) != 0)
         return pg_fail_context("%s", re->path);
+    rc = pg_trace_check(run, sch, &issues);
+    pg_schedule_free(sch);
+    if (rc != 0)
+        return pg_fail_context("%s", re->path);
+    rc = -1;
     say(d, "\n== trace of %s (%s on %s, %lld records)\n", re->path, run->kernel.name, run->kernel.device,
         (long long)run->trace.n);
     pg_trace_issues_print(stdout, &issues);

@@ -94,7 +94,13 @@ static int64_t find(const pg_trace *t, int sm, pg_role r, int tile, pg_phase p)
 
 static void check(const pg_run *run, pg_trace_issues *is)
 {
-    if (pg_trace_check(run, is) != 0)
+    pg_schedule *s = NULL;
+    const char *name = pg_run_schedule_name(run);
+    if (!name || pg_schedule_load(name, &s) != 0)
+        fail_msg("schedule: %s", pg_last_error());
+    int rc = pg_trace_check(run, s, is);
+    pg_schedule_free(s);
+    if (rc != 0)
         fail_msg("check: %s", pg_last_error());
 }
 
