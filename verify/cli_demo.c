@@ -285,7 +285,7 @@ static int demo_trace(demo *d, const run_entry *re, pg_run *run)
     snprintf(name, sizeof name, "timeline-%s.svg", re->stem);
     snprintf(title, sizeof title, "%s: measured (top) and fitted model (bottom)", re->stem);
     if (pg_model_simulate_trace(fitted, &d->opts, 1, &sim.trace) != 0 || report_file(d, name, path, sizeof path) != 0 ||
-        pg_timeline_svg(path, title, &run->trace, &sim.trace, 2, 6) != 0)
+        pg_timeline_svg_period(path, title, &run->trace, &sim.trace, 2, 6, pg_schedule_period_phase(fitted)) != 0)
         goto done;
     snprintf(note, sizeof note,
              "Model (%s, fitted to this trace): tile period %.0f cycles vs measured %.0f; wall %.4f ms vs %.4f ms; "

@@ -332,7 +332,8 @@ static int cmd_trace(int argc, char **argv)
         pg_trace_cmp_print(stdout, &cmp);
         if (timeline) {
             if (pg_model_simulate_trace(fitted, &opts, 1, &sim.trace) != 0 ||
-                pg_timeline_svg(timeline, "measured (top) and model (bottom)", &run.trace, &sim.trace, 2, 6) != 0)
+                pg_timeline_svg_period(timeline, "measured (top) and model (bottom)", &run.trace, &sim.trace, 2, 6,
+                                       pg_schedule_period_phase(fitted)) != 0)
                 goto bad;
         }
     }
