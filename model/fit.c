@@ -1191,7 +1191,18 @@ done:
 typedef struct {
     int32_t sm;
     int64_t begin, end;
+    int32_t tile;
 } interval;
+
+static int cmp_tile_interval(const void *a, const void *b)
+{
+    const interval *x = a, *y = b;
+    if (x->sm != y->sm)
+        return x->sm < y->sm ? -1 : 1;
+    if (x->tile != y->tile)
+        return x->tile < y->tile ? -1 : 1;
+    return x->begin < y->begin ? -1 : x->begin > y->begin;
+}
 
 static int cmp_interval(const void *a, const void *b)
 {
@@ -1256,7 +1267,15 @@ int pg_trace_summarize_period(const pg_trace *t, double sm_clock_hz, const char 
         int64_t n = 0;
         for (int64_t i = 0; i < t->n; i++)
             if (t->phase[i] == pref)
-                iv[n++] = (interval){t->sm[i], t->begin[i], t->end[i]};
+                iv[n++] = (interval){t->sm[i], t->begin[i], t->end[i], t->tile[i]};
+        /* one start per tile: the earliest warp's (in a schedule whose
+         * warps all run every tile, mode=each, each warp records it) */
+        qsort(iv, (size_t)n, sizeof(interval), cmp_tile_interval);
+        int64_t m = 0;
+        for (int64_t i = 0; i < n; i++)
+            if (m == 0 || iv[i].sm != iv[m - 1].sm || iv[i].tile != iv[m - 1].tile)
+                iv[m++] = iv[i];
+        n = m;
         qsort(iv, (size_t)n, sizeof(interval), cmp_interval);
         double span = 0, gsum = 0;
         int64_t gaps = 0, ng = 0;
@@ -1294,7 +1313,7 @@ int pg_trace_summarize_period(const pg_trace *t, double sm_clock_hz, const char 
     double longest = 0;
     int64_t n = 0;
     for (int64_t i = 0; i < t->n; i++)
-        iv[n++] = (interval){t->sm[i], t->begin[i], t->end[i]};
+        iv[n++] = (interval){t->sm[i], t->begin[i], t->end[i], t->tile[i]};
     qsort(iv, (size_t)n, sizeof(interval), cmp_interval);
     for (int64_t i = 0; i < n;) {
         int64_t j = i, last = iv[i].end;
