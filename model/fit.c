@@ -1298,7 +1298,13 @@ int pg_trace_summarize_period(const pg_trace *t, double sm_clock_hz, const char 
         if (ng && out->nwaits < PG_MODEL_MAX_STATS) {
             qsort(v, (size_t)ng, sizeof(double), cmp_double);
             pg_stat st = {0};
-            snprintf(st.name, sizeof st.name, "tensor_idle");
+            /* pegemm's kernels: the tensor cores' idle time; another
+             * kernel's: PHASE_idle (a schedule's `idle PHASE ROLE.PHASE`) */
+            const char *pn = t->vocab.phase[pref];
+            if (!strcmp(pn, "mainloop") || !strcmp(pn, "kloop"))
+                snprintf(st.name, sizeof st.name, "tensor_idle");
+            else
+                snprintf(st.name, sizeof st.name, "%.24s_idle", pn);
             st.mean = gsum / (double)ng;
             st.p50 = quantile_sorted(v, ng, 0.5);
             st.p95 = quantile_sorted(v, ng, 0.95);
