@@ -425,7 +425,8 @@ typedef struct {
 static int validate_json(FILE *f, const void *ctx)
 {
     const validate_ctx *c = ctx;
-    return c->check ? c->check(f, c->rows, c->n, c->o, 1, c->ok) : c->delays(f, c->paths, c->n, c->o, c->schedule, 1, c->ok);
+    return c->check ? c->check(f, c->rows, c->n, c->o, 1, c->ok)
+                    : c->delays(f, c->paths, c->n, c->o, c->schedule, 1, c->ok);
 }
 
 /* Text on stdout, or the JSON report where --json says (validated once). */

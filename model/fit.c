@@ -1383,7 +1383,8 @@ int pg_model_simulate_trace(const pg_schedule *s, const pg_model_opts *o, int n_
                 const sch_node *nd = &s->nodes[v];
                 const sch_role *R = &s->roles[nd->role];
                 int ph;
-                if (R->steps[nd->step].kind == STEP_DELAY || (ph = pg_vocab_phase(&s->vocab, R->steps[nd->step].name)) < 0)
+                if (R->steps[nd->step].kind == STEP_DELAY ||
+                    (ph = pg_vocab_phase(&s->vocab, R->steps[nd->step].name)) < 0)
                     continue;
                 out->sm[row] = sm;
                 out->role[row] = (uint8_t)roleid[nd->role];

@@ -36,7 +36,9 @@ int pg_chrome_write(FILE *f, const pg_run *run, const char *run_name, pg_chrome_
     if (t->n <= 0)
         return pg_fail("the run has no trace to export");
     if (!(hz > 0))
-        return pg_fail("the run has no measured SM clock (/kernel sm_clock_hz or /trace clock_hz = %g), so cycles cannot become time", hz);
+        return pg_fail("the run has no measured SM clock (/kernel sm_clock_hz or /trace clock_hz = %g), so cycles "
+                       "cannot become time",
+                       hz);
     int64_t max_sm = 0;
     for (int64_t i = 0; i < t->n; i++) {
         if (t->sm[i] < 0 || t->role[i] >= t->vocab.n_roles || t->phase[i] >= t->vocab.n_phases)
