@@ -415,6 +415,7 @@ int pg_gpu_collect_trace(pg_gpu *g, pg_trace *t)
                 n += PG_TRACE_PHASES;
     if (pg_trace_alloc(t, n, g->sm_count) != 0)
         goto done;
+    pg_vocab_pegemm(&t->vocab); /* our kernels' names, written with the trace */
     for (int64_t s = 0; s < g->sm_count; s++)
         t->anchor_clock[s] = t->anchor_globaltimer_ns[s] = -1; /* SMs that ran no CTA */
     int64_t k = 0;

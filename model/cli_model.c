@@ -295,8 +295,10 @@ static const char k_fit_help[] =
     "                        [--set P=V]... [--delta P=V]... [--json FILE] [--tiles N] [--seed S]\n"
     "Fit a schedule to the run's trace: per-tile phase samples (a tile's phases kept together),\n"
     "the first-load latency from the binding load waits, the run's SM count, clock and probes.\n"
-    "The schedule: --schedule (a built-in name or a .sched file), else the one for the run's\n"
-    "kernel (h100-pingpong for our kernels).  Prints the model's prediction beside the trace's\n"
+    "The schedule: --schedule (a built-in name or a .sched file), else the one the run's trace\n"
+    "names (/trace schedule), else, for traces in our kernels' vocabulary, the built-in one for\n"
+    "the kernel's name.  The trace's roles and phases must be the schedule's, by name (exit 2\n"
+    "with the difference otherwise).  Prints the model's prediction beside the trace's\n"
     "measured figures.  --output writes the fit as a schedule file (fitted summaries);\n"
     "--set/--delta apply what-ifs to the fitted schedule (e.g. --set epi_delay=400).\n";
 
@@ -363,7 +365,9 @@ static int cmd_fit(int argc, char **argv)
         goto done;
     }
     pg_model_opts o = {a.tiles ? a.tiles : 100000, a.seed, 0};
-    if (pg_model_predict(s, &o, &p) || pg_trace_summarize(&run.trace, run.kernel.sm_clock_hz, &m)) {
+    const double clock_hz = run.kernel.sm_clock_hz > 0 ? run.kernel.sm_clock_hz : run.trace.clock_hz;
+    if (pg_model_predict(s, &o, &p) ||
+        pg_trace_summarize_period(&run.trace, clock_hz, pg_schedule_period_phase(s), &m)) {
         fail_usage("fit");
         goto done;
     }
@@ -414,13 +418,15 @@ typedef struct {
     int *ok;
     int (*check)(FILE *, const pg_seed_row *, int, const pg_model_opts *, int, int *);
     const char *const *paths;
-    int (*delays)(FILE *, const char *const *, int, const pg_model_opts *, int, int *);
+    int (*delays)(FILE *, const char *const *, int, const pg_model_opts *, const char *, int, int *);
+    const char *schedule; /* validate-delays: the schedule to fit (NULL: the run's) */
 } validate_ctx;
 
 static int validate_json(FILE *f, const void *ctx)
 {
     const validate_ctx *c = ctx;
-    return c->check ? c->check(f, c->rows, c->n, c->o, 1, c->ok) : c->delays(f, c->paths, c->n, c->o, 1, c->ok);
+    return c->check ? c->check(f, c->rows, c->n, c->o, 1, c->ok)
+                    : c->delays(f, c->paths, c->n, c->o, c->schedule, 1, c->ok);
 }
 
 /* Text on stdout, or the JSON report where --json says (validated once). */
@@ -428,7 +434,7 @@ static int run_validation(const cli_args *a, const validate_ctx *c)
 {
     if (!a->json)
         return c->check ? c->check(stdout, c->rows, c->n, c->o, 0, c->ok)
-                        : c->delays(stdout, c->paths, c->n, c->o, 0, c->ok);
+                        : c->delays(stdout, c->paths, c->n, c->o, c->schedule, 0, c->ok);
     if (pg_cli_write_report(a->json, validate_json, c))
         return -1;
     if (strcmp(a->json, "-") != 0)
@@ -483,7 +489,7 @@ static int cmd_import_seed(int argc, char **argv)
 
 /* --------------------------------------------------------- validate-delays */
 static const char k_delays_help[] =
-    "usage: pegemm model validate-delays RUN.h5... [--json FILE] [--tiles N] [--seed S]\n"
+    "usage: pegemm model validate-delays RUN.h5... [--schedule NAME|FILE.sched] [--json FILE] [--tiles N] [--seed S]\n"
     "The H100 check of the model against the kernel's --epi-delay sweep: fit the schedule on\n"
     "the zero-delay run's trace only, predict every run's tile period at its delay, and find\n"
     "where the tensor cores start to idle (tensor_idle grows by 10% of the zero-delay period\n"
@@ -491,7 +497,9 @@ static const char k_delays_help[] =
     "With --json FILE the report is JSON in FILE ('-': stdout) instead of text.\n"
     "Exit 1 if a period is off by more than 5% or the onset by more than 10%.\n";
 
-static const pg_cli_opt k_delays_opts[] = {O_JSON, O_FORMAT, O_TILES, O_SEED};
+static const pg_cli_opt k_delays_opts[] = {
+    {"schedule", 0, "NAME|FILE", "the schedule to fit (default: the one the zero-delay run names)"},
+    O_JSON, O_FORMAT, O_TILES, O_SEED};
 
 static int cmd_validate_delays(int argc, char **argv)
 {
@@ -506,7 +514,7 @@ static int cmd_validate_delays(int argc, char **argv)
     }
     pg_model_opts o = {a.tiles ? a.tiles : 40000, a.seed, 0};
     int ok = 1;
-    const validate_ctx c = {NULL, a.npos, &o, &ok, NULL, a.positional, delays_validate};
+    const validate_ctx c = {NULL, a.npos, &o, &ok, NULL, a.positional, delays_validate, a.schedule};
     if (run_validation(&a, &c))
         return fail_usage("validate-delays");
     return ok ? 0 : 1;

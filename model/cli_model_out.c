@@ -218,8 +218,12 @@ int fit_print_text(FILE *f, const pg_schedule *s, const pg_prediction *p, const 
 {
     char v[64] = "";
     pg_schedule_option(s, "epi_delay", v, sizeof v);
-    fprintf(f, "fit of schedule %s to the trace of kernel '%s' on %s (%lld rows, epi_delay %s)\n", s->name,
-            run->kernel.name, run->kernel.device, (long long)run->trace.n, v[0] ? v : "-");
+    if (run->kernel.present)
+        fprintf(f, "fit of schedule %s to the trace of kernel '%s' on %s (%lld rows, epi_delay %s)\n", s->name,
+                run->kernel.name, run->kernel.device, (long long)run->trace.n, v[0] ? v : "-");
+    else
+        fprintf(f, "fit of schedule %s to the trace of kernel '%s' (%lld rows)\n", s->name, run->trace.kernel,
+                (long long)run->trace.n);
     if (s->table)
         fprintf(f, "  per-tile samples: %lld tiles x %d phase columns\n", (long long)s->table->rows, s->table->cols);
     fprintf(f, "  %-16s %12s %12s %10s\n", "", "model", "measured", "diff");
@@ -244,7 +248,7 @@ int fit_print_json(FILE *f, const pg_schedule *s, const pg_prediction *p, const 
     pg_json_init(&j, f, 1);
     pg_json_object_begin(&j);
     json_schedule(&j, s);
-    pg_json_kv_string(&j, "kernel", run->kernel.name);
+    pg_json_kv_string(&j, "kernel", run->kernel.present ? run->kernel.name : run->trace.kernel);
     pg_json_kv_int(&j, "trace_rows", run->trace.n);
     pg_json_key(&j, "model");
     pg_json_object_begin(&j);
@@ -368,6 +372,12 @@ int pg_model_validate_delays(const char *const *paths, int n, const pg_model_opt
 int pg_model_validate_delays_ex(const char *const *paths, int n, const pg_model_opts *o, int at_run_clock,
                                 pg_delay_check *out)
 {
+    return pg_model_validate_delays_as(paths, n, o, at_run_clock, NULL, out);
+}
+
+int pg_model_validate_delays_as(const char *const *paths, int n, const pg_model_opts *o, int at_run_clock,
+                                const char *schedule, pg_delay_check *out)
+{
     memset(out, 0, sizeof *out);
     if (n < 2 || n > PG_DELAYS_MAX)
         return pg_fail("give 2..%d runs of the --epi-delay sweep", PG_DELAYS_MAX);
@@ -390,7 +400,7 @@ int pg_model_validate_delays_ex(const char *const *paths, int n, const pg_model_
         pg_fail("none of the runs has --epi-delay 0 (the fit uses the zero-delay trace only)");
         goto done;
     }
-    if (pg_schedule_fit(&runs[base], &fit)) {
+    if (pg_schedule_fit_as(&runs[base], schedule, &fit)) {
         pg_fail_context("fitting %s", paths[base]);
         goto done;
     }
@@ -400,7 +410,12 @@ int pg_model_validate_delays_ex(const char *const *paths, int n, const pg_model_
         pg_prediction m, p;
         pg_schedule *c = NULL;
         char a[64];
-        if (pg_trace_summarize(&runs[i].trace, runs[i].kernel.sm_clock_hz, &m) || pg_schedule_clone(fit, &c))
+        if (pg_schedule_match_trace(fit, &runs[i].trace)) {
+            pg_fail_context("%s", paths[i]);
+            goto done;
+        }
+        if (pg_trace_summarize_period(&runs[i].trace, runs[i].kernel.sm_clock_hz, pg_schedule_period_phase(fit), &m) ||
+            pg_schedule_clone(fit, &c))
             goto done;
         snprintf(a, sizeof a, "epi_delay=%lld", (long long)runs[i].kernel.epi_delay);
         int r = pg_schedule_set(c, a, 0);
@@ -434,12 +449,13 @@ done:
     return rc;
 }
 
-int delays_validate(FILE *f, const char *const *paths, int n, const pg_model_opts *o, int json, int *all_ok)
+int delays_validate(FILE *f, const char *const *paths, int n, const pg_model_opts *o, const char *schedule, int json,
+                    int *all_ok)
 {
     pg_delay_check c;
     pg_json j;
     *all_ok = 1;
-    if (pg_model_validate_delays(paths, n, o, &c))
+    if (pg_model_validate_delays_as(paths, n, o, 0, schedule, &c))
         return -1;
     double on_m = c.onset_measured, on_p = c.onset_predicted;
     int on_ok = isfinite(on_m) && isfinite(on_p) && fabs(on_p - on_m) <= 0.10 * on_m;

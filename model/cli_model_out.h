@@ -19,6 +19,7 @@ int fit_print_json(FILE *f, const pg_schedule *s, const pg_prediction *p, const 
 int seed_validate(FILE *f, const pg_seed_row *rows, int n, const pg_model_opts *o, int json, int *all_ok);
 
 /* The H100 --epi-delay sweep check (see `pegemm model validate-delays --help`). */
-int delays_validate(FILE *f, const char *const *paths, int n, const pg_model_opts *o, int json, int *all_ok);
+int delays_validate(FILE *f, const char *const *paths, int n, const pg_model_opts *o, const char *schedule, int json,
+                    int *all_ok);
 
 #endif

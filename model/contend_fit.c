@@ -76,10 +76,9 @@ int contend_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64_
     const int col = s->table ? sch_table_column(s, R->steps[cn->step].dist, 0) : -1;
     if (col < 0 || !row_of)
         return 0; /* the phase is not replayed per tile: the line's figures stay */
-    pg_role role;
-    pg_phase pc, pb;
-    if (pg_role_parse(R->name, &role) || pg_phase_parse(R->steps[cn->step].name, &pc) ||
-        pg_phase_parse(R->steps[bn->step].name, &pb))
+    const int role = sch_trace_role(s, t, cn->role), pc = sch_trace_phase(t, R->steps[cn->step].name),
+              pb = sch_trace_phase(t, R->steps[bn->step].name);
+    if (role < 0 || pc < 0 || pb < 0)
         return pg_fail("contend: %s.%s or %s is not a traced role and phase", R->name, R->steps[cn->step].name,
                        R->steps[bn->step].name);
     int rc = -1;

@@ -85,6 +85,8 @@ static double quantile_sorted(const double *v, int64_t n, double q)
     return i + 1 < n ? v[i] * (1 - f) + v[i + 1] * f : v[i];
 }
 
+/* The fallback for traces in pegemm's kernels' vocabulary that name no
+ * schedule (v1 files): the built-in one for the kernel's name. */
 static const char *schedule_for_kernel(const char *kname)
 {
     if (strstr(kname, "pingpong") || strstr(kname, "h100") || strstr(kname, "sm90"))
@@ -151,7 +153,7 @@ static void index_free(trace_index *x, int nnodes)
     free(x->sm);
 }
 
-static int index_build(const pg_schedule *s, const pg_trace *t, const pg_role *roleid, int64_t ntiles, trace_index *x,
+static int index_build(const pg_schedule *s, const pg_trace *t, const int *roleid, int64_t ntiles, trace_index *x,
                        int *ref_node)
 {
     memset(x, 0, sizeof *x);
@@ -175,9 +177,9 @@ static int index_build(const pg_schedule *s, const pg_trace *t, const pg_role *r
         for (int v = 0; v < s->nnodes; v++) {
             const sch_node *nd = &s->nodes[v];
             const sch_role *R = &s->roles[nd->role];
-            pg_phase ph;
+            int ph;
             if (nd->chain != 0 || t->role[i] != roleid[nd->role] || (!R->rotate && t->warp[i] != 0) ||
-                pg_phase_parse(R->steps[nd->step].name, &ph) || t->phase[i] != ph)
+                (ph = sch_trace_phase(t, R->steps[nd->step].name)) < 0 || t->phase[i] != ph)
                 continue;
             x->b[v][t->tile[i]] = t->begin[i];
             x->e[v][t->tile[i]] = t->end[i];
@@ -315,7 +317,7 @@ static int set_latency(pg_schedule *s, int lat, double *v, double *fd, int64_t n
  * Each latency's distribution is refitted from its samples; four rounds let
  * the attribution settle.  Roles with an option ROLE_gap get the median
  * untraced time between their tiles. */
-static int fit_latencies(pg_schedule *s, const pg_trace *t, const pg_role *roleid, int64_t ntiles,
+static int fit_latencies(pg_schedule *s, const pg_trace *t, const int *roleid, int64_t ntiles,
                          const int64_t *row_of)
 {
     trace_index x;
@@ -438,9 +440,9 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const pg_role *rolei
         for (int r = 0; r < s->nroles && rc == -1; r++) {
             char opt[SCH_NAME + 8], a[96];
             snprintf(opt, sizeof opt, "%s_start", s->roles[r].name);
-            pg_phase ph;
+            int ph;
             if (pg_schedule_option(s, opt, NULL, 0) != 0 || s->roles[r].nsteps < 1 ||
-                pg_phase_parse(s->roles[r].steps[0].name, &ph))
+                (ph = sch_trace_phase(t, s->roles[r].steps[0].name)) < 0)
                 continue;
             /* the first tile's: the earliest to end (the other warpgroup's
              * first order_wait begins as early but waits for this one) */
@@ -658,6 +660,19 @@ static int impute_censored(double *buf, int c, int cols, int64_t ntiles, const d
 
 int pg_schedule_fit(const pg_run *run, pg_schedule **out) { return pg_schedule_fit_as(run, NULL, out); }
 
+const char *pg_run_schedule_name(const pg_run *run)
+{
+    const pg_trace *t = &run->trace;
+    if (t->schedule[0])
+        return t->schedule;
+    const char *kname = run->kernel.present ? run->kernel.name : t->kernel;
+    const char *sname = pg_trace_in_pegemm_vocab(t) ? schedule_for_kernel(kname) : NULL;
+    if (!sname)
+        pg_fail("the run names no schedule for kernel '%s' (give --schedule NAME|FILE.sched; built-in: %s)", kname,
+                sch_builtin_names());
+    return sname;
+}
+
 int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **out)
 {
     *out = NULL;
@@ -670,12 +685,16 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
     char opt[96];
     if (t->n == 0)
         return pg_fail("the run has no trace (record one with the kernel's trace build)");
-    const char *kname = run->kernel.present ? run->kernel.name : "";
-    const char *sname = schedule ? schedule : schedule_for_kernel(kname);
+    const char *kname = run->kernel.present ? run->kernel.name : t->kernel;
+    const char *sname = schedule ? schedule : pg_run_schedule_name(run);
     if (!sname)
-        return pg_fail("no schedule for kernel '%s' (known: h100-pingpong, b200-seed; or give --schedule)", kname);
+        return -1;
     if (pg_schedule_load(sname, &s))
         return -1;
+    if (pg_schedule_match_trace(s, t)) {
+        pg_fail_context("the trace does not match schedule %s", sname);
+        goto done;
+    }
     /* the run's probes and machine */
     snprintf(opt, sizeof opt, "epi_delay=%lld", (long long)run->kernel.epi_delay);
     if (pg_schedule_option(s, "epi_delay", NULL, 0) == 0 && pg_schedule_set(s, opt, 0))
@@ -697,6 +716,8 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
         s->machine.units = run->kernel.sm_count;
     if (run->kernel.sm_clock_hz > 0)
         s->machine.clock_hz = run->kernel.sm_clock_hz;
+    else if (t->clock_hz > 0) /* a run of another kernel: the clock measured with its trace */
+        s->machine.clock_hz = t->clock_hz;
     const pg_shape *sh = &run->problem.shape;
     double work_ratio = 1; /* the run's flops per tile over the schedule's */
     if (sh->M > 0 && run->kernel.tile_m > 0 && run->kernel.tile_n > 0) {
@@ -760,7 +781,7 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
     for (int c = 0; c < SCH_MAX_NODES; c++)
         memwl[c] = msb[c] = mse[c] = mdb[c] = NULL;
     double colconst[SCH_MAX_NODES];
-    pg_phase colphase[SCH_MAX_NODES];
+    int colphase[SCH_MAX_NODES];
     for (int r = 0; r < s->nroles; r++)
         for (int st = 0; st < s->roles[r].nsteps; st++) {
             const sch_step *S = &s->roles[r].steps[st];
@@ -774,7 +795,7 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
                 colrole[tab->cols] = r;
                 colchain[tab->cols] = c;
                 colconst[tab->cols] = work_step_const(s, v);
-                pg_phase_parse(S->name, &colphase[tab->cols]);
+                colphase[tab->cols] = sch_trace_phase(t, S->name);
                 tab->cols++;
             }
         }
@@ -909,9 +930,9 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
         buf[i] = NAN;
     for (int64_t k = 0; kbcol >= 0 && k < ntiles; k++)
         buf[k * tab->cols + kbcol] = dist_mean(&s->dists[s->slots[s->kb_load_slot].dist]);
-    pg_role roleid[SCH_MAX_ROLES];
+    int roleid[SCH_MAX_ROLES];
     for (int r = 0; r < s->nroles; r++)
-        pg_role_parse(s->roles[r].name, &roleid[r]);
+        roleid[r] = sch_trace_role(s, t, r);
     for (int c = 0; c < tab->cols; c++) {
         if (memcol_edge[c] < 0)
             continue;
@@ -934,9 +955,9 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
                 const int v = q ? dst : src;
                 const sch_node *nd = &s->nodes[v];
                 const sch_role *R = &s->roles[nd->role];
-                pg_phase ph;
+                int ph;
                 if (t->role[i] != roleid[nd->role] || (!R->rotate && t->warp[i] != 0) ||
-                    pg_phase_parse(R->steps[nd->step].name, &ph) || t->phase[i] != ph)
+                    (ph = sch_trace_phase(t, R->steps[nd->step].name)) < 0 || t->phase[i] != ph)
                     continue;
                 if (q) {
                     de[t->tile[i]] = (double)t->end[i];
@@ -978,8 +999,7 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
         pg_fail("out of memory for %lld tiles", (long long)ntiles);
         goto done;
     }
-    pg_phase period_phase = PG_PH_COUNT;
-    pg_phase_parse(s->roles[s->period_role].steps[s->period_step].name, &period_phase);
+    const int period_phase = sch_trace_phase(t, s->roles[s->period_role].steps[s->period_step].name);
     for (int64_t k = 0; k < ntiles; k++) {
         key_sm[k] = INT64_MAX;
         key_t[k] = INT64_MAX;
@@ -1054,9 +1074,9 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
             for (int q = 0; q < 2; q++) {
                 const sch_node *nd = &s->nodes[q ? after : before];
                 const sch_role *R = &s->roles[nd->role];
-                pg_phase ph;
+                int ph;
                 if (t->role[i] != roleid[nd->role] || (!R->rotate && t->warp[i] != 0) ||
-                    pg_phase_parse(R->steps[nd->step].name, &ph) || t->phase[i] != ph)
+                    (ph = sch_trace_phase(t, R->steps[nd->step].name)) < 0 || t->phase[i] != ph)
                     continue;
                 if (q)
                     ab[t->tile[i]] = (double)t->begin[i];
@@ -1122,7 +1142,7 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
     if (s->bw_dist >= 0) {
         /* the fitted phase was measured at the trace's period and traffic */
         pg_prediction m;
-        if (pg_trace_summarize(t, s->machine.clock_hz, &m))
+        if (pg_trace_summarize_period(t, s->machine.clock_hz, s->roles[s->period_role].steps[s->period_step].name, &m))
             goto done;
         if (isfinite(m.tile_period) && m.tile_period > 0) {
             snprintf(opt, sizeof opt, "bandwidth.calibrated_period=%.9g", m.tile_period);
@@ -1144,7 +1164,7 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
         /* after the bandwidth calibration: the loop is fitted at the trace's own period */
         pg_prediction m;
         const sch_node *kn = &s->nodes[s->kb_node];
-        if (pg_trace_summarize(t, s->machine.clock_hz, &m))
+        if (pg_trace_summarize_period(t, s->machine.clock_hz, s->roles[s->period_role].steps[s->period_step].name, &m))
             goto done;
         const pg_stat *ml = pg_prediction_find(&m, s->roles[kn->role].steps[kn->step].name);
         if (kblocks_fit(s, ml ? ml->mean : NAN))
@@ -1171,7 +1191,18 @@ done:
 typedef struct {
     int32_t sm;
     int64_t begin, end;
+    int32_t tile;
 } interval;
+
+static int cmp_tile_interval(const void *a, const void *b)
+{
+    const interval *x = a, *y = b;
+    if (x->sm != y->sm)
+        return x->sm < y->sm ? -1 : 1;
+    if (x->tile != y->tile)
+        return x->tile < y->tile ? -1 : 1;
+    return x->begin < y->begin ? -1 : x->begin > y->begin;
+}
 
 static int cmp_interval(const void *a, const void *b)
 {
@@ -1182,6 +1213,15 @@ static int cmp_interval(const void *a, const void *b)
 }
 
 int pg_trace_summarize(const pg_trace *t, double sm_clock_hz, pg_prediction *out)
+{
+    /* pegemm's kernels' serialized phase: the tensor cores' */
+    int pref = pg_vocab_phase(&t->vocab, "mainloop");
+    if (pref < 0)
+        pref = pg_vocab_phase(&t->vocab, "kloop");
+    return pg_trace_summarize_period(t, sm_clock_hz, pref >= 0 ? t->vocab.phase[pref] : NULL, out);
+}
+
+int pg_trace_summarize_period(const pg_trace *t, double sm_clock_hz, const char *period_phase, pg_prediction *out)
 {
     memset(out, 0, sizeof *out);
     out->clark_tile_period = out->cycle_time_deterministic = NAN;
@@ -1195,7 +1235,7 @@ int pg_trace_summarize(const pg_trace *t, double sm_clock_hz, pg_prediction *out
         pg_fail("out of memory");
         goto done;
     }
-    for (int ph = 0; ph < PG_PH_COUNT; ph++) {
+    for (int ph = 0; ph < t->vocab.n_phases; ph++) {
         int64_t n = 0;
         double sum = 0;
         for (int64_t i = 0; i < t->n; i++)
@@ -1207,7 +1247,7 @@ int pg_trace_summarize(const pg_trace *t, double sm_clock_hz, pg_prediction *out
             continue;
         qsort(v, (size_t)n, sizeof(double), cmp_double);
         pg_stat st = {0};
-        snprintf(st.name, sizeof st.name, "%s", pg_phase_name((pg_phase)ph));
+        snprintf(st.name, sizeof st.name, "%s", t->vocab.phase[ph]);
         st.mean = sum / (double)n;
         st.p50 = quantile_sorted(v, n, 0.5);
         st.p95 = quantile_sorted(v, n, 0.95);
@@ -1215,21 +1255,27 @@ int pg_trace_summarize(const pg_trace *t, double sm_clock_hz, pg_prediction *out
         for (int64_t i = 0; i < n; i++)
             ss += (v[i] - st.mean) * (v[i] - st.mean);
         st.ci95 = n > 1 ? 1.96 * sqrt(ss / (double)(n - 1) / (double)n) : NAN;
-        if (pg_phase_is_wait((pg_phase)ph) && out->nwaits < PG_MODEL_MAX_STATS)
+        if (t->vocab.phase_is_wait[ph] && out->nwaits < PG_MODEL_MAX_STATS)
             out->waits[out->nwaits++] = st;
         else if (out->nphases < PG_MODEL_MAX_STATS)
             out->phases[out->nphases++] = st;
     }
-    /* the tensor-core phase (mainloop or kloop): tile period and idle gaps per SM */
-    int pref = -1;
-    for (int64_t i = 0; i < t->n && pref < 0; i++)
-        if (t->phase[i] == PG_PH_MAINLOOP || t->phase[i] == PG_PH_KLOOP)
-            pref = t->phase[i];
+    /* the period phase (the serialized resource, e.g. the tensor cores'
+     * mainloop): tile period and idle gaps per SM */
+    const int pref = period_phase ? pg_vocab_phase(&t->vocab, period_phase) : -1;
     if (pref >= 0) {
         int64_t n = 0;
         for (int64_t i = 0; i < t->n; i++)
             if (t->phase[i] == pref)
-                iv[n++] = (interval){t->sm[i], t->begin[i], t->end[i]};
+                iv[n++] = (interval){t->sm[i], t->begin[i], t->end[i], t->tile[i]};
+        /* one start per tile: the earliest warp's (in a schedule whose
+         * warps all run every tile, mode=each, each warp records it) */
+        qsort(iv, (size_t)n, sizeof(interval), cmp_tile_interval);
+        int64_t m = 0;
+        for (int64_t i = 0; i < n; i++)
+            if (m == 0 || iv[i].sm != iv[m - 1].sm || iv[i].tile != iv[m - 1].tile)
+                iv[m++] = iv[i];
+        n = m;
         qsort(iv, (size_t)n, sizeof(interval), cmp_interval);
         double span = 0, gsum = 0;
         int64_t gaps = 0, ng = 0;
@@ -1252,7 +1298,13 @@ int pg_trace_summarize(const pg_trace *t, double sm_clock_hz, pg_prediction *out
         if (ng && out->nwaits < PG_MODEL_MAX_STATS) {
             qsort(v, (size_t)ng, sizeof(double), cmp_double);
             pg_stat st = {0};
-            snprintf(st.name, sizeof st.name, "tensor_idle");
+            /* pegemm's kernels: the tensor cores' idle time; another
+             * kernel's: PHASE_idle (a schedule's `idle PHASE ROLE.PHASE`) */
+            const char *pn = t->vocab.phase[pref];
+            if (!strcmp(pn, "mainloop") || !strcmp(pn, "kloop"))
+                snprintf(st.name, sizeof st.name, "tensor_idle");
+            else
+                snprintf(st.name, sizeof st.name, "%.24s_idle", pn);
             st.mean = gsum / (double)ng;
             st.p50 = quantile_sorted(v, ng, 0.5);
             st.p95 = quantile_sorted(v, ng, 0.95);
@@ -1267,7 +1319,7 @@ int pg_trace_summarize(const pg_trace *t, double sm_clock_hz, pg_prediction *out
     double longest = 0;
     int64_t n = 0;
     for (int64_t i = 0; i < t->n; i++)
-        iv[n++] = (interval){t->sm[i], t->begin[i], t->end[i]};
+        iv[n++] = (interval){t->sm[i], t->begin[i], t->end[i], t->tile[i]};
     qsort(iv, (size_t)n, sizeof(interval), cmp_interval);
     for (int64_t i = 0; i < n;) {
         int64_t j = i, last = iv[i].end;
@@ -1301,16 +1353,18 @@ int pg_model_simulate_trace(const pg_schedule *s, const pg_model_opts *o, int n_
     if (per_sm < 1)
         per_sm = 1;
     int rows_per_tile = 0;
-    pg_role roleid[SCH_MAX_ROLES];
+    int roleid[SCH_MAX_ROLES];
     for (int r = 0; r < s->nroles; r++) {
-        if (pg_role_parse(s->roles[r].name, &roleid[r]))
-            return -1;
+        if ((roleid[r] = pg_vocab_role(&s->vocab, s->roles[r].name)) < 0)
+            return pg_fail("role '%s' is not in schedule %s's vocabulary", s->roles[r].name, s->name);
         for (int st = 0; st < s->roles[r].nsteps; st++)
             if (s->roles[r].steps[st].kind != STEP_DELAY)
                 rows_per_tile += s->roles[r].nchains;
     }
     if (pg_trace_alloc(out, (int64_t)n_sm * per_sm * rows_per_tile, n_sm))
         return -1;
+    out->vocab = s->vocab; /* the schedule's names */
+    snprintf(out->schedule, sizeof out->schedule, "%s", s->name);
     engine E;
     pg_schedule *eq = NULL;
     double rho, mean;
@@ -1328,8 +1382,9 @@ int pg_model_simulate_trace(const pg_schedule *s, const pg_model_opts *o, int n_
             for (int v = 0; v < s->nnodes; v++) {
                 const sch_node *nd = &s->nodes[v];
                 const sch_role *R = &s->roles[nd->role];
-                pg_phase ph;
-                if (R->steps[nd->step].kind == STEP_DELAY || pg_phase_parse(R->steps[nd->step].name, &ph))
+                int ph;
+                if (R->steps[nd->step].kind == STEP_DELAY ||
+                    (ph = pg_vocab_phase(&s->vocab, R->steps[nd->step].name)) < 0)
                     continue;
                 out->sm[row] = sm;
                 out->role[row] = (uint8_t)roleid[nd->role];

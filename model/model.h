@@ -28,6 +28,22 @@ int pg_schedule_fit(const pg_run *run, pg_schedule **out);
 /* The same with a given schedule (a built-in name or a .sched file) in place
  * of the one chosen from the run's kernel name; NULL: that choice. */
 int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **out);
+/* 0 if the trace and the schedule name the same roles and phases: every
+ * role and phase with intervals in the trace is the schedule's, every one
+ * of the schedule's has intervals in the trace, and they agree on which
+ * phases are waits.  -1 with the first difference otherwise. */
+int pg_schedule_match_trace(const pg_schedule *s, const pg_trace *t);
+/* The phase of the schedule's `period` step (its serialized resource). */
+const char *pg_schedule_period_phase(const pg_schedule *s);
+/* The phases role `role` runs in a tile, in order (up to max): their count,
+ * -1 if the schedule has no such role. */
+int pg_schedule_role_phases(const pg_schedule *s, const char *role, const char **phases, int max);
+/* The schedule a run names (its trace's `schedule`), else, for a trace in
+ * pegemm's kernels' vocabulary (v1 files, our kernels' runs), the built-in
+ * schedule chosen by the kernel's name; NULL with a message if none. */
+const char *pg_run_schedule_name(const pg_run *run);
+/* Is the trace's vocabulary (a prefix of) pegemm's kernels'? */
+int pg_trace_in_pegemm_vocab(const pg_trace *t);
 
 typedef struct {
     char name[32]; /* phase or wait name (phases.h names) */
@@ -66,6 +82,10 @@ int pg_model_simulate_trace(const pg_schedule *s, const pg_model_opts *o, int n_
 /* Statistics of a measured trace, in the prediction's form (waits, phases,
  * tile period from consumer/mma tile starts), for trace-vs-model checks. */
 int pg_trace_summarize(const pg_trace *t, double sm_clock_hz, pg_prediction *out);
+/* The same with the schedule's period phase named (the serialized step
+ * whose tile-to-tile gap is the period; NULL: no period).  The plain call
+ * takes `mainloop` or `kloop` (pegemm's kernels). */
+int pg_trace_summarize_period(const pg_trace *t, double sm_clock_hz, const char *period_phase, pg_prediction *out);
 
 /* Additions (model/ owner): */
 /* The current value of a structural option ("release_after", "stages", ...);

@@ -81,6 +81,10 @@ int pg_model_validate_delays(const char *const *paths, int n, const pg_model_opt
 /* The same; at_run_clock = 1 predicts each run at its own measured SM clock
  * with the memory terms (first_load, the bandwidth stall) held in ns:
  * mem_clock_hz = the fitted run's clock, clock_hz = the run's. */
+/* ... fitting `schedule` (a built-in name or a .sched file; NULL: the one
+ * the zero-delay run names, pg_run_schedule_name) */
+int pg_model_validate_delays_as(const char *const *paths, int n, const pg_model_opts *o, int at_run_clock,
+                                const char *schedule, pg_delay_check *out);
 int pg_model_validate_delays_ex(const char *const *paths, int n, const pg_model_opts *o, int at_run_clock,
                                 pg_delay_check *out);
 

@@ -145,6 +145,12 @@ struct pg_schedule {
 
     /* compiled */
     sch_machine machine;
+    /* The schedule's roles and phases (and which are waits): its `roles`,
+     * `phases` and `waits` lines, or, in a file without them (written before
+     * schedules declared their names), the ones its role and step lines use.
+     * Traces are matched to it by name (sched_vocab.c). */
+    pg_vocab vocab;
+    int vocab_declared;
     int ndists;
     sch_dist dists[SCH_MAX_DISTS];
     int nroles;
@@ -260,6 +266,23 @@ int sch_slot_of(pg_schedule *s, int dist, int instance);
 double sch_dist_scale(const pg_schedule *s, int d);
 /* clock_hz / mem_clock_hz (1 when mem_clock_hz is not set). */
 double sch_mem_clock_ratio(const pg_schedule *s);
+
+/* The vocabulary lines (`roles`, `phases`, `waits`), read before the rest
+ * of the text is compiled (sched_vocab.c). */
+int sch_vocab_load(pg_schedule *s);
+/* After the roles and steps are parsed: a declared vocabulary must be the
+ * one the schedule uses; an undeclared one becomes it. */
+int sch_vocab_finish(pg_schedule *s);
+/* The directive is a vocabulary line (compiled by sch_vocab_load). */
+int sch_vocab_line(const char *directive);
+/* Does the schedule know role / phase `name`?  -1 with
+ * "origin:line: unknown ... (this schedule declares: ...)" if not. */
+int sch_vocab_need_role(const pg_schedule *s, const char *name, int line);
+int sch_vocab_need_phase(const pg_schedule *s, const char *name, int line);
+/* The trace code of schedule role r / of a step's phase name, -1 if the
+ * trace's vocabulary has no such name. */
+int sch_trace_role(const pg_schedule *s, const pg_trace *t, int r);
+int sch_trace_phase(const pg_trace *t, const char *phase);
 
 /* Built-in schedule texts (generated from model/schedules/ at build time). */
 const char *sch_builtin_text(const char *name);

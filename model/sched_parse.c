@@ -209,11 +209,9 @@ static int parse_dist(pg_schedule *s, const toks *t, int line)
             d->family = DIST_LOGNORMAL;
     } else {
         if (strcmp(t->tok[0], "phase") == 0) {
-            pg_phase ph;
             d->kind = DKIND_PHASE;
-            if (pg_phase_parse(d->name, &ph))
-                return FAIL(line, "unknown phase '%s' (phase distributions are named after traces/phases.h phases)",
-                            d->name);
+            if (sch_vocab_need_phase(s, d->name, line)) /* phase distributions are named after phases */
+                return -1;
         } else {
             d->kind = DKIND_LATENCY;
         }
@@ -243,11 +241,10 @@ static int parse_dist(pg_schedule *s, const toks *t, int line)
 static int parse_role(pg_schedule *s, const toks *t, int line)
 {
     static const char *const keys[] = {"instances", "mode", "group", NULL};
-    pg_role pr;
     if (t->n < 2)
         return FAIL(line, "usage: role NAME instances=N [mode=each|rotate] [group=G]");
-    if (pg_role_parse(t->tok[1], &pr))
-        return pg_fail_context("%s:%d", s->origin, line);
+    if (sch_vocab_need_role(s, t->tok[1], line))
+        return -1;
     if (s->nroles == SCH_MAX_ROLES)
         return FAIL(line, "too many roles");
     if (find_role(s, t->tok[1]) >= 0)
@@ -294,10 +291,9 @@ static int parse_step(pg_schedule *s, const toks *t, int line)
         snprintf(st->name, sizeof st->name, "delay%d", r->nsteps);
         rest = 1;
     } else {
-        pg_phase ph;
         st->kind = strcmp(t->tok[0], "work") == 0 ? STEP_WORK : STEP_WAIT;
-        if (pg_phase_parse(t->tok[1], &ph))
-            return pg_fail_context("%s:%d", s->origin, line);
+        if (sch_vocab_need_phase(s, t->tok[1], line))
+            return -1;
         if (find_step(r, t->tok[1]) >= 0)
             return FAIL(line, "role '%s': phase '%s' appears twice", r->name, t->tok[1]);
         for (int i = 0; i < s->nroles - 1; i++)
@@ -373,16 +369,10 @@ static int resolve_role_step(pg_schedule *s, const char *spec, int *role, int *s
     *dot = '\0';
     *role = find_role(s, buf);
     if (*role < 0) {
-        pg_role pr;
-        if (pg_role_parse(buf, &pr))
-            return pg_fail_context("%s:%d", s->origin, line);
         return FAIL(line, "'%s': role '%s' is not in this schedule", spec, buf);
     }
     *step = find_step(&s->roles[*role], dot + 1);
     if (*step < 0) {
-        pg_phase ph;
-        if (pg_phase_parse(dot + 1, &ph))
-            return pg_fail_context("%s:%d", s->origin, line);
         return FAIL(line, "'%s': role '%s' has no step '%s'", spec, buf, dot + 1);
     }
     return 0;
@@ -742,6 +732,8 @@ int sch_compile(pg_schedule *s)
     s->kb_node = -1;
     s->ct_node = -1;
     char bw_phase[SCH_NAME] = "";
+    if (sch_vocab_load(s))
+        return -1;
     const char *cur = s->text;
     char raw[1024], line[1024];
     int lineno = 0;
@@ -750,7 +742,7 @@ int sch_compile(pg_schedule *s)
         toks t;
         if (tokenize(raw, &t))
             return FAIL(lineno, "too many tokens");
-        if (t.n == 0 || strcmp(t.tok[0], "option") == 0 || strcmp(t.tok[0], "doc") == 0)
+        if (t.n == 0 || strcmp(t.tok[0], "option") == 0 || strcmp(t.tok[0], "doc") == 0 || sch_vocab_line(t.tok[0]))
             continue;
         if (substitute(s, raw, line, sizeof line, lineno) || tokenize(line, &t))
             return -1;
@@ -825,8 +817,9 @@ int sch_compile(pg_schedule *s)
             snprintf(s->idle_spec[s->nidle], sizeof s->idle_spec[0], "%s", t.tok[2]);
             s->idle_line[s->nidle++] = lineno;
         } else {
-            return FAIL(lineno, "unknown directive '%s' (schedule, doc, option, machine, phase, memory, latency, "
-                                "role, work, wait, delay, buffer, period, idle, bandwidth, kblocks, contend)",
+            return FAIL(lineno, "unknown directive '%s' (schedule, doc, option, roles, phases, waits, machine, phase, "
+                                "memory, latency, role, work, wait, delay, buffer, period, idle, bandwidth, kblocks, "
+                                "contend)",
                         d);
         }
         if (rc)
@@ -840,6 +833,8 @@ int sch_compile(pg_schedule *s)
         return FAIL(lineno, "needs a `machine units=N tiles=N clock_hz=HZ flops=F` line");
     if (!s->period_spec[0])
         return FAIL(lineno, "needs a `period ROLE.STEP` line (the step whose tile-to-tile gap is the period)");
+    if (sch_vocab_finish(s))
+        return -1;
     if (build_graph(s))
         return -1;
     if (s->kb_line && sch_kblocks_resolve(s)) /* may add sample slots: before the order */

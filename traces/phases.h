@@ -1,7 +1,15 @@
-/* The one definition of warp roles and phase names.  These strings are part
- * of the run-file format (/trace attributes) and of the model's schedules. */
+/* Trace vocabularies: the names of a kernel's warp roles and phases, and
+ * which phases are waits.  A run file's trace (schema v2) and a schedule
+ * each carry their own (pg_vocab); consumers match them by name.
+ *
+ * The enums below are one vocabulary among others: pegemm's own kernels'
+ * (the H100 ping-pong and the Blackwell seed), the codes their trace
+ * builds record.  Schema-v1 run files carry no wait flags and could only
+ * use these names; pg_vocab_pegemm() is that list. */
 #ifndef PG_PHASES_H
 #define PG_PHASES_H
+
+#include <stddef.h>
 
 typedef enum {
     PG_ROLE_PRODUCER = 0, /* TMA load warp */
@@ -37,5 +45,36 @@ int pg_role_parse(const char *s, pg_role *out);
 int pg_phase_parse(const char *s, pg_phase *out);
 /* Is this phase a wait (time a role spends blocked) rather than work? */
 int pg_phase_is_wait(pg_phase p);
+
+/* A vocabulary: codes are indices (uint8 in a run file).  Names are
+ * identifiers ([A-Za-z0-9_.-]+, not starting with '-' or '.'), unique
+ * within their list. */
+#define PG_VOCAB_MAX_ROLES 16
+#define PG_VOCAB_MAX_PHASES 64
+#define PG_VOCAB_NAME 40
+typedef struct {
+    int n_roles, n_phases;
+    char role[PG_VOCAB_MAX_ROLES][PG_VOCAB_NAME];
+    char phase[PG_VOCAB_MAX_PHASES][PG_VOCAB_NAME];
+    unsigned char phase_is_wait[PG_VOCAB_MAX_PHASES];
+} pg_vocab;
+
+/* pegemm's kernels' vocabulary: the enums above, code for code. */
+void pg_vocab_pegemm(pg_vocab *v);
+/* Append a name (-1 with a message: invalid, duplicate, or the list full). */
+int pg_vocab_add_role(pg_vocab *v, const char *name);
+int pg_vocab_add_phase(pg_vocab *v, const char *name, int is_wait);
+/* The code of a name, -1 if the vocabulary has none (no message). */
+int pg_vocab_role(const pg_vocab *v, const char *name);
+int pg_vocab_phase(const pg_vocab *v, const char *name);
+/* Is `name` a valid role or phase name? */
+int pg_vocab_name_ok(const char *name);
+/* Every name valid and unique; -1 with a message naming the first that is not. */
+int pg_vocab_check(const pg_vocab *v);
+/* "a, b, c" of the roles or the phases, for messages (truncated to n). */
+void pg_vocab_list_roles(const pg_vocab *v, char *buf, size_t n);
+void pg_vocab_list_phases(const pg_vocab *v, char *buf, size_t n);
+/* 1 if both list the same names in the same order with the same waits. */
+int pg_vocab_equal(const pg_vocab *a, const pg_vocab *b);
 
 #endif

@@ -1,5 +1,7 @@
 /* The HDF5 run file, schema v2 (docs/format.md; v1 files are read too).  One file per run:
  * problem, kernel config and device, timing samples, outputs, trace.
+ * Version 2: a trace carries its own vocabulary (role and phase names,
+ * waits) and may name its schedule; v1 files still read.
  * Written atomically (temp file in the same directory + rename); validated
  * on read with messages that name the dataset and what is wrong. */
 #ifndef PG_RUNFILE_H
@@ -19,16 +21,23 @@
 typedef struct {
     int64_t n;
     int32_t *sm;
-    uint8_t *role;  /* pg_role */
+    uint8_t *role;  /* code in vocab.role */
     int32_t *warp;  /* warp or warpgroup index within the role */
     int32_t *tile;  /* linear tile index */
-    uint8_t *phase; /* pg_phase */
+    uint8_t *phase; /* code in vocab.phase */
     int64_t *begin;
     int64_t *end;
     /* per-SM anchor: clock64 and %globaltimer (ns) read together at kernel start */
     int64_t n_sm;
     int64_t *anchor_clock;
     int64_t *anchor_globaltimer_ns;
+    /* The kernel's own names (written with the trace; a v1 file's are the
+     * prefix of pg_vocab_pegemm() it listed). */
+    pg_vocab vocab;
+    char schedule[128]; /* the schedule that describes the kernel ("" none): a built-in name or a .sched path */
+    char kernel[64];    /* the traced kernel's name ("" none; /kernel name describes pegemm's GEMM kernels) */
+    double clock_hz;    /* the SM clock measured with the trace (0: none; /kernel sm_clock_hz otherwise) */
+    int from_v1;        /* read from a schema-v1 file */
 } pg_trace;
 
 /* A named set of timing samples (e.g. "fused", "cublaslt_gemm", "copy"). */
@@ -55,7 +64,10 @@ typedef struct {
 } pg_kernel_info;
 
 typedef struct {
-    pg_problem problem;   /* inputs: read from /problem or regenerated from family+seed */
+    /* inputs: read from /problem or regenerated from family+seed.  A run
+     * without a GEMM problem (a trace of another kernel, v2) has none:
+     * problem.shape.M == 0, and no outputs. */
+    pg_problem problem;
     int problem_stored;   /* 1 if /problem/A,B,combined are in the file */
 
     /* outputs (nrows == 0: none) */
@@ -113,6 +125,8 @@ void pg_run_free(pg_run *run);
 
 /* Helpers for building runs. */
 int pg_run_add_timing(pg_run *run, const char *name, const double *ms, int64_t n, double flops, double bytes);
+/* Columns for n rows and n_sm anchors; the vocabulary starts empty: set
+ * t->vocab (pg_vocab_pegemm for pegemm's kernels) before writing. */
 int pg_trace_alloc(pg_trace *t, int64_t n, int64_t n_sm);
 /* Free a trace's columns and leave it zeroed (n == 0). */
 void pg_trace_free(pg_trace *t);

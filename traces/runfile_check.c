@@ -154,7 +154,15 @@ static int check_trace(const pg_trace *t)
         return pg_fail("trace has %" PRId64 " intervals but a column is NULL", t->n);
     if (t->n_sm > 0 && (!t->anchor_clock || !t->anchor_globaltimer_ns))
         return pg_fail("trace has %" PRId64 " SM anchors but an anchor array is NULL", t->n_sm);
-    return pg_runfile_check_trace(t, PG_ROLE_COUNT, PG_PH_COUNT, "trace");
+    if (pg_vocab_check(&t->vocab) < 0)
+        return pg_fail_context("trace vocabulary");
+    if (!(t->clock_hz == 0 || (t->clock_hz >= PG_LIMIT_CLOCK_HZ_MIN && t->clock_hz <= PG_LIMIT_CLOCK_HZ_MAX)))
+        return pg_fail("trace clock_hz %g is not 0 or a clock in [%g, %g] Hz", t->clock_hz, PG_LIMIT_CLOCK_HZ_MIN,
+                       PG_LIMIT_CLOCK_HZ_MAX);
+    if (strnlen(t->schedule, sizeof t->schedule) == sizeof t->schedule ||
+        strnlen(t->kernel, sizeof t->kernel) == sizeof t->kernel)
+        return pg_fail("trace schedule or kernel name is not NUL-terminated");
+    return pg_runfile_check_trace(t, t->vocab.n_roles, t->vocab.n_phases, "trace");
 }
 
 static int check_kernel(const pg_kernel_info *k, const pg_trace *t)
@@ -171,10 +179,15 @@ static int check_kernel(const pg_kernel_info *k, const pg_trace *t)
 int pg_runfile_check_run(const pg_run *run, int store_problem)
 {
     const pg_problem *p = &run->problem;
-    if (pg_shape_check(&p->shape) < 0)
+    if (p->shape.M == 0 && p->shape.N == 0 && p->shape.K == 0) { /* no GEMM problem: a trace of another kernel */
+        if (run->nrows != 0)
+            return pg_fail("the run has outputs but no problem");
+        if (store_problem)
+            return pg_fail("store_problem is set but the run has no problem");
+    } else if (pg_shape_check(&p->shape) < 0)
         return pg_fail_context("problem shape");
     size_t flen = strnlen(p->family, sizeof p->family);
-    if (flen == 0 || flen == sizeof p->family)
+    if (p->shape.M != 0 && (flen == 0 || flen == sizeof p->family))
         return pg_fail("problem family is empty or not NUL-terminated");
     int store = store_problem || strcmp(p->family, "file") == 0;
     if (store && (!p->A || !p->B || (!p->combined && p->shape.P > 0)))

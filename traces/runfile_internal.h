@@ -50,6 +50,8 @@ int pg_runfile_check_terms_data(hid_t file, const pg_problem *p, int stored);
 int pg_runfile_load_terms(hid_t file, pg_problem *p);
 int pg_runfile_read_accum(hid_t g, pg_run *run);
 int pg_runfile_read_timings(hid_t file, pg_run *run);
-int pg_runfile_read_trace(hid_t file, pg_trace *t, const pg_kernel_info *k, int load);
+/* `version`: the file's schema version (1: the names must be a prefix of
+ * pg_vocab_pegemm(), waits from it; 2: the file's own vocabulary). */
+int pg_runfile_read_trace(hid_t file, pg_trace *t, const pg_kernel_info *k, int load, int version);
 
 #endif

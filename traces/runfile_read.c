@@ -104,7 +104,7 @@ done:
     return file;
 }
 
-static int read_version(hid_t file)
+static int read_version(hid_t file, int *version)
 {
     int e = pg_h5_attr_exists(file, "/", "pegemm_schema_version");
     if (e < 0)
@@ -119,6 +119,7 @@ static int read_version(hid_t file)
                        PG_RUN_SCHEMA_VERSION);
     if (v < 1)
         return pg_fail("schema version %" PRId64 " is not valid (versions start at 1)", v);
+    *version = (int)v;
     return 0;
 }
 
@@ -208,15 +209,21 @@ static int load_problem(hid_t file, pg_problem *p, int stored)
     return pg_runfile_load_terms(file, p);
 }
 
-static int read_problem(hid_t file, pg_run *run, int load)
+static int read_problem(hid_t file, pg_run *run, int load, int version)
 {
     hid_t g = -1;
     int rc = -1;
     int e = pg_runfile_open_group(file, "/problem", &g);
     if (e < 0)
         return -1;
-    if (e == 0)
-        return pg_fail("/problem is missing (every run file has the problem's attributes)");
+    if (e == 0 && version < 2)
+        return pg_fail("/problem is missing (every version-1 run file has the problem's attributes)");
+    if (e == 0) { /* v2: a run of another kernel has no GEMM problem, so no outputs either */
+        int out = pg_h5_exists(file, "/output");
+        if (out < 0)
+            return -1;
+        return out ? pg_fail("/output is present but /problem is missing (outputs need the problem)") : 0;
+    }
     if (read_problem_attrs(g, &run->problem) < 0 || check_problem_data(file, &run->problem, &run->problem_stored) < 0)
         goto done;
     if (load && load_problem(file, &run->problem, run->problem_stored) < 0)
@@ -319,10 +326,11 @@ int pg_run_read_direct(const char *path, pg_run *run, unsigned what)
 
     if ((file = open_file(path)) < 0)
         goto done;
-    if (read_version(file) < 0 || read_problem(file, run, (what & PG_READ_PROBLEM) != 0) < 0 ||
+    int version = 0;
+    if (read_version(file, &version) < 0 || read_problem(file, run, (what & PG_READ_PROBLEM) != 0, version) < 0 ||
         read_output(file, run, (what & PG_READ_OUTPUT) != 0) < 0 || pg_runfile_read_kernel(file, &run->kernel) < 0 ||
         pg_runfile_read_timings(file, run) < 0 ||
-        pg_runfile_read_trace(file, &run->trace, &run->kernel, (what & PG_READ_TRACE) != 0) < 0)
+        pg_runfile_read_trace(file, &run->trace, &run->kernel, (what & PG_READ_TRACE) != 0, version) < 0)
         goto done;
     rc = 0;
 done:

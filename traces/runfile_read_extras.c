@@ -129,11 +129,10 @@ done:
     return rc;
 }
 
-/* The names in the file must be ours, code for code: a reader maps codes
- * through the file's own list, and pegemm relies on the codes meaning the
- * same phases as in traces/phases.h.  A file may list fewer (an older
- * pegemm with fewer phases), never different ones. */
-static int check_names(hid_t g, const char *attr, int ours_count, const char *(*ours)(int), int *file_count)
+/* A version-1 file lists pegemm's names, code for code (traces/phases.h
+ * then held the only vocabulary); it may list fewer (an older pegemm),
+ * never different ones.  Its waits are pegemm's. */
+static int v1_names(hid_t g, const char *attr, char (*ours)[PG_VOCAB_NAME], int ours_count, int *file_count)
 {
     char **names = NULL;
     size_t n = 0;
@@ -141,13 +140,12 @@ static int check_names(hid_t g, const char *attr, int ours_count, const char *(*
     if (pg_h5_attr_read_strs(g, "/trace", attr, &names, &n) < 0)
         return -1;
     if (n > (size_t)ours_count) {
-        pg_fail("/trace lists %zu %s but this pegemm knows %d", n, attr, ours_count);
+        pg_fail("/trace lists %zu %s but version-1 files have at most %d", n, attr, ours_count);
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
-        if (strcmp(names[i], ours((int)i)) != 0) {
-            pg_fail("%s[%zu] of /trace is '%s' but this pegemm calls code %zu '%s'", attr, i, names[i], i,
-                    ours((int)i));
+        if (strcmp(names[i], ours[i]) != 0) {
+            pg_fail("%s[%zu] of /trace is '%s' but version-1 files call code %zu '%s'", attr, i, names[i], i, ours[i]);
             goto done;
         }
     }
@@ -158,8 +156,69 @@ done:
     return rc;
 }
 
-static const char *phase_name_i(int i) { return pg_phase_name((pg_phase)i); }
-static const char *role_name_i(int i) { return pg_role_name((pg_role)i); }
+static int read_v1_vocab(hid_t g, pg_vocab *v)
+{
+    pg_vocab_pegemm(v);
+    return v1_names(g, "phase_names", v->phase, v->n_phases, &v->n_phases) < 0 ||
+                   v1_names(g, "role_names", v->role, v->n_roles, &v->n_roles) < 0
+               ? -1
+               : 0;
+}
+
+/* Version 2: the file's own names (role_names, phase_names attributes)
+ * and /trace/phase_is_wait, one flag per phase. */
+static int read_names(hid_t g, const char *attr, pg_vocab *v, int is_role)
+{
+    char **names = NULL;
+    size_t n = 0;
+    int rc = -1;
+    if (pg_h5_attr_read_strs(g, "/trace", attr, &names, &n) < 0)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if ((is_role ? pg_vocab_add_role(v, names[i]) : pg_vocab_add_phase(v, names[i], 0)) < 0) {
+            pg_fail_context("attribute %s of /trace", attr);
+            goto done;
+        }
+    rc = 0;
+done:
+    pg_h5_strs_free(names, n);
+    return rc;
+}
+
+static int read_v2_vocab(hid_t file, hid_t g, pg_vocab *v)
+{
+    memset(v, 0, sizeof *v);
+    if (read_names(g, "role_names", v, 1) < 0 || read_names(g, "phase_names", v, 0) < 0)
+        return -1;
+    const pg_h5_extent len = {v->n_phases, "len(phase_names of /trace)"};
+    if (pg_h5_dataset_check(file, "/trace/phase_is_wait", &PG_H5_U8, 1, &len, NULL) < 0)
+        return -1;
+    if (v->n_phases > 0 && pg_h5_dataset_read(file, "/trace/phase_is_wait", &PG_H5_U8, v->phase_is_wait) < 0)
+        return -1;
+    for (int i = 0; i < v->n_phases; i++)
+        if (v->phase_is_wait[i] > 1)
+            return pg_fail("/trace/phase_is_wait[%d] = %d (must be 0 or 1)", i, v->phase_is_wait[i]);
+    return 0;
+}
+
+/* Optional v2 attributes: schedule, kernel, clock_hz. */
+static int read_v2_attrs(hid_t g, pg_trace *t)
+{
+    int e;
+    if ((e = pg_h5_attr_exists(g, "/trace", "schedule")) < 0 ||
+        (e && pg_h5_attr_read_str(g, "/trace", "schedule", t->schedule, sizeof t->schedule) < 0))
+        return -1;
+    if ((e = pg_h5_attr_exists(g, "/trace", "kernel")) < 0 ||
+        (e && pg_h5_attr_read_str(g, "/trace", "kernel", t->kernel, sizeof t->kernel) < 0))
+        return -1;
+    if ((e = pg_h5_attr_exists(g, "/trace", "clock_hz")) < 0 ||
+        (e && pg_h5_attr_read_f64(g, "/trace", "clock_hz", &t->clock_hz) < 0))
+        return -1;
+    if (!(t->clock_hz == 0 || (t->clock_hz >= PG_LIMIT_CLOCK_HZ_MIN && t->clock_hz <= PG_LIMIT_CLOCK_HZ_MAX)))
+        return pg_fail("attribute clock_hz of /trace is %g; it must be a clock in [%g, %g] Hz", t->clock_hz,
+                       PG_LIMIT_CLOCK_HZ_MIN, PG_LIMIT_CLOCK_HZ_MAX);
+    return 0;
+}
 
 static const struct {
     const char *path;
@@ -190,7 +249,7 @@ static int check_trace_sizes(int64_t n, int64_t n_sm, const pg_kernel_info *k)
     return 0;
 }
 
-int pg_runfile_read_trace(hid_t file, pg_trace *t, const pg_kernel_info *k, int load)
+int pg_runfile_read_trace(hid_t file, pg_trace *t, const pg_kernel_info *k, int load, int version)
 {
     hid_t g = -1;
     int rc = -1;
@@ -198,9 +257,10 @@ int pg_runfile_read_trace(hid_t file, pg_trace *t, const pg_kernel_info *k, int 
     int e = pg_runfile_open_group(file, "/trace", &g);
     if (e <= 0)
         return e;
-    int n_phases, n_roles;
-    if (check_names(g, "phase_names", PG_PH_COUNT, phase_name_i, &n_phases) < 0 ||
-        check_names(g, "role_names", PG_ROLE_COUNT, role_name_i, &n_roles) < 0)
+    pg_vocab vocab;
+    pg_trace meta; /* the attributes, kept once the columns are allocated */
+    memset(&meta, 0, sizeof meta);
+    if (version < 2 ? read_v1_vocab(g, &vocab) < 0 : read_v2_vocab(file, g, &vocab) < 0 || read_v2_attrs(g, &meta) < 0)
         goto done;
 
     /* Every column has the length of the first; both anchors one per SM. */
@@ -229,6 +289,11 @@ int pg_runfile_read_trace(hid_t file, pg_trace *t, const pg_kernel_info *k, int 
     }
     if (pg_trace_alloc(t, n, n_sm) < 0)
         goto done;
+    t->vocab = vocab;
+    t->from_v1 = version < 2;
+    memcpy(t->schedule, meta.schedule, sizeof t->schedule);
+    memcpy(t->kernel, meta.kernel, sizeof t->kernel);
+    t->clock_hz = meta.clock_hz;
     for (size_t i = 0; i < N_COLUMNS; i++) {
         void *col = *(void **)((char *)t + k_columns[i].offset);
         if (pg_h5_dataset_read(file, k_columns[i].path, k_columns[i].kind, col) < 0)
@@ -236,7 +301,7 @@ int pg_runfile_read_trace(hid_t file, pg_trace *t, const pg_kernel_info *k, int 
     }
     if (pg_h5_dataset_read(file, "/trace/anchor_clock", &PG_H5_I64, t->anchor_clock) < 0 ||
         pg_h5_dataset_read(file, "/trace/anchor_globaltimer_ns", &PG_H5_I64, t->anchor_globaltimer_ns) < 0 ||
-        pg_runfile_check_trace(t, n_roles, n_phases, "/trace") < 0)
+        pg_runfile_check_trace(t, vocab.n_roles, vocab.n_phases, "/trace") < 0)
         goto done;
     rc = 0;
 done:

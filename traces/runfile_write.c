@@ -219,16 +219,26 @@ static int write_trace(hid_t file, const pg_trace *t)
         return 0;
     int rc = -1;
     const char *o = "/trace";
-    const char *phases[PG_PH_COUNT], *roles[PG_ROLE_COUNT];
-    for (int i = 0; i < PG_PH_COUNT; i++)
-        phases[i] = pg_phase_name((pg_phase)i);
-    for (int i = 0; i < PG_ROLE_COUNT; i++)
-        roles[i] = pg_role_name((pg_role)i);
+    const pg_vocab *v = &t->vocab;
+    if (v->n_roles == 0 || v->n_phases == 0)
+        return pg_fail("/trace: the trace has no vocabulary (set its role and phase names)");
+    if (pg_vocab_check(v) < 0)
+        return pg_fail_context("/trace vocabulary");
+    const char *phases[PG_VOCAB_MAX_PHASES], *roles[PG_VOCAB_MAX_ROLES];
+    for (int i = 0; i < v->n_phases; i++)
+        phases[i] = v->phase[i];
+    for (int i = 0; i < v->n_roles; i++)
+        roles[i] = v->role[i];
+    const int64_t n_phases = v->n_phases;
     hid_t g = make_group(file, o, 0);
     if (g < 0)
         return -1;
-    if (pg_h5_attr_write_strs(g, o, "phase_names", phases, PG_PH_COUNT) < 0 ||
-        pg_h5_attr_write_strs(g, o, "role_names", roles, PG_ROLE_COUNT) < 0 ||
+    if (pg_h5_attr_write_strs(g, o, "phase_names", phases, (size_t)v->n_phases) < 0 ||
+        (t->kernel[0] && pg_h5_attr_write_str(g, o, "kernel", t->kernel) < 0) ||
+        (t->clock_hz > 0 && pg_h5_attr_write_f64(g, o, "clock_hz", t->clock_hz) < 0) ||
+        pg_h5_attr_write_strs(g, o, "role_names", roles, (size_t)v->n_roles) < 0 ||
+        pg_h5_dataset_write(g, o, "phase_is_wait", &PG_H5_U8, 1, &n_phases, v->phase_is_wait) < 0 ||
+        (t->schedule[0] && pg_h5_attr_write_str(g, o, "schedule", t->schedule) < 0) ||
         pg_h5_dataset_write(g, o, "sm", &PG_H5_I32, 1, &t->n, t->sm) < 0 ||
         pg_h5_dataset_write(g, o, "role", &PG_H5_U8, 1, &t->n, t->role) < 0 ||
         pg_h5_dataset_write(g, o, "warp", &PG_H5_I32, 1, &t->n, t->warp) < 0 ||
@@ -254,7 +264,8 @@ static int write_contents(hid_t file, const pg_run *run, int store_problem)
         pg_h5_attr_write_str(file, "/", "created_by", created_by) < 0)
         return -1;
     int store = store_problem || strcmp(run->problem.family, "file") == 0;
-    if (write_problem(file, &run->problem, store) < 0 || write_output(file, run) < 0 ||
+    int has_problem = run->problem.shape.M != 0;
+    if ((has_problem && write_problem(file, &run->problem, store) < 0) || write_output(file, run) < 0 ||
         write_kernel(file, &run->kernel) < 0 || write_timings(file, run) < 0 || write_trace(file, &run->trace) < 0)
         return -1;
     return 0;

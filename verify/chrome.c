@@ -26,7 +26,7 @@ static int cmp_key(const void *a, const void *b)
 int pg_chrome_write(FILE *f, const pg_run *run, const char *run_name, pg_chrome_counts *counts)
 {
     const pg_trace *t = &run->trace;
-    const double hz = run->kernel.sm_clock_hz;
+    const double hz = run->kernel.sm_clock_hz > 0 ? run->kernel.sm_clock_hz : run->trace.clock_hz;
     int rc = -1;
     thread_key *keys = NULL;
     double *origin_us = NULL; /* per SM: the time (us) of clock 0 on the common axis */
@@ -36,10 +36,12 @@ int pg_chrome_write(FILE *f, const pg_run *run, const char *run_name, pg_chrome_
     if (t->n <= 0)
         return pg_fail("the run has no trace to export");
     if (!(hz > 0))
-        return pg_fail("the run has no measured SM clock (/kernel sm_clock_hz = %g), so cycles cannot become time", hz);
+        return pg_fail("the run has no measured SM clock (/kernel sm_clock_hz or /trace clock_hz = %g), so cycles "
+                       "cannot become time",
+                       hz);
     int64_t max_sm = 0;
     for (int64_t i = 0; i < t->n; i++) {
-        if (t->sm[i] < 0 || t->role[i] >= PG_ROLE_COUNT || t->phase[i] >= PG_PH_COUNT)
+        if (t->sm[i] < 0 || t->role[i] >= t->vocab.n_roles || t->phase[i] >= t->vocab.n_phases)
             return pg_fail("trace record %lld has sm %d, role %d, phase %d: not exportable", (long long)i, t->sm[i],
                            t->role[i], t->phase[i]);
         int64_t dur; /* durations must exist and be non-negative: no negative "X" events */
@@ -61,10 +63,13 @@ int pg_chrome_write(FILE *f, const pg_run *run, const char *run_name, pg_chrome_
     counts->aligned = t->n_sm > max_sm;
     if (counts->aligned) {
         int64_t g0 = INT64_MAX;
-        for (int64_t s = 0; s <= max_sm; s++)
-            if (t->anchor_globaltimer_ns[s] < g0)
+        for (int64_t s = 0; s <= max_sm; s++) /* -1: an SM that ran nothing (no records either) */
+            if (t->anchor_globaltimer_ns[s] >= 0 && t->anchor_globaltimer_ns[s] < g0)
                 g0 = t->anchor_globaltimer_ns[s];
         for (int64_t s = 0; s <= max_sm; s++) {
+            origin_us[s] = 0;
+            if (t->anchor_globaltimer_ns[s] < 0)
+                continue;
             int64_t since; /* the reader bounds anchors; a run built in memory may not */
             if (__builtin_sub_overflow(t->anchor_globaltimer_ns[s], g0, &since)) {
                 pg_fail("SM %lld's globaltimer anchor %lld is out of range", (long long)s,
@@ -136,7 +141,7 @@ int pg_chrome_write(FILE *f, const pg_run *run, const char *run_name, pg_chrome_
             pg_json_object_end(&j);
             counts->process_names++;
         }
-        snprintf(name, sizeof name, "%s %lld", pg_role_name((pg_role)(keys[i].tid / 1000)), (long long)(keys[i].tid % 1000));
+        snprintf(name, sizeof name, "%s %lld", t->vocab.role[keys[i].tid / 1000], (long long)(keys[i].tid % 1000));
         pg_json_object_begin(&j);
         pg_json_kv_string(&j, "ph", "M");
         pg_json_kv_string(&j, "name", "thread_name");
@@ -155,8 +160,8 @@ int pg_chrome_write(FILE *f, const pg_run *run, const char *run_name, pg_chrome_
         double dur = round((double)(t->end[i] - t->begin[i]) / hz * 1e6 * 1e4) / 1e4;
         pg_json_object_begin(&j);
         pg_json_kv_string(&j, "ph", "X");
-        pg_json_kv_string(&j, "name", pg_phase_name((pg_phase)t->phase[i]));
-        pg_json_kv_string(&j, "cat", pg_phase_is_wait((pg_phase)t->phase[i]) ? "wait" : "work");
+        pg_json_kv_string(&j, "name", t->vocab.phase[t->phase[i]]);
+        pg_json_kv_string(&j, "cat", t->vocab.phase_is_wait[t->phase[i]] ? "wait" : "work");
         pg_json_kv_int(&j, "pid", t->sm[i]);
         pg_json_kv_int(&j, "tid", tid_of(t->role[i], t->warp[i]));
         pg_json_kv_number(&j, "ts", ts);

@@ -233,8 +233,16 @@ static int demo_trace(demo *d, const run_entry *re, pg_run *run)
     pg_run sim;
     int rc = -1;
     memset(&sim, 0, sizeof sim);
-    if (pg_trace_check(run, &issues) != 0)
+    /* the run's schedule says which phases each role runs, in what order */
+    pg_schedule *sch = NULL;
+    const char *sname = pg_run_schedule_name(run);
+    if (!sname || pg_schedule_load(sname, &sch) != 0)
         return pg_fail_context("%s", re->path);
+    rc = pg_trace_check(run, sch, &issues);
+    pg_schedule_free(sch);
+    if (rc != 0)
+        return pg_fail_context("%s", re->path);
+    rc = -1;
     say(d, "\n== trace of %s (%s on %s, %lld records)\n", re->path, run->kernel.name, run->kernel.device,
         (long long)run->trace.n);
     pg_trace_issues_print(stdout, &issues);
@@ -277,7 +285,7 @@ static int demo_trace(demo *d, const run_entry *re, pg_run *run)
     snprintf(name, sizeof name, "timeline-%s.svg", re->stem);
     snprintf(title, sizeof title, "%s: measured (top) and fitted model (bottom)", re->stem);
     if (pg_model_simulate_trace(fitted, &d->opts, 1, &sim.trace) != 0 || report_file(d, name, path, sizeof path) != 0 ||
-        pg_timeline_svg(path, title, &run->trace, &sim.trace, 2, 6) != 0)
+        pg_timeline_svg_period(path, title, &run->trace, &sim.trace, 2, 6, pg_schedule_period_phase(fitted)) != 0)
         goto done;
     snprintf(note, sizeof note,
              "Model (%s, fitted to this trace): tile period %.0f cycles vs measured %.0f; wall %.4f ms vs %.4f ms; "

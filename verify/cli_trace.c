@@ -1,4 +1,5 @@
-/* pegemm trace export --chrome RUN.h5 [--output FILE] */
+/* pegemm trace export --chrome RUN.h5 [--output FILE]
+ * pegemm trace import --csv FILE --output RUN.h5 [--schedule NAME|FILE.sched] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +9,9 @@
 #include "commands.h"
 #include "pg_cli.h"
 #include "pg_error.h"
+#include "pg_outpath.h"
 #include "pg_progress.h"
+#include "pgtrace_runfile.h"
 
 static void usage(FILE *f)
 {
@@ -17,7 +20,48 @@ static void usage(FILE *f)
                "  chrome://tracing): one process per SM, one thread per warp role and warp, times in us\n"
                "  from the run's measured SM clock, SMs aligned by their %%globaltimer anchors.\n"
                "  Default output: RUN.h5 with .h5 replaced by .chrome.json.\n"
+               "usage: pegemm trace import --csv FILE -o|--output RUN.h5 [--schedule NAME|FILE.sched]\n"
+               "  Convert a CSV trace of the tracing kit (traces/kit/README.md) to a run file (schema v2):\n"
+               "  the kernel's own roles and phases, anchors and clock, unchanged; --schedule names the\n"
+               "  schedule that describes the kernel (used by model fit and verify trace by default).\n"
                "exit status: 0 written, 2 bad usage or input\n");
+}
+
+static int cmd_import(int argc, char **argv)
+{
+    const char *csv = NULL, *output = NULL, *schedule = NULL;
+    int r;
+    enum { O_CSV, O_OUTPUT, O_SCHEDULE, O_COUNT };
+    static const pg_cli_opt opts[O_COUNT] = {
+        [O_CSV] = {"csv", 0, "FILE", NULL},
+        [O_OUTPUT] = {"output", 'o', "RUN.h5", NULL},
+        [O_SCHEDULE] = {"schedule", 0, "NAME|FILE", NULL},
+    };
+    pg_cli c;
+    pg_cli_begin(&c, "trace import", opts, O_COUNT, argc, argv);
+    while ((r = pg_cli_next(&c)) != PG_CLI_END) {
+        if (r == PG_CLI_ERROR)
+            return 2;
+        if (r == PG_CLI_OPERAND) {
+            pg_fail("unexpected argument '%s' (give the CSV with --csv)", c.value);
+            goto bad;
+        }
+        csv = r == O_CSV ? c.value : csv;
+        output = r == O_OUTPUT ? c.value : output;
+        schedule = r == O_SCHEDULE ? c.value : schedule;
+    }
+    if (!csv || !output) {
+        pg_fail("give --csv FILE and --output RUN.h5");
+        goto bad;
+    }
+    /* the CSV is an input: no output may replace it */
+    if (pg_input_register(csv) != 0 || pgtrace_csv_to_runfile(csv, output, schedule) != 0)
+        goto bad;
+    pg_note("wrote %s from %s", output, csv);
+    return 0;
+bad:
+    fprintf(stderr, "pegemm trace import: %s\n", pg_last_error());
+    return 2;
 }
 
 int pg_cmd_trace(int argc, char **argv)
@@ -36,8 +80,10 @@ int pg_cmd_trace(int argc, char **argv)
         usage(stdout);
         return 0;
     }
+    if (strcmp(argv[1], "import") == 0)
+        return cmd_import(argc - 1, argv + 1);
     if (strcmp(argv[1], "export") != 0) {
-        fprintf(stderr, "pegemm trace: unknown subcommand '%s' (export)\n", argv[1]);
+        fprintf(stderr, "pegemm trace: unknown subcommand '%s' (export, import)\n", argv[1]);
         usage(stderr);
         return 2;
     }

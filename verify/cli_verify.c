@@ -36,11 +36,12 @@ static void usage(FILE *f)
             "                      [--rows SPEC] [--threads N] [--json FILE] [--svg FILE]\n"
             "      The reference in every accumulation mode and both epilogues against the correctly\n"
             "      rounded result (exact accumulation, single rounding): counts, max ULP, histogram.\n"
-            "  pegemm verify trace RUN.h5 [--tolerance REL[,ABS]] [--tiles N] [--seed S]\n"
-            "                      [--json FILE] [--timeline FILE]\n"
+            "  pegemm verify trace RUN.h5 [--schedule NAME|FILE.sched] [--tolerance REL[,ABS]]\n"
+            "                      [--tiles N] [--seed S] [--json FILE] [--timeline FILE]\n"
             "      Reject impossible traces and traces of another kernel config, then fit the cycle\n"
             "      model to the trace and compare per phase and wait (mean, p50, p95), tile period and\n"
-            "      wall clock. Default tolerance 15%% or 150 cycles, whichever is larger.\n"
+            "      wall clock. Default tolerance 15%% or 150 cycles, whichever is larger.  The schedule:\n"
+            "      --schedule, else the one the run names; its roles and phases must be the trace's.\n"
             "  -q, --quiet (every subcommand): no progress and no summary lines on stderr\n"
             "  --json FILE: '-' writes the JSON to stdout\n"
             "exit status: 0 all checks pass, 1 a check failed, 2 bad usage or input\n");
@@ -271,7 +272,8 @@ static void emit_trace_json(pg_json *j, const void *ctx)
 
 static int cmd_trace(int argc, char **argv)
 {
-    const char *path = NULL, *json = NULL, *timeline = NULL, *v;
+    const char *path = NULL, *json = NULL, *timeline = NULL, *schedule = NULL, *v;
+    pg_schedule *sch = NULL;
     pg_tolerance tol = pg_tolerance_default();
     pg_model_opts opts = {.tiles = 20000, .seed = 1, .deterministic = 0};
     int rc = 2, r, have_run = 0;
@@ -282,11 +284,11 @@ static int cmd_trace(int argc, char **argv)
     int compared = 0;
     memset(&run, 0, sizeof run);
     memset(&sim, 0, sizeof sim);
-    enum { O_JSON, O_TIMELINE, O_TOLERANCE, O_TILES, O_SEED, O_COUNT };
+    enum { O_JSON, O_TIMELINE, O_TOLERANCE, O_TILES, O_SEED, O_SCHEDULE, O_COUNT };
     static const pg_cli_opt table[O_COUNT] = {
         [O_JSON] = {"json", 0, "FILE", NULL},       [O_TIMELINE] = {"timeline", 0, "FILE", NULL},
         [O_TOLERANCE] = {"tolerance", 0, "REL[,ABS]", NULL}, [O_TILES] = {"tiles", 0, "N", NULL},
-        [O_SEED] = {"seed", 0, "S", NULL},
+        [O_SEED] = {"seed", 0, "S", NULL},          [O_SCHEDULE] = {"schedule", 0, "NAME|FILE", NULL},
     };
     pg_cli c;
     pg_cli_begin(&c, "verify trace", table, O_COUNT, argc, argv); /* --help: pg_cmd_verify */
@@ -310,22 +312,36 @@ static int cmd_trace(int argc, char **argv)
         }
         json = r == O_JSON ? v : json;
         timeline = r == O_TIMELINE ? v : timeline;
+        schedule = r == O_SCHEDULE ? v : schedule;
     }
     if (pg_arg_need_run_file(path) != 0)
         goto bad;
     if (pg_run_read(path, &run, PG_READ_TRACE) != 0)
         goto bad;
     have_run = 1;
-    if (pg_trace_check(&run, &issues) != 0) {
+    if (run.trace.n == 0) {
+        pg_fail("%s: the run has no trace (/trace is absent or empty)", path);
+        goto bad;
+    }
+    /* the schedule that describes the kernel: the trace must name its roles and phases */
+    const char *sname = schedule ? schedule : pg_run_schedule_name(&run);
+    if (!sname || pg_schedule_load(sname, &sch) != 0 || pg_schedule_match_trace(sch, &run.trace) != 0) {
         pg_fail_context("%s", path);
         goto bad;
     }
-    printf("== trace of %s (%s on %s)\n", path, run.kernel.name, run.kernel.device);
+    if (pg_trace_check(&run, sch, &issues) != 0) {
+        pg_fail_context("%s", path);
+        goto bad;
+    }
+    if (run.kernel.present)
+        printf("== trace of %s (%s on %s)\n", path, run.kernel.name, run.kernel.device);
+    else
+        printf("== trace of %s (kernel %s, schedule %s)\n", path, run.trace.kernel, pg_schedule_name(sch));
     pg_trace_issues_print(stdout, &issues);
     int impossible = issues.impossible + issues.config_mismatch > 0;
     /* only a possible trace of this kernel is worth fitting */
     if (!impossible) {
-        if (pg_trace_compare(&run, &opts, tol, &cmp, &fitted) != 0) {
+        if (pg_trace_compare_as(&run, sname, &opts, tol, &cmp, &fitted) != 0) {
             pg_fail_context("%s", path);
             goto bad;
         }
@@ -333,7 +349,8 @@ static int cmd_trace(int argc, char **argv)
         pg_trace_cmp_print(stdout, &cmp);
         if (timeline) {
             if (pg_model_simulate_trace(fitted, &opts, 1, &sim.trace) != 0 ||
-                pg_timeline_svg(timeline, "measured (top) and model (bottom)", &run.trace, &sim.trace, 2, 6) != 0)
+                pg_timeline_svg_period(timeline, "measured (top) and model (bottom)", &run.trace, &sim.trace, 2, 6,
+                                       pg_schedule_period_phase(fitted)) != 0)
                 goto bad;
         }
     }
@@ -355,6 +372,7 @@ bad:
     rc = fail2("trace");
 done:
     pg_schedule_free(fitted);
+    pg_schedule_free(sch);
     pg_run_free(&sim);
     if (have_run)
         pg_run_free(&run);

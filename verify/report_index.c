@@ -116,7 +116,7 @@ int pg_report_write_index(const pg_report *r, const char *heading, const char *i
     pg_svg_escape(f, heading);
     fputs("</title>\n<style>body{font-family:sans-serif;max-width:1250px;margin:2em auto;padding:0 1em}"
           ".pass{color:#080;font-weight:bold}.fail{color:#c00;font-weight:bold}"
-          "img{max-width:100%;border:1px solid #ddd;margin:.5em 0}li{margin:.3em 0}"
+          "object{max-width:100%;border:1px solid #ddd;margin:.5em 0}li{margin:.3em 0}"
           "section{margin:1.5em 0;border-top:1px solid #ccc}</style></head><body>\n<h1>", f);
     pg_svg_escape(f, heading);
     fputs("</h1>\n", f);
@@ -158,11 +158,13 @@ int pg_report_write_index(const pg_report *r, const char *heading, const char *i
             }
             if (it->file[0]) {
                 if (ends_with(it->file, ".svg")) {
-                    fputs("<img src=\"", f);
+                    /* <object>, not <img>: an SVG inside <img> is a static
+                     * picture, so its <title> tooltips never show */
+                    fputs("<object type=\"image/svg+xml\" data=\"", f);
                     pg_svg_escape(f, it->file);
-                    fputs("\" alt=\"", f);
+                    fputs("\">", f);
                     pg_svg_escape(f, it->title);
-                    fputs("\"><br>\n", f);
+                    fputs("</object><br>\n", f);
                 }
                 fputs("<a href=\"", f);
                 pg_svg_escape(f, it->file);

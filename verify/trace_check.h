@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "model.h"
 #include "runfile.h"
 
 #define PG_TRACE_MAX_NOTES 8
@@ -20,13 +21,11 @@ typedef struct {
 } pg_trace_issues;
 
 /* 0 when the checks ran (issues, if any, are in *out); -1 with a message on
- * an internal failure (out of memory) or a run without a trace. */
-int pg_trace_check(const pg_run *run, pg_trace_issues *out);
+ * an internal failure (out of memory) or a run without a trace.  The
+ * schedule that describes the kernel (NULL: none) says which phases each
+ * role runs and in what order within a tile; any vocabulary. */
+int pg_trace_check(const pg_run *run, const pg_schedule *s, pg_trace_issues *out);
 void pg_trace_issues_print(FILE *f, const pg_trace_issues *t);
 
-/* Which phases a role may record (the schedules of phases.h). */
-int pg_role_has_phase(pg_role r, pg_phase p);
-/* Does the kernel name denote the Blackwell seed schedule (mma/epilogue roles)? */
-int pg_kernel_is_b200(const char *kernel_name);
 
 #endif

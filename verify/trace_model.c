@@ -114,18 +114,25 @@ static double timing_median(const pg_run *run, const char *name)
 int pg_trace_compare(const pg_run *run, const pg_model_opts *opts, pg_tolerance tol, pg_trace_cmp *out,
                      pg_schedule **fitted)
 {
+    return pg_trace_compare_as(run, NULL, opts, tol, out, fitted);
+}
+
+int pg_trace_compare_as(const pg_run *run, const char *schedule, const pg_model_opts *opts, pg_tolerance tol,
+                        pg_trace_cmp *out, pg_schedule **fitted)
+{
     int rc = -1;
     pg_schedule *s = NULL;
     pg_prediction meas, pred;
     memset(out, 0, sizeof *out);
     if (fitted)
         *fitted = NULL;
-    if (pg_trace_summarize(&run->trace, run->kernel.sm_clock_hz, &meas) != 0) {
-        pg_fail_context("summarizing the trace");
+    if (pg_schedule_fit_as(run, schedule, &s) != 0) {
+        pg_fail_context("fitting the model to the trace");
         goto done;
     }
-    if (pg_schedule_fit(run, &s) != 0) {
-        pg_fail_context("fitting the model to the trace");
+    const double clock_hz = run->kernel.sm_clock_hz > 0 ? run->kernel.sm_clock_hz : run->trace.clock_hz;
+    if (pg_trace_summarize_period(&run->trace, clock_hz, pg_schedule_period_phase(s), &meas) != 0) {
+        pg_fail_context("summarizing the trace");
         goto done;
     }
     if (pg_model_predict(s, opts, &pred) != 0) {

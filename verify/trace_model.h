@@ -42,6 +42,9 @@ int pg_tolerance_parse(const char *s, pg_tolerance *out);
 
 /* Fit the model to the run's trace, predict, and compare.  `fitted`, if not
  * NULL, receives the fitted schedule (caller frees). */
+/* ... with a given schedule (a built-in name or a .sched file; NULL: the run's). */
+int pg_trace_compare_as(const pg_run *run, const char *schedule, const pg_model_opts *opts, pg_tolerance tol,
+                        pg_trace_cmp *out, pg_schedule **fitted);
 int pg_trace_compare(const pg_run *run, const pg_model_opts *opts, pg_tolerance tol, pg_trace_cmp *out,
                      pg_schedule **fitted);
 /* Compare a measured summary and a prediction (the core of the above). */

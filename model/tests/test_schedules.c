@@ -79,9 +79,9 @@ static void test_invalid_files(void **state)
 {
     (void)state;
     expect_reject(with_line(11, "  work mainlop"), "bad.sched:11", "unknown phase 'mainlop'");
-    expect_reject(with_line(9, "role consumr instances=1"), "bad.sched:9", "unknown warp role 'consumr'");
+    expect_reject(with_line(9, "role consumr instances=1"), "bad.sched:9", "unknown role 'consumr'");
     expect_reject(with_line(10, "  wait load_wait until producr.producer_issue"), "bad.sched:10",
-                  "unknown warp role 'producr'");
+                  "role 'producr' is not in this schedule");
     expect_reject(with_line(10, "  wait load_wait until epilogue.phase1"), "bad.sched:10",
                   "role 'epilogue' is not in this schedule");
     /* the producer waits on this tile's mainloop, which waits on the producer: no buffer between */
@@ -277,10 +277,149 @@ static void test_whole_run(void **state)
     pg_schedule_free(s);
 }
 
+/* A schedule in its own vocabulary (not pegemm's names): roles loader and
+ * worker, phases fetch_wait (a wait), compute, writeback. */
+static const char k_vocab[] = "schedule made-up\n"                                            /* 1 */
+                              "roles loader worker\n"                                         /* 2 */
+                              "phases fetch_wait fetch compute writeback\n"                   /* 3 */
+                              "waits fetch_wait\n"                                            /* 4 */
+                              "machine units=1 tiles=100 clock_hz=1e9 flops=1e12\n"           /* 5 */
+                              "period worker.compute\n"                                       /* 6 */
+                              "phase fetch family=const mean=100\n"                           /* 7 */
+                              "phase compute family=const mean=300\n"                         /* 8 */
+                              "phase writeback family=const mean=50\n"                        /* 9 */
+                              "role loader instances=1\n"                                     /* 10 */
+                              "  work fetch\n"                                                /* 11 */
+                              "role worker instances=1\n"                                     /* 12 */
+                              "  wait fetch_wait until loader.fetch\n"                        /* 13 */
+                              "  work compute\n"                                              /* 14 */
+                              "  work writeback\n";                                           /* 15 */
+
+static char *vocab_with_line(int lineno, const char *repl)
+{
+    static char out[4096];
+    out[0] = '\0';
+    const char *p = k_vocab;
+    for (int l = 1; *p; l++) {
+        const char *e = strchr(p, '\n');
+        if (l == lineno) {
+            strcat(out, repl);
+            strcat(out, "\n");
+        } else {
+            strncat(out, p, (size_t)(e - p + 1));
+        }
+        p = e + 1;
+    }
+    return out;
+}
+
+static void test_own_vocabulary(void **state)
+{
+    (void)state;
+    pg_schedule *s = NULL;
+    assert_int_equal(pg_schedule_load_text(k_vocab, "made-up.sched", &s), 0);
+    assert_int_equal(s->vocab.n_roles, 2);
+    assert_int_equal(s->vocab.n_phases, 4);
+    assert_true(s->vocab_declared);
+    assert_int_equal(s->vocab.phase_is_wait[pg_vocab_phase(&s->vocab, "fetch_wait")], 1);
+    assert_int_equal(s->vocab.phase_is_wait[pg_vocab_phase(&s->vocab, "compute")], 0);
+    double lambda;
+    char c[256], b[64];
+    assert_int_equal(sch_deterministic(s, &lambda, c, sizeof c, b, sizeof b), 0);
+    assert_true(fabs(lambda - 350) < 1e-9); /* worker: compute + writeback per tile */
+    pg_schedule_free(s);
+    /* pegemm's names are not this schedule's */
+    expect_reject(vocab_with_line(14, "  work mainloop"), "bad.sched:14",
+                  "unknown phase 'mainloop' (the schedule's phases: fetch_wait, fetch, compute, writeback)");
+    expect_reject(vocab_with_line(12, "role consumer instances=1"), "bad.sched:12", "unknown role 'consumer'");
+    /* a declared name must be used, and the other way round */
+    expect_reject(vocab_with_line(3, "phases fetch_wait fetch compute writeback spare"), "bad.sched",
+                  "phase 'spare' is declared but no role runs it");
+    expect_reject(vocab_with_line(2, "roles loader worker idler"), "bad.sched", "role 'idler' is declared");
+    /* waits are waits, work is work */
+    expect_reject(vocab_with_line(4, "waits fetch_wait compute"), "bad.sched:14",
+                  "phase 'compute' is a wait in the vocabulary but a `work` step here");
+    expect_reject(vocab_with_line(4, "waits nothing"), "bad.sched:4", "'nothing' is not in the `phases` line");
+    expect_reject(vocab_with_line(2, "# no roles line"), "bad.sched",
+                  "declares both `roles` and `phases`, or neither");
+    expect_reject(vocab_with_line(3, "phases fetch_wait fetch compute compute"), "bad.sched:3",
+                  "phase 'compute' is listed twice");
+}
+
+/* A trace in the made-up vocabulary: per tile the loader's fetch and the
+ * worker's fetch_wait, compute, writeback. */
+static void made_up_trace(pg_trace *t, const char *const *phases, int nphases, const unsigned char *waits)
+{
+    const int tiles = 4, per = 4;
+    assert_int_equal(pg_trace_alloc(t, tiles * per, 1), 0);
+    assert_int_equal(pg_vocab_add_role(&t->vocab, "worker"), 0); /* codes in another order than the schedule's */
+    assert_int_equal(pg_vocab_add_role(&t->vocab, "loader"), 0);
+    for (int i = 0; i < nphases; i++)
+        assert_int_equal(pg_vocab_add_phase(&t->vocab, phases[i], waits[i]), 0);
+    t->anchor_clock[0] = 1000;
+    t->anchor_globaltimer_ns[0] = 5000;
+    static const char *const seq[4] = {"fetch", "fetch_wait", "compute", "writeback"};
+    int64_t clock = 2000;
+    for (int k = 0; k < tiles; k++)
+        for (int j = 0; j < per; j++) {
+            int64_t i = k * per + j;
+            int ph = pg_vocab_phase(&t->vocab, seq[j]);
+            t->role[i] = (uint8_t)(j == 0 ? 1 : 0);
+            t->phase[i] = (uint8_t)(ph >= 0 ? ph : 0);
+            t->tile[i] = k;
+            t->begin[i] = clock;
+            t->end[i] = clock += 100;
+        }
+}
+
+static void test_match_trace(void **state)
+{
+    (void)state;
+    pg_schedule *s = NULL;
+    assert_int_equal(pg_schedule_load_text(k_vocab, "made-up.sched", &s), 0);
+    pg_trace t;
+    static const char *const same[] = {"writeback", "compute", "fetch_wait", "fetch"};
+    static const unsigned char same_w[] = {0, 0, 1, 0};
+    made_up_trace(&t, same, 4, same_w);
+    assert_int_equal(pg_schedule_match_trace(s, &t), 0);
+    pg_trace_free(&t);
+    /* the trace has a phase the schedule lacks */
+    static const char *const extra[] = {"writeback", "compute", "fetch_wait", "fetch", "spill"};
+    static const unsigned char extra_w[] = {0, 0, 1, 0, 0};
+    made_up_trace(&t, extra, 5, extra_w);
+    t.phase[3] = 4; /* one writeback becomes a spill */
+    assert_int_equal(pg_schedule_match_trace(s, &t), -1);
+    assert_non_null(strstr(pg_last_error(), "the trace has phase 'spill', which schedule made-up lacks"));
+    pg_trace_free(&t);
+    /* the schedule has a phase the trace lacks (no intervals of it) */
+    static const char *const fewer[] = {"writeback", "compute", "fetch_wait", "fetch"};
+    made_up_trace(&t, fewer, 4, same_w);
+    for (int64_t i = 0; i < t.n; i++)
+        if (t.phase[i] == 0)
+            t.phase[i] = 1; /* no writeback left */
+    assert_int_equal(pg_schedule_match_trace(s, &t), -1);
+    assert_non_null(strstr(pg_last_error(), "schedule made-up has phase 'writeback', which the trace lacks"));
+    pg_trace_free(&t);
+    /* the waits disagree */
+    static const unsigned char wrong_w[] = {0, 1, 1, 0};
+    made_up_trace(&t, same, 4, wrong_w);
+    assert_int_equal(pg_schedule_match_trace(s, &t), -1);
+    assert_non_null(strstr(pg_last_error(), "phase 'compute' is a wait in the trace but work in schedule made-up"));
+    pg_trace_free(&t);
+    /* a role the schedule lacks */
+    made_up_trace(&t, same, 4, same_w);
+    snprintf(t.vocab.role[1], sizeof t.vocab.role[1], "prefetcher");
+    assert_int_equal(pg_schedule_match_trace(s, &t), -1);
+    assert_non_null(strstr(pg_last_error(), "the trace has role 'prefetcher', which schedule made-up lacks"));
+    pg_trace_free(&t);
+    pg_schedule_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_loads),        cmocka_unit_test(test_invalid_files),
+        cmocka_unit_test(test_own_vocabulary),    cmocka_unit_test(test_match_trace),
         cmocka_unit_test(test_file_rejected_names_file), cmocka_unit_test(test_builtins_roundtrip),
         cmocka_unit_test(test_overrides),         cmocka_unit_test(test_lognormal_fit),
         cmocka_unit_test(test_mem_clock),         cmocka_unit_test(test_whole_run),

@@ -70,13 +70,14 @@ def read_output(path):
         version = int(f.attrs["pegemm_schema_version"])
         if version > SCHEMA_VERSION:
             sys.exit(f"{path}: schema version {version} is newer than this script reads")
-        attrs = f["problem"].attrs
-        problem = {k: int(attrs[k]) for k in ("M", "N", "K", "P", "seed")}
-        problem["family"] = as_str(attrs["family"])
-        inputs = {}
-        # v2: P = 0 is a plain GEMM (no combined); absent attributes are v1's classic problem
-        problem["out_dtype"] = as_str(attrs.get("out_dtype", "bf16"))
-        if "A" in f["problem"] and problem["P"] > 0:
+        problem, inputs = None, {}
+        if "problem" in f:  # v2: a trace of a kernel that is not a GEMM has no /problem
+            attrs = f["problem"].attrs
+            problem = {k: int(attrs[k]) for k in ("M", "N", "K", "P", "seed")}
+            problem["family"] = as_str(attrs["family"])
+            # v2: P = 0 is a plain GEMM (no combined); absent attributes are v1's classic problem
+            problem["out_dtype"] = as_str(attrs.get("out_dtype", "bf16"))
+        if problem is not None and "A" in f["problem"] and problem["P"] > 0:
             inputs = {k: f["problem"][k][...] for k in ("A", "B", "combined")}
 
         out = None
@@ -109,15 +110,23 @@ def read_output(path):
             t = f["trace"]
             trace = {c: t[c][...] for c in ("sm", "role", "warp", "tile", "phase", "begin", "end")}
             trace["anchor_clock"] = t["anchor_clock"][...]
-            # The file names its own phase and role codes: no pegemm headers needed.
+            # The file names its own phase and role codes (the kernel's own
+            # vocabulary): role r is role_names[r], phase p is phase_names[p].
             trace["phase_names"] = [as_str(s) for s in t.attrs["phase_names"]]
             trace["role_names"] = [as_str(s) for s in t.attrs["role_names"]]
+            if version >= 2:  # which phases are waits; the schedule that describes the kernel, if named
+                trace["phase_is_wait"] = t["phase_is_wait"][...].astype(bool)
+                trace["schedule"] = as_str(t.attrs["schedule"]) if "schedule" in t.attrs else None
+            else:  # v1 files list pegemm's own names; their waits are these
+                v1_waits = {"order_wait", "load_wait", "producer_wait", "epi_wait", "tma0_wait", "ml_wait"}
+                trace["phase_is_wait"] = np.array([n in v1_waits for n in trace["phase_names"]])
     print_summary(problem, output=out, kernel=kernel, timing=timing, trace=trace, **inputs)
 
 
 def print_summary(problem, A=None, B=None, combined=None, output=None, kernel=None, timing=None, trace=None):
     p = problem
-    print(f"problem M={p['M']} N={p['N']} K={p['K']} P={p['P']} family={p['family']} seed={p['seed']}")
+    if p is not None:
+        print(f"problem M={p['M']} N={p['N']} K={p['K']} P={p['P']} family={p['family']} seed={p['seed']}")
     if A is not None:
         s = [int(x.sum(dtype=np.uint64)) for x in (A, B, combined)]
         print(f"inputs A={s[0]} B={s[1]} combined={s[2]}")
@@ -137,6 +146,8 @@ def print_summary(problem, A=None, B=None, combined=None, output=None, kernel=No
         print(f"trace intervals={len(trace['sm'])} sms={len(trace['anchor_clock'])} cycles={cycles}")
         counts = np.bincount(trace["phase"], minlength=len(trace["phase_names"]))
         print("phases" + "".join(f" {name}={n}" for name, n in zip(trace["phase_names"], counts) if n))
+        waits = [n for n, w in zip(trace["phase_names"], trace["phase_is_wait"]) if w]
+        print("roles" + "".join(" " + r for r in trace["role_names"]) + "; waits" + "".join(" " + w for w in waits))
 
 
 def main():

@@ -36,6 +36,7 @@ static int make_output(const char *path)
         run.D[i] = (uint16_t)(0x3F80 + (i * 7919) % 4096); /* BF16 bits around 1.0 */
     if (pg_trace_alloc(&run.trace, NTRACE, NSM) < 0)
         goto fail;
+    pg_vocab_pegemm(&run.trace.vocab);
     for (int i = 0; i < NTRACE; i++) {
         run.trace.sm[i] = i % NSM;
         run.trace.role[i] = (uint8_t)(i % 2 ? PG_ROLE_CONSUMER : PG_ROLE_PRODUCER);
@@ -124,16 +125,23 @@ static int summarize(const char *path)
     }
     const pg_trace *t = &run.trace;
     if (t->n > 0) {
-        int64_t cycles = 0, count[PG_PH_COUNT] = {0};
+        int64_t cycles = 0, count[PG_VOCAB_MAX_PHASES] = {0};
         for (int64_t i = 0; i < t->n; i++) {
             cycles += t->end[i] - t->begin[i];
             count[t->phase[i]]++;
         }
         printf("trace intervals=%" PRId64 " sms=%" PRId64 " cycles=%" PRId64 "\n", t->n, t->n_sm, cycles);
         printf("phases");
-        for (int i = 0; i < PG_PH_COUNT; i++)
+        for (int i = 0; i < t->vocab.n_phases; i++)
             if (count[i])
-                printf(" %s=%" PRId64, pg_phase_name((pg_phase)i), count[i]);
+                printf(" %s=%" PRId64, t->vocab.phase[i], count[i]);
+        printf("\nroles");
+        for (int i = 0; i < t->vocab.n_roles; i++)
+            printf(" %s", t->vocab.role[i]);
+        printf("; waits");
+        for (int i = 0; i < t->vocab.n_phases; i++)
+            if (t->vocab.phase_is_wait[i])
+                printf(" %s", t->vocab.phase[i]);
         printf("\n");
     }
     pg_run_free(&run);

@@ -91,6 +91,7 @@ void fx_make_run(pg_run *run, const fx_spec *spec)
     if (spec->trace) {
         pg_trace *t = &run->trace;
         assert_int_equal(pg_trace_alloc(t, spec->trace_n ? spec->trace_n : 50, 4), 0);
+        pg_vocab_pegemm(&t->vocab);
         for (int64_t i = 0; i < t->n; i++) {
             t->sm[i] = (int32_t)(i % 4);
             t->role[i] = (uint8_t)(i % PG_ROLE_COUNT);

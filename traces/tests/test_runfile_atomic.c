@@ -129,6 +129,7 @@ static void test_invalid_run_creates_nothing(void **state)
     run.rows[1] = keep;
     run.trace.n = 0;
     assert_int_equal(pg_trace_alloc(&run.trace, 2, 1), 0);
+    pg_vocab_pegemm(&run.trace.vocab);
     run.trace.phase[1] = PG_PH_COUNT; /* unknown phase code */
     assert_int_equal(pg_run_write(f->path, &run, 1), -1);
     assert_non_null(strstr(pg_last_error(), "not a known phase"));

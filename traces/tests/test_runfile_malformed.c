@@ -435,7 +435,33 @@ static void test_trace_phase_names_differ(void **state)
     H5Sclose(sp);
     H5Tclose(t);
     assert_true(H5Fclose(file) >= 0);
-    fx_expect_read_error(FX->path, 0, "phase_names[2] of /trace is 'bogus' but this pegemm calls code 2 'mainloop'");
+    /* in a v2 file the names are the file's own: 'bogus' is a name like any
+     * other, but the wait flags must cover every phase */
+    fx_expect_read_error(FX->path, 0, "/trace/phase_is_wait has shape [13] but len(phase_names of /trace) = 3");
+    /* a v1 file could only list pegemm's names, code for code */
+    fx_h5_set_attr_i64(FX->path, "/", "pegemm_schema_version", 1);
+    fx_expect_read_error(FX->path, 0, "phase_names[2] of /trace is 'bogus' but version-1 files call code 2 'mainloop'");
+}
+
+/* v2: names are identifiers, unique within their list. */
+static void test_trace_duplicate_role_name(void **state)
+{
+    hid_t file = H5Fopen(FX->path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(file >= 0);
+    assert_true(H5Adelete_by_name(file, "/trace", "role_names", H5P_DEFAULT) >= 0);
+    const char *names[2] = {"loader", "loader"};
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, H5T_VARIABLE);
+    hsize_t n = 2;
+    hid_t sp = H5Screate_simple(1, &n, NULL);
+    hid_t a = H5Acreate_by_name(file, "/trace", "role_names", t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(a >= 0);
+    assert_true(H5Awrite(a, t, names) >= 0);
+    H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(t);
+    assert_true(H5Fclose(file) >= 0);
+    fx_expect_read_error(FX->path, 0, "role 'loader' is listed twice");
 }
 
 /* An older file listing fewer phases is fine, but then codes beyond its
@@ -460,6 +486,7 @@ static void test_trace_fewer_phase_names(void **state)
     H5Sclose(sp);
     H5Tclose(t);
     assert_true(H5Fclose(file) >= 0);
+    fx_h5_set_attr_i64(FX->path, "/", "pegemm_schema_version", 1); /* v1: no phase_is_wait needed */
     fx_expect_read_error(FX->path, PG_READ_TRACE, "/trace/phase[2] = 2 is not a known phase (2 phases)");
     /* without loading the trace, the names alone are acceptable */
     pg_run run;
@@ -512,6 +539,7 @@ int main(void)
         T(test_trace_anchor_lengths_differ),
         T(test_trace_phase_names_differ),
         T(test_trace_fewer_phase_names),
+        T(test_trace_duplicate_role_name),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -71,6 +71,7 @@ static void add_trace(pg_run *run, int impossible)
     k->consumers = 2, k->trace_build = 1;
     const int sms = 2, per = 6, phases = 7;
     assert_int_equal(pg_trace_alloc(&run->trace, sms * per * phases, sms), 0);
+    pg_vocab_pegemm(&run->trace.vocab);
     pg_trace *t = &run->trace;
     int64_t n = 0;
     for (int s = 0; s < sms; s++) {

@@ -57,6 +57,7 @@ static void make_run(pg_run *run)
     k->trace_build = 1;
     pg_trace *t = &run->trace;
     assert_int_equal(pg_trace_alloc(t, RECORDS, NSM), 0);
+    pg_vocab_pegemm(&t->vocab);
     g_n = 0;
     for (int s = 0; s < NSM; s++) {
         int64_t clock0 = 1000000 * (s + 1);
@@ -93,7 +94,13 @@ static int64_t find(const pg_trace *t, int sm, pg_role r, int tile, pg_phase p)
 
 static void check(const pg_run *run, pg_trace_issues *is)
 {
-    if (pg_trace_check(run, is) != 0)
+    pg_schedule *s = NULL;
+    const char *name = pg_run_schedule_name(run);
+    if (!name || pg_schedule_load(name, &s) != 0)
+        fail_msg("schedule: %s", pg_last_error());
+    int rc = pg_trace_check(run, s, is);
+    pg_schedule_free(s);
+    if (rc != 0)
         fail_msg("check: %s", pg_last_error());
 }
 
@@ -296,6 +303,7 @@ static void test_chrome_alignment(void **state)
     run.kernel.present = 1;
     run.kernel.sm_clock_hz = 1e9; /* 1 cycle = 1 ns */
     assert_int_equal(pg_trace_alloc(&run.trace, 2, 2), 0);
+    pg_vocab_pegemm(&run.trace.vocab);
     pg_trace *t = &run.trace;
     t->anchor_clock[0] = 1000, t->anchor_globaltimer_ns[0] = 7000000;
     t->anchor_clock[1] = 999999, t->anchor_globaltimer_ns[1] = 7000000 + 2500;
