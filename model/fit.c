@@ -87,6 +87,8 @@ static double quantile_sorted(const double *v, int64_t n, double q)
 
 static const char *schedule_for_kernel(const char *kname)
 {
+    if (strstr(kname, "bres")) /* the resident-B variants (bres, bres64, bresmc*) */
+        return "h100-bres";
     if (strstr(kname, "pingpong") || strstr(kname, "h100") || strstr(kname, "sm90"))
         return "h100-pingpong";
     if (strstr(kname, "b200") || strstr(kname, "seed"))
@@ -693,6 +695,12 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
             goto done;
         }
     }
+    /* the k-blocks per tile (bres64: 12 of 64); schedules without the option ignore it */
+    if (run->kernel.tile_k > 0 && run->problem.shape.K > 0 && pg_schedule_option(s, "kblocks", NULL, 0) == 0) {
+        snprintf(opt, sizeof opt, "kblocks=%lld", (long long)(run->problem.shape.K / run->kernel.tile_k));
+        if (pg_schedule_set(s, opt, 0))
+            goto done;
+    }
     if (run->kernel.sm_count > 0)
         s->machine.units = run->kernel.sm_count;
     if (run->kernel.sm_clock_hz > 0)
@@ -1147,7 +1155,7 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
         if (pg_trace_summarize(t, s->machine.clock_hz, &m))
             goto done;
         const pg_stat *ml = pg_prediction_find(&m, s->roles[kn->role].steps[kn->step].name);
-        if (kblocks_fit(s, ml ? ml->mean : NAN))
+        if (kblocks_fit(s, ml ? ml->mean : NAN) || tmaqueue_fit(s, ml ? ml->mean : NAN))
             goto done;
     }
     snprintf(s->origin, sizeof s->origin, "fit:%s", s->name);
