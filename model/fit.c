@@ -685,6 +685,13 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
     snprintf(opt, sizeof opt, "mainloop_delay=%lld", (long long)run->kernel.mainloop_delay);
     if (pg_schedule_option(s, "mainloop_delay", NULL, 0) == 0 && pg_schedule_set(s, opt, 0))
         goto done;
+    /* the k-blocks per tile (bres64: 12 of 64); schedules without the option ignore it.
+     * Set before the stage count: the schedule checks stages against kblocks */
+    if (run->kernel.tile_k > 0 && run->problem.shape.K > 0 && pg_schedule_option(s, "kblocks", NULL, 0) == 0) {
+        snprintf(opt, sizeof opt, "kblocks=%lld", (long long)(run->problem.shape.K / run->kernel.tile_k));
+        if (pg_schedule_set(s, opt, 0))
+            goto done;
+    }
     /* a ring depth the schedule does not model (e.g. bres7's 7 stages) is
      * refused with the schedule's own range, not fitted as if it had 4 */
     if (run->kernel.stages > 0) {
@@ -694,12 +701,6 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
                             run->kernel.stages, sname);
             goto done;
         }
-    }
-    /* the k-blocks per tile (bres64: 12 of 64); schedules without the option ignore it */
-    if (run->kernel.tile_k > 0 && run->problem.shape.K > 0 && pg_schedule_option(s, "kblocks", NULL, 0) == 0) {
-        snprintf(opt, sizeof opt, "kblocks=%lld", (long long)(run->problem.shape.K / run->kernel.tile_k));
-        if (pg_schedule_set(s, opt, 0))
-            goto done;
     }
     if (run->kernel.sm_count > 0)
         s->machine.units = run->kernel.sm_count;
