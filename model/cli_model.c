@@ -490,10 +490,12 @@ static int cmd_import_seed(int argc, char **argv)
 /* --------------------------------------------------------- validate-delays */
 static const char k_delays_help[] =
     "usage: pegemm model validate-delays RUN.h5... [--schedule NAME|FILE.sched] [--json FILE] [--tiles N] [--seed S]\n"
-    "The H100 check of the model against the kernel's --epi-delay sweep: fit the schedule on\n"
-    "the zero-delay run's trace only, predict every run's tile period at its delay, and find\n"
-    "where the tensor cores start to idle (tensor_idle grows by 10% of the zero-delay period\n"
-    "over its zero-delay value) on the measured and on the predicted curve.\n"
+    "The H100 check of the model against the kernel's --epi-delay or --mainloop-delay sweep\n"
+    "(the delay is read from each run's /kernel attributes): fit the schedule on the zero-delay\n"
+    "run's trace only, predict every run's tile period at its delay, and find the onset on the\n"
+    "measured and on the predicted curve: for --epi-delay where the tensor cores start to idle\n"
+    "(tensor_idle grows by 10% of the zero-delay period over its zero-delay value), for\n"
+    "--mainloop-delay where the tile period has grown by 10% of the zero-delay period.\n"
     "With --json FILE the report is JSON in FILE ('-': stdout) instead of text.\n"
     "Exit 1 if a period is off by more than 5% or the onset by more than 10%.\n";
 
@@ -509,7 +511,7 @@ static int cmd_validate_delays(int argc, char **argv)
     if (pr)
         return pr == 1 ? 0 : 2;
     if (a.npos < 2) {
-        pg_fail("give at least two runs of the --epi-delay sweep (one at delay 0)");
+        pg_fail("give at least two runs of one --epi-delay or --mainloop-delay sweep (one at delay 0)");
         return fail_usage("validate-delays");
     }
     pg_model_opts o = {a.tiles ? a.tiles : 40000, a.seed, 0};

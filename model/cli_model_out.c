@@ -380,7 +380,7 @@ int pg_model_validate_delays_as(const char *const *paths, int n, const pg_model_
 {
     memset(out, 0, sizeof *out);
     if (n < 2 || n > PG_DELAYS_MAX)
-        return pg_fail("give 2..%d runs of the --epi-delay sweep", PG_DELAYS_MAX);
+        return pg_fail("give 2..%d runs of one --epi-delay or --mainloop-delay sweep", PG_DELAYS_MAX);
     pg_run *runs = calloc((size_t)n, sizeof *runs);
     pg_schedule *fit = NULL;
     int rc = -1, base = -1;
@@ -393,11 +393,19 @@ int pg_model_validate_delays_as(const char *const *paths, int n, const pg_model_
             pg_fail("%s has no trace", paths[i]);
             goto done;
         }
-        if (runs[i].kernel.epi_delay == 0 && base < 0)
+        if (runs[i].kernel.epi_delay == 0 && runs[i].kernel.mainloop_delay == 0 && base < 0)
             base = i;
+        if (runs[i].kernel.mainloop_delay != 0)
+            out->mainloop = 1;
     }
+    for (int i = 0; i < n; i++)
+        if (out->mainloop && runs[i].kernel.epi_delay != 0) {
+            pg_fail("%s has --epi-delay %lld in a --mainloop-delay sweep: give one sweep at a time", paths[i],
+                    (long long)runs[i].kernel.epi_delay);
+            goto done;
+        }
     if (base < 0) {
-        pg_fail("none of the runs has --epi-delay 0 (the fit uses the zero-delay trace only)");
+        pg_fail("none of the runs has --epi-delay 0 and --mainloop-delay 0 (the fit uses the zero-delay trace only)");
         goto done;
     }
     if (pg_schedule_fit_as(&runs[base], schedule, &fit)) {
@@ -417,7 +425,8 @@ int pg_model_validate_delays_as(const char *const *paths, int n, const pg_model_
         if (pg_trace_summarize_period(&runs[i].trace, runs[i].kernel.sm_clock_hz, pg_schedule_period_phase(fit), &m) ||
             pg_schedule_clone(fit, &c))
             goto done;
-        snprintf(a, sizeof a, "epi_delay=%lld", (long long)runs[i].kernel.epi_delay);
+        const int64_t delay = out->mainloop ? runs[i].kernel.mainloop_delay : runs[i].kernel.epi_delay;
+        snprintf(a, sizeof a, "%s=%lld", out->mainloop ? "mainloop_delay" : "epi_delay", (long long)delay);
         int r = pg_schedule_set(c, a, 0);
         out->clock_hz[i] = runs[i].kernel.sm_clock_hz;
         if (!r && at_run_clock && runs[i].kernel.sm_clock_hz > 0 && runs[base].kernel.sm_clock_hz > 0) {
@@ -431,15 +440,17 @@ int pg_model_validate_delays_as(const char *const *paths, int n, const pg_model_
         if (r)
             goto done;
         const pg_stat *mi = pg_prediction_find(&m, "tensor_idle"), *pi = pg_prediction_find(&p, "tensor_idle");
-        out->delay[i] = (double)runs[i].kernel.epi_delay;
+        out->delay[i] = (double)delay;
         out->meas_period[i] = m.tile_period;
         out->pred_period[i] = p.tile_period;
         out->meas_idle[i] = mi ? mi->mean : NAN;
         out->pred_idle[i] = pi ? pi->mean : NAN;
     }
     sort_by_delay(out);
-    out->onset_measured = onset(out->delay, out->meas_idle, out->meas_period, n);
-    out->onset_predicted = onset(out->delay, out->pred_idle, out->pred_period, n);
+    /* the transition: tensor_idle turning on (epilogue sweep), or the period
+     * starting to follow the spin (mainloop sweep: idle falls there) */
+    out->onset_measured = onset(out->delay, out->mainloop ? out->meas_period : out->meas_idle, out->meas_period, n);
+    out->onset_predicted = onset(out->delay, out->mainloop ? out->pred_period : out->pred_idle, out->pred_period, n);
     rc = 0;
 done:
     for (int i = 0; i < n; i++)
@@ -465,32 +476,43 @@ int delays_validate(FILE *f, const char *const *paths, int n, const pg_model_opt
         pg_json_init(&j, f, 1);
         pg_json_object_begin(&j);
         pg_json_kv_string(&j, "fitted_on", paths[c.base]);
+        pg_json_kv_string(&j, "swept", c.mainloop ? "mainloop_delay" : "epi_delay");
         pg_json_key(&j, "points");
         pg_json_array_begin(&j);
     } else {
-        fprintf(f, "fit on %s (epi_delay 0); tile period and tensor_idle in cycles per tile\n", paths[c.base]);
-        fprintf(f, "%8s %8s %10s %10s %8s %10s %10s  %s\n", "delay", "MHz", "measured", "predicted", "diff",
-                "idle meas", "idle pred", "ok");
+        fprintf(f, "fit on %s (delay 0); --%s sweep; tile period and tensor_idle in cycles per tile\n",
+                paths[c.base], c.mainloop ? "mainloop-delay" : "epi-delay");
+        fprintf(f, "(self-fit: the run the model was fitted on, reproduced by construction; out-of-sample: a "
+                   "prediction of a run it never saw)\n");
+        fprintf(f, "%8s %8s %10s %10s %8s %10s %10s  %-13s %s\n", "delay", "MHz", "measured", "predicted", "diff",
+                "idle meas", "idle pred", "kind", "ok");
     }
+    int oos = 0, oos_ok = 0;
     for (int i = 0; i < c.n; i++) {
         double d = c.pred_period[i] / c.meas_period[i] - 1;
         int ok = fabs(d) <= 0.05;
+        const int self = i == c.base;
         if (!ok)
             *all_ok = 0;
+        if (!self) {
+            oos++;
+            oos_ok += ok;
+        }
         if (json) {
             pg_json_object_begin(&j);
-            pg_json_kv_number(&j, "epi_delay", c.delay[i]);
+            pg_json_kv_number(&j, c.mainloop ? "mainloop_delay" : "epi_delay", c.delay[i]);
             pg_json_kv_number(&j, "sm_clock_hz", c.clock_hz[i]);
             pg_json_kv_number(&j, "tile_period_measured", c.meas_period[i]);
             pg_json_kv_number(&j, "tile_period_predicted", c.pred_period[i]);
             pg_json_kv_number(&j, "tensor_idle_measured", c.meas_idle[i]);
             pg_json_kv_number(&j, "tensor_idle_predicted", c.pred_idle[i]);
             pg_json_kv_bool(&j, "within_5_percent", ok);
+            pg_json_kv_string(&j, "kind", self ? "self-fit" : "out-of-sample");
             pg_json_object_end(&j);
         } else {
-            fprintf(f, "%8.0f %8.1f %10.1f %10.1f %+7.1f%% %10.1f %10.1f  %s\n", c.delay[i], c.clock_hz[i] / 1e6,
-                    c.meas_period[i],
-                    c.pred_period[i], 100 * d, c.meas_idle[i], c.pred_idle[i], ok ? "yes" : "NO");
+            fprintf(f, "%8.0f %8.1f %10.1f %10.1f %+7.1f%% %10.1f %10.1f  %-13s %s\n", c.delay[i], c.clock_hz[i] / 1e6,
+                    c.meas_period[i], c.pred_period[i], 100 * d, c.meas_idle[i], c.pred_idle[i],
+                    self ? "self-fit" : "out-of-sample", ok ? "yes" : "NO");
         }
     }
     if (json) {
@@ -498,11 +520,17 @@ int delays_validate(FILE *f, const char *const *paths, int n, const pg_model_opt
         pg_json_kv_number(&j, "idle_onset_measured", on_m);
         pg_json_kv_number(&j, "idle_onset_predicted", on_p);
         pg_json_kv_bool(&j, "onset_within_10_percent", on_ok);
+        pg_json_kv_int(&j, "out_of_sample_runs", oos);
+        pg_json_kv_int(&j, "out_of_sample_within_5_percent", oos_ok);
+        pg_json_kv_bool(&j, "out_of_sample_pass", oos_ok == oos && on_ok);
         pg_json_object_end(&j);
         return pg_json_finish(&j);
     }
-    fprintf(f, "idle onset (tensor_idle up by 10%% of the zero-delay period): measured %.0f, predicted %.0f "
-               "cycles of delay (%+.1f%%) %s\n",
+    fprintf(f, "%s: measured %.0f, predicted %.0f cycles of delay (%+.1f%%) %s\n",
+            c.mainloop ? "onset (tile period up by 10% of the zero-delay period)"
+                       : "idle onset (tensor_idle up by 10% of the zero-delay period)",
             on_m, on_p, 100 * (on_p / on_m - 1), on_ok ? "ok" : "NOT within 10%");
+    fprintf(f, "out-of-sample sweep check: %d of %d predicted runs within 5%%, onset %s: %s\n", oos_ok, oos,
+            on_ok ? "within 10%" : "NOT within 10%", oos_ok == oos && on_ok ? "PASS" : "FAIL");
     return ferror(f) ? pg_fail("write error") : 0;
 }

@@ -21,6 +21,7 @@ typedef struct {
     /* kblocks_fit's replay (non-NULL): each tile's loop solves for the load
      * latency that gives its sampled phase, stored here by table row */
     double *kb_fit_load;
+    unsigned char *kb_fit_hit; /* ... and whether a load fell in the `tmaqueue` window (NULL: not recorded) */
     int64_t kb_fit_first, kb_fit_end; /* ... for table rows in [first, end) only (a unit's replay;
                                          with `contend` the engine draws one row past it) */
     double ct_mean; /* `contend`: the model's overlap averaged over the last tiles */
@@ -55,6 +56,11 @@ void kblocks_run(engine *E, int64_t k, double start, double extra, double *b);
  * model ran (its start + frac x its duration). */
 double kblocks_at(const engine *E, int64_t k, double frac);
 
+/* `tmaqueue` (tmaqueue.c): the extra latency of a k-block load of tile k's
+ * loop (started at `start`) that would land at `landed`: the penalty when
+ * tile k - 1's store starts within the window after `start` and before the
+ * load lands (sets *hit), 0 otherwise or without the line. */
+double tmaqueue_extra(const engine *E, int64_t k, double start, double landed, int *hit);
 /* `contend` (contend.c): the end of tile k's contended step that starts at
  * `start` and would end at `best` as sampled, moved by its overlap with
  * tile k + 1's `by` step (updates E->ct_mean). */

@@ -89,6 +89,8 @@ static double quantile_sorted(const double *v, int64_t n, double q)
  * schedule (v1 files): the built-in one for the kernel's name. */
 static const char *schedule_for_kernel(const char *kname)
 {
+    if (strstr(kname, "bres")) /* the resident-B variants (bres, bres64, bresmc*) */
+        return "h100-bres";
     if (strstr(kname, "pingpong") || strstr(kname, "h100") || strstr(kname, "sm90"))
         return "h100-pingpong";
     if (strstr(kname, "b200") || strstr(kname, "seed"))
@@ -702,6 +704,13 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
     snprintf(opt, sizeof opt, "mainloop_delay=%lld", (long long)run->kernel.mainloop_delay);
     if (pg_schedule_option(s, "mainloop_delay", NULL, 0) == 0 && pg_schedule_set(s, opt, 0))
         goto done;
+    /* the k-blocks per tile (bres64: 12 of 64); schedules without the option ignore it.
+     * Set before the stage count: the schedule checks stages against kblocks */
+    if (run->kernel.tile_k > 0 && run->problem.shape.K > 0 && pg_schedule_option(s, "kblocks", NULL, 0) == 0) {
+        snprintf(opt, sizeof opt, "kblocks=%lld", (long long)(run->problem.shape.K / run->kernel.tile_k));
+        if (pg_schedule_set(s, opt, 0))
+            goto done;
+    }
     /* a ring depth the schedule does not model (e.g. bres7's 7 stages) is
      * refused with the schedule's own range, not fitted as if it had 4 */
     if (run->kernel.stages > 0) {
@@ -1167,7 +1176,7 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
         if (pg_trace_summarize_period(t, s->machine.clock_hz, s->roles[s->period_role].steps[s->period_step].name, &m))
             goto done;
         const pg_stat *ml = pg_prediction_find(&m, s->roles[kn->role].steps[kn->step].name);
-        if (kblocks_fit(s, ml ? ml->mean : NAN))
+        if (kblocks_fit(s, ml ? ml->mean : NAN) || tmaqueue_fit(s, ml ? ml->mean : NAN))
             goto done;
     }
     snprintf(s->origin, sizeof s->origin, "fit:%s", s->name);

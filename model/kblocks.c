@@ -183,7 +183,8 @@ int sch_kblocks_check_order(pg_schedule *s)
  * (kblocks_run). */
 /* the loop from `start` with load latency `load`: b[j] = k-block j's start,
  * returns the loop's end */
-static double run_loop(const engine *E, int64_t k, double start, double c, double load, double handover, double *b)
+static double run_loop(const engine *E, int64_t k, double start, double c, double load, double handover, double *b,
+                       int *hit)
 {
     const pg_schedule *s = E->s;
     const int n = s->kb_count, st = s->kb_stages, R = E->R;
@@ -199,7 +200,7 @@ static double run_loop(const engine *E, int64_t k, double start, double c, doubl
             rel = prev[n + g + 1];
         if (rel + handover > issue)
             issue = rel + handover;
-        const double landed = issue + load;
+        const double landed = issue + load + tmaqueue_extra(E, k, start, issue + load, hit);
         b[j] = landed > end ? landed : end;
         end = b[j] + c;
     }
@@ -225,19 +226,20 @@ void kblocks_run(engine *E, int64_t k, double start, double extra, double *b)
     if (c < 0)
         c = 0;
     const double handover = smp[s->kb_release_slot];
+    int hit = 0;
     if (E->kb_fit_load && per_tile && !E->means_only) {
         /* the latency that makes this loop last the tile's sampled phase:
          * the loop's length is continuous and non-decreasing in it */
         const double want = start + smp[s->kb_phase_slot];
         double lo = 0, hi = 1024;
-        if (run_loop(E, k, start, c, lo, handover, b) >= want) {
+        if (run_loop(E, k, start, c, lo, handover, b, &hit) >= want) {
             hi = 0;
         } else {
-            while (run_loop(E, k, start, c, hi, handover, b) < want && hi < 1e9)
+            while (run_loop(E, k, start, c, hi, handover, b, &hit) < want && hi < 1e9)
                 hi *= 2;
             for (int it = 0; it < 60 && hi - lo > 1e-3; it++) {
                 const double mid = 0.5 * (lo + hi);
-                if (run_loop(E, k, start, c, mid, handover, b) < want)
+                if (run_loop(E, k, start, c, mid, handover, b, &hit) < want)
                     lo = mid;
                 else
                     hi = mid;
@@ -250,7 +252,10 @@ void kblocks_run(engine *E, int64_t k, double start, double extra, double *b)
     double L = smp[s->kb_load_slot] + shift;
     if (L < 0)
         L = 0;
-    b[n] = run_loop(E, k, start, c, L, handover, b) + extra;
+    hit = 0;
+    b[n] = run_loop(E, k, start, c, L, handover, b, &hit) + extra;
+    if (E->kb_fit_hit && E->row >= E->kb_fit_first && E->row < E->kb_fit_end)
+        E->kb_fit_hit[E->row] = (unsigned char)hit;
 }
 
 double kblocks_at(const engine *E, int64_t k, double frac)
@@ -259,6 +264,10 @@ double kblocks_at(const engine *E, int64_t k, double frac)
      * a tile's first slot, its issue end) against the traced loop at
      * fractions of its duration (no k-block is traced), so they stay
      * fractions here too, of the loop the model ran. */
-    const double *b = E->kb + (k % E->R) * (E->s->kb_count + 1);
-    return b[0] + frac * (b[E->s->kb_count] - b[0]);
+    const pg_schedule *s = E->s;
+    const double *b = E->kb + (k % E->R) * (s->kb_count + 1);
+    /* the loop without the constant added after it (a --mainloop-delay spin,
+     * which the kernel runs after the last stage is released) */
+    const double extra = s->edges[s->in_edge[s->in_begin[s->kb_node]]].w;
+    return b[0] + frac * (b[s->kb_count] - extra - b[0]);
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine.h"
 #include "model_ext.h"
@@ -40,7 +41,7 @@ static int loop_mean(pg_schedule *s, const char *load, const char *phase, double
  * values become the latency's table column.  At the fitted point the loop
  * then reproduces each traced tile's phase (exactly where the model's
  * timeline is the trace's); elsewhere the ring's timing moves it. */
-static int replay_fit(pg_schedule *s, int col, int ld)
+static int replay_fit(pg_schedule *s, int col, int ld, unsigned char *hit)
 {
     sch_table *T = s->table;
     double *L = malloc(sizeof(double) * (size_t)T->rows);
@@ -54,6 +55,9 @@ static int replay_fit(pg_schedule *s, int col, int ld)
         return -1;
     }
     E.kb_fit_load = L;
+    if (hit)
+        memset(hit, 2, (size_t)T->rows);
+    E.kb_fit_hit = hit;
     for (int u = 0; u < T->nunits; u++) {
         const int64_t first = T->unit_first[u], last = u + 1 < T->nunits ? T->unit_first[u + 1] : T->rows;
         engine_reset(&E, 1000003u * (uint64_t)u + 7);
@@ -78,7 +82,9 @@ static int replay_fit(pg_schedule *s, int col, int ld)
     return 0;
 }
 
-int kblocks_fit(pg_schedule *s, double traced_mean)
+int kblocks_fit(pg_schedule *s, double traced_mean) { return kblocks_fit_hits(s, traced_mean, NULL); }
+
+int kblocks_fit_hits(pg_schedule *s, double traced_mean, unsigned char *hit)
 {
     if (s->kb_node < 0)
         return 0;
@@ -95,7 +101,7 @@ int kblocks_fit(pg_schedule *s, double traced_mean)
     const int ld = s->slots[s->kb_load_slot].dist;
     const int col = sch_table_column(s, ld, 0);
     if (col >= 0 && s->dists[ld].family == DIST_EMPIRICAL)
-        return replay_fit(s, col, ld);
+        return replay_fit(s, col, ld, hit);
     /* the loop's mean grows with the load latency (every k-block that waits
      * waits longer): bisection on [0, 4 x the traced mean] */
     double lo = 0, hi = 4 * traced_mean, m;

@@ -73,6 +73,10 @@ typedef struct {
     /* added: the SM clock each run measured (predictions use it: DRAM time is
      * fixed in ns, so the model's memory terms scale with it) */
     double clock_hz[PG_DELAYS_MAX];
+    /* 1 when the runs sweep --mainloop-delay (delay[] holds it; the onset is
+     * then where the tile period has grown by 10% of the zero-delay period:
+     * the consumer's own chain taking over), 0 for --epi-delay */
+    int mainloop;
 } pg_delay_check;
 
 /* Fit on the zero-delay run; predict each run at its delay (at the fitted

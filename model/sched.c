@@ -184,6 +184,8 @@ int sch_apply_override(pg_schedule *s, const sch_override *o)
         *f = v;
         return 0;
     }
+    if (strcmp(name, "tmaqueue") == 0)
+        return sch_tmaqueue_override(s, stat, o->relative, o->value, o->param);
     if (strcmp(name, "kblocks") == 0) {
         double *f = strcmp(stat, "compute") == 0           ? &s->kb_compute
                     : strcmp(stat, "calibrated_mean") == 0 ? &s->kb_calibrated_mean

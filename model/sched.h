@@ -190,6 +190,15 @@ struct pg_schedule {
     int ct_line;
     char ct_spec[2][SCH_NAME];
     unsigned char ct_late[SCH_MAX_NODES];
+    /* `tmaqueue PHASE after=STEP window=LATENCY penalty=C` (model/tmaqueue.c):
+     * a k-block load of PHASE's loop issued while the previous tile's STEP
+     * (the other warpgroup's TMA store) is in the SM's TMA queue -- from that
+     * step's start for WINDOW cycles -- lands C cycles later. */
+    int tq_on; /* 0: none */
+    int tq_after_node, tq_win_slot;
+    double tq_penalty;
+    int tq_line;
+    char tq_spec[3][SCH_NAME]; /* PHASE, after=, window= */
     /* With machine whole_run: when each role's first tile may start, from
      * an option `ROLE_start` (cycles after the unit starts; 0 without one).
      * In the kernel the warps set up (barriers, descriptors) before their
@@ -258,6 +267,17 @@ double contend_estimate(const double *w, const double *ov, const double *g, int6
 /* Fit a `kblocks` loop's calibrated_mean and load latency to a trace whose
  * phase mean is traced_mean (kblocks_fit.c); 0 without a kblocks line. */
 int kblocks_fit(pg_schedule *s, double traced_mean);
+/* ... and with a per-tile latency replay, hit[row] = 1 where a k-block load
+ * of that traced tile fell in the `tmaqueue` window, 0 where none did, 2 where
+ * the row was not replayed (hit may be NULL). */
+int kblocks_fit_hits(pg_schedule *s, double traced_mean, unsigned char *hit);
+/* The `tmaqueue` line (tmaqueue.c): parse its tokens (after the directive),
+ * resolve it once the k-block loop is, apply a `tmaqueue.penalty` override,
+ * write it back; fit its penalty on a trace (0 without the line). */
+int sch_tmaqueue_parse(pg_schedule *s, const char *const *tok, int ntok, int line);
+int sch_tmaqueue_resolve(pg_schedule *s);
+int sch_tmaqueue_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+int tmaqueue_fit(pg_schedule *s, double traced_mean);
 /* The sample slot of (dist, instance), made if new; -1 if the table is full. */
 int sch_slot_of(pg_schedule *s, int dist, int instance);
 

@@ -805,6 +805,8 @@ int sch_compile(pg_schedule *s)
             snprintf(s->ct_spec[0], sizeof s->ct_spec[0], "%s", t.tok[1]);
             snprintf(s->ct_spec[1], sizeof s->ct_spec[1], "%s", by);
             s->ct_line = lineno;
+        } else if (strcmp(d, "tmaqueue") == 0) {
+            rc = sch_tmaqueue_parse(s, (const char *const *)t.tok, t.n, lineno);
         } else if (strcmp(d, "period") == 0) {
             if (t.n != 2)
                 return FAIL(lineno, "usage: period ROLE.STEP");
@@ -819,7 +821,7 @@ int sch_compile(pg_schedule *s)
         } else {
             return FAIL(lineno, "unknown directive '%s' (schedule, doc, option, roles, phases, waits, machine, phase, "
                                 "memory, latency, role, work, wait, delay, buffer, period, idle, bandwidth, kblocks, "
-                                "contend)",
+                                "contend, tmaqueue)",
                         d);
         }
         if (rc)
@@ -838,6 +840,8 @@ int sch_compile(pg_schedule *s)
     if (build_graph(s))
         return -1;
     if (s->kb_line && sch_kblocks_resolve(s)) /* may add sample slots: before the order */
+        return -1;
+    if (s->tq_line && sch_tmaqueue_resolve(s)) /* on the resolved loop; may add a sample slot */
         return -1;
     if (order_nodes(s) || sch_kblocks_check_order(s))
         return -1;

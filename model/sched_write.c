@@ -205,6 +205,10 @@ int pg_schedule_write(const pg_schedule *s, FILE *f, const char *comment)
             fprintf(f, "contend %s by=%s slowdown=%.9g overlap=%.9g window=%.9g\n", s->ct_spec[0], s->ct_spec[1],
                     s->ct_slowdown, s->ct_overlap, s->ct_window);
             done = 1;
+        } else if (strcmp(w1, "tmaqueue") == 0 && s->tq_on) {
+            fprintf(f, "tmaqueue %s after=%s window=%s penalty=%.9g\n", s->tq_spec[0], s->tq_spec[1], s->tq_spec[2],
+                    s->tq_penalty);
+            done = 1;
         } else if (strcmp(w1, "machine") == 0) {
             fprintf(f, "machine units=%.17g tiles=%.17g clock_hz=%.17g flops=%.17g prologue=%.17g", s->machine.units,
                     s->machine.tiles, s->machine.clock_hz, s->machine.flops, s->machine.prologue);
