@@ -90,7 +90,8 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
     const int tiles_n = p.N / BR_TILE_N;
     const int tiles_m = (p.M + PG_TILE_M - 1) / PG_TILE_M;
     const int group = blockIdx.x / tiles_n, groups = gridDim.x / tiles_n;
-    const int n0 = (blockIdx.x % tiles_n) * BR_TILE_N;
+    const int nb = blockIdx.x % tiles_n; /* this CTA's column block */
+    const int n0 = nb * BR_TILE_N;
     const int kblocks = p.K / PG_TILE_K; /* B panel k-blocks */
     const int kst = p.K / AK;            /* A stages per tile */
     const uint32_t rank = cluster_rank<CL>();
@@ -112,6 +113,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
             mbar_expect_tx(bar_b, (uint32_t)(kblocks * BR_KB_BYTES));
             for (int kb = 0; kb < kblocks; kb++)
                 tma_load_2d(s_b + kb * BR_KB_BYTES, &p.map_b, kb * PG_TILE_K, n0, bar_b);
+            trace_producer_pending<TRACE> pending;
             uint32_t g = 0;
             for (int i = 0;; i++) {
                 const int mb = group + i * groups;
@@ -141,11 +143,10 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                                               m0 + (int)rank * A_SLICE_ROWS, full, (uint16_t)((1u << CL) - 1));
                     else
                         tma_load_2d(s_a + stage * BR_A_STAGE_BYTES, &p.map_a, ka * AK, m0, full);
-                });
-                if (TRACE)
-                    trace_producer_tile<TRACE>(p, i, mb * tiles_n + (int)(blockIdx.x % tiles_n), t_wait, t_issue,
-                                               trace_clock<TRACE>());
+                }, [&] { pending.flush(p); });
+                pending.hold(i, mb * tiles_n + nb, t_wait, t_issue, trace_clock<TRACE>());
             }
+            pending.flush(p);
         }
     } else {
         setmaxnreg_inc<232>();
@@ -153,6 +154,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
         const int ltid = tid - 128 * wg;
         const int warp = ltid / 32, lane = ltid % 32;
         const uint32_t my_epi = s_epi + w * BR_EPI_BYTES;
+        const int32_t sm = trace_smid<TRACE>();
         float acc[BR_ACC_REGS];
 #pragma unroll
         for (int r = 0; r < BR_ACC_REGS; r++)
@@ -201,7 +203,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                 ws_store_tile<BR_EPI_SUBTILES, !(ABL & PG_ABLATE_STORE)>(p, my_epi, m0, n0);
             if (TRACE && ltid == 0) {
                 const int64_t t5 = trace_clock<TRACE>();
-                trace_consumer_tile<TRACE>(p, i, w, mb * tiles_n + (int)(blockIdx.x % tiles_n), t0, t1, t2, t3, t4, t5);
+                trace_consumer_tile<TRACE>(p, sm, i, w, mb * tiles_n + nb, t0, t1, t2, t3, t4, t5);
             }
         }
         if (ltid == 0)

@@ -143,6 +143,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
         /* ---- producer warpgroup: only thread 0 works; give registers away. */
         setmaxnreg_dec<40>();
         if (tid == 0) {
+            trace_producer_pending<TRACE> pending;
             uint32_t g = 0; /* k-blocks issued so far: ring slot and phase */
             for (int i = 0;; i++) {
                 const int q = cluster_id + i * clusters;
@@ -172,10 +173,11 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
                                               (uint16_t)((1u << CLUSTER) - 1));
                     else
                         tma_load_2d(s_b + stage * B_STAGE_BYTES, &p.map_b, kb * PG_TILE_K, n0, full);
-                });
-                if (TRACE && mb < tiles_m)
-                    trace_producer_tile<TRACE>(p, i, mb * tiles_n + q % tiles_n, t_wait, t_issue, trace_clock<TRACE>());
+                }, [&] { pending.flush(p); });
+                /* the block past M (odd row blocks) runs but is not traced */
+                pending.hold(i, mb < tiles_m ? mb * tiles_n + q % tiles_n : -1, t_wait, t_issue, trace_clock<TRACE>());
             }
+            pending.flush(p);
         }
     } else {
         /* ---- consumer warpgroups */
@@ -184,6 +186,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
         const int ltid = tid - 128 * wg;
         const int warp = ltid / 32, lane = ltid % 32;
         const uint32_t my_epi = s_epi + w * EPI_BYTES;
+        const int32_t sm = trace_smid<TRACE>();
         float acc[ACC_REGS];
 #pragma unroll
         for (int r = 0; r < ACC_REGS; r++)
@@ -238,7 +241,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
                 ws_store_tile<EPI_SUBTILES>(p, my_epi, m0, n0);
             if (TRACE && ltid == 0 && mb < tiles_m) {
                 const int64_t t5 = trace_clock<TRACE>();
-                trace_consumer_tile<TRACE>(p, i, w, mb * tiles_n + q % tiles_n, t0, t1, t2, t3, t4, t5);
+                trace_consumer_tile<TRACE>(p, sm, i, w, mb * tiles_n + q % tiles_n, t0, t1, t2, t3, t4, t5);
             }
         }
         if (ltid == 0)

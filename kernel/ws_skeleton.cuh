@@ -74,10 +74,12 @@ template <int CL> static __device__ __forceinline__ void ws_release_stage(uint32
 /* ---------------------------------------------------------------- producer */
 /* One tile's stages: for each of `nstages`, wait until the consumers freed
  * ring slot g % STAGES, then issue(stage, k) its loads; g counts the
- * stages issued so far.  t_issue: when the first stage was free. */
-template <bool TRACE, int STAGES, class Issue>
+ * stages issued so far.  t_issue: when the first stage was free.
+ * after_first_issue() runs once the first stage's loads are out (the trace
+ * build stores the previous tile's record there). */
+template <bool TRACE, int STAGES, class Issue, class AfterFirstIssue>
 static __device__ __forceinline__ void ws_produce_tile(const ws_bars<STAGES> &b, uint32_t &g, int nstages, int64_t &t_issue,
-                                                       Issue issue)
+                                                       Issue issue, AfterFirstIssue after_first_issue)
 {
     for (int k = 0; k < nstages; k++, g++) {
         const uint32_t stage = g % STAGES;
@@ -85,6 +87,8 @@ static __device__ __forceinline__ void ws_produce_tile(const ws_bars<STAGES> &b,
         if (TRACE && k == 0)
             t_issue = trace_clock<TRACE>();
         issue(stage, k);
+        if (k == 0)
+            after_first_issue();
     }
 }
 

@@ -90,24 +90,26 @@ static __device__ __forceinline__ void pgtrace_put_n(const pgtrace_dev &t, const
 
 /* Fixed-slot mode: store n events at slots [slot, slot + n) that the
  * caller computed (each slot written by one event of one launch).  No
- * atomic unless some slot lies outside the buffer: those events are
- * dropped and counted.  Call from one thread. */
+ * atomic unless the slots do not all lie inside the buffer: then none of
+ * the n is stored and all n are counted as dropped.  Call from one thread. */
+static __device__ __forceinline__ void pgtrace_store_event(pgtrace_event *dst, const pgtrace_event &ev)
+{
+    /* 32-byte record as two 16-byte stores */
+    const int4 *src = reinterpret_cast<const int4 *>(&ev);
+    reinterpret_cast<int4 *>(dst)[0] = src[0];
+    reinterpret_cast<int4 *>(dst)[1] = src[1];
+}
+
 static __device__ __forceinline__ void pgtrace_put_at_n(const pgtrace_dev &t, int64_t slot, const pgtrace_event *ev,
                                                         uint32_t n)
 {
-    if (slot < 0 || slot + (int64_t)n > t.capacity) {
-        const uint32_t in = pgtrace_fixed_slots_inside(slot, n, t.capacity);
-        atomicAdd(t.count, (unsigned long long)(n - in));
+    if (slot < 0 || slot + (int64_t)n > t.capacity) { /* off the normal path: count, write nothing */
+        atomicAdd(t.count, (unsigned long long)n);
+        return;
     }
 #pragma unroll
-    for (uint32_t j = 0; j < n; j++) {
-        if (slot + (int64_t)j < 0 || slot + (int64_t)j >= t.capacity)
-            continue;
-        const int4 *src = reinterpret_cast<const int4 *>(&ev[j]);
-        int4 *dst = reinterpret_cast<int4 *>(t.events + slot + j);
-        dst[0] = src[0];
-        dst[1] = src[1];
-    }
+    for (uint32_t j = 0; j < n; j++)
+        pgtrace_store_event(t.events + slot + j, ev[j]);
 }
 
 /* One phase interval [begin, end]. */

@@ -86,18 +86,9 @@ static PGTRACE_HD inline uint32_t pgtrace_slots_fit(unsigned long long base, uin
  * (CTA, local tile, phase)), so no counter is claimed on the hot path.  The
  * host fills every slot with 0xFF bytes before a launch: a slot whose role
  * is PGTRACE_SLOT_EMPTY was not written (no vocabulary has 256 roles).  The
- * counter then counts only the events whose slot fell outside the buffer. */
+ * counter then counts only the events dropped: a put whose slots do not all
+ * lie inside the buffer stores none of them and counts them all. */
 #define PGTRACE_SLOT_EMPTY 0xFF
-
-/* How many of the slots [slot, slot + n) lie inside a buffer of `capacity`
- * (slot may be negative: those before 0 do not fit either). */
-static PGTRACE_HD inline uint32_t pgtrace_fixed_slots_inside(int64_t slot, uint32_t n, int64_t capacity)
-{
-    uint32_t in = 0;
-    for (uint32_t j = 0; j < n; j++)
-        in += slot + (int64_t)j >= 0 && slot + (int64_t)j < capacity;
-    return in;
-}
 
 /* Events the buffer holds after `count` were claimed. */
 static PGTRACE_HD inline int64_t pgtrace_recorded(unsigned long long count, int64_t capacity)

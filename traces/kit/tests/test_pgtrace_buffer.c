@@ -144,19 +144,6 @@ static void test_counter_overflow(void **state)
     emulate(7, 7, 4);
 }
 
-/* Fixed-slot mode: which slots of a put lie inside the buffer (the rest are
- * counted as dropped, never written). */
-static void test_fixed_slots_inside(void **state)
-{
-    (void)state;
-    assert_int_equal(pgtrace_fixed_slots_inside(0, 5, 10), 5);
-    assert_int_equal(pgtrace_fixed_slots_inside(5, 5, 10), 5);
-    assert_int_equal(pgtrace_fixed_slots_inside(8, 5, 10), 2);
-    assert_int_equal(pgtrace_fixed_slots_inside(10, 5, 10), 0);
-    assert_int_equal(pgtrace_fixed_slots_inside(-2, 5, 10), 3);
-    assert_int_equal(pgtrace_fixed_slots_inside(0, 5, 0), 0);
-}
-
 /* The host's compaction keeps the written slots in slot order and drops
  * the ones the reset left empty (0xFF bytes). */
 static void test_compact_fixed(void **state)
@@ -184,7 +171,7 @@ int main(void)
         cmocka_unit_test(test_event_layout),       cmocka_unit_test(test_anchor_layout),
         cmocka_unit_test(test_event_make),         cmocka_unit_test(test_slots_fit_edges),
         cmocka_unit_test(test_counter_under_capacity), cmocka_unit_test(test_counter_overflow),
-        cmocka_unit_test(test_fixed_slots_inside), cmocka_unit_test(test_compact_fixed),
+        cmocka_unit_test(test_compact_fixed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
