@@ -8,6 +8,7 @@
 
 #include "model_ext.h"
 #include "pg_error.h"
+#include "fit.h"
 #include "sched.h"
 
 /* mean of the replayed latency column over the tiles in (hit) and out of the window */
