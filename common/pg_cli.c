@@ -115,6 +115,16 @@ int pg_cli_next(pg_cli *c)
     return PG_CLI_END;
 }
 
+int pg_cli_next_option(pg_cli *c)
+{
+    int k = pg_cli_next(c);
+    if (k != PG_CLI_OPERAND)
+        return k;
+    pg_fail("unexpected argument '%s'", c->value);
+    pg_cli_usage_error(c);
+    return PG_CLI_ERROR;
+}
+
 int pg_cli_usage_error(const pg_cli *c)
 {
     fprintf(stderr, "pegemm %s: %s (see pegemm %s --help)\n", c->cmd, pg_last_error(), c->cmd);

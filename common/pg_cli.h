@@ -46,6 +46,9 @@ int pg_cli_begin(pg_cli *c, const char *cmd, const pg_cli_opt *opts, int nopts, 
 /* The next option (its table index; value in c->value), PG_CLI_OPERAND,
  * PG_CLI_END, or PG_CLI_ERROR after printing the message. */
 int pg_cli_next(pg_cli *c);
+/* pg_cli_next for commands that take no operands: an operand is an error
+ * ("unexpected argument"), reported like the others (PG_CLI_ERROR). */
+int pg_cli_next_option(pg_cli *c);
 
 /* "pegemm CMD: <pg_last_error()> (see pegemm CMD --help)" on stderr; returns 2. */
 int pg_cli_usage_error(const pg_cli *c);

@@ -142,15 +142,21 @@ done:
     return joined;
 }
 
-static const char *kind_name(mode_t m)
+const char *pg_file_kind(mode_t m)
 {
+    if (S_ISREG(m))
+        return "a regular file";
     if (S_ISDIR(m))
         return "a directory";
-    if (S_ISSOCK(m))
-        return "a socket";
+    if (S_ISFIFO(m))
+        return "a FIFO";
+    if (S_ISCHR(m))
+        return "a character device";
     if (S_ISBLK(m))
         return "a block device";
-    return "not a regular file, device or FIFO";
+    if (S_ISSOCK(m))
+        return "a socket";
+    return "an unknown kind of file";
 }
 
 /* A name that does not exist yet: its directory must. */
@@ -219,7 +225,7 @@ static int classify(const char *path, const struct stat *st, pg_outdest *d)
     } else if (S_ISCHR(st->st_mode) || S_ISFIFO(st->st_mode)) {
         d->kind = PG_OUT_STREAM; /* opened through path itself */
     } else {
-        return pg_fail("cannot write %s: it is %s", path, kind_name(st->st_mode));
+        return pg_fail("cannot write %s: it is %s", path, pg_file_kind(st->st_mode));
     }
     return refuse_if_input(path, st);
 }

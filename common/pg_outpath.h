@@ -23,6 +23,9 @@
 
 #include "pg_outtemp.h"
 
+/* What kind of file a stat() mode is, for messages ("a FIFO", "a directory", ...). */
+const char *pg_file_kind(mode_t m);
+
 /* Remember an input file, so no output can overwrite it.  `name` is what
  * messages call it.  The _stat form takes a stat() the caller already made;
  * pg_input_register stats `path` itself.  -1 with a message on failure. */

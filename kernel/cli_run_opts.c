@@ -89,13 +89,9 @@ int pg_run_parse(int argc, char **argv, int bench, run_opts *o)
     if (pg_cli_begin(&c, cmd, k_opts, O_COUNT, argc, argv))
         return 1;
     int k;
-    while ((k = pg_cli_next(&c)) != PG_CLI_END) {
+    while ((k = pg_cli_next_option(&c)) != PG_CLI_END) {
         if (k == PG_CLI_ERROR)
             return 2;
-        if (k == PG_CLI_OPERAND) {
-            pg_fail("unexpected argument '%s'", c.value);
-            return pg_cli_usage_error(&c);
-        }
         if (!bench && (k == O_ABLATE || k == O_ENERGY)) {
             pg_fail("%s is a `pegemm bench` option", c.arg);
             return pg_cli_usage_error(&c);

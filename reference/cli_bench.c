@@ -256,13 +256,9 @@ int pg_cmd_bench_ref(int argc, char **argv)
         bench_usage(stdout);
         return 0;
     }
-    while ((k = pg_cli_next(&c)) != PG_CLI_END) {
+    while ((k = pg_cli_next_option(&c)) != PG_CLI_END) {
         if (k == PG_CLI_ERROR)
             return 2;
-        if (k == PG_CLI_OPERAND) {
-            pg_fail("unexpected argument '%s'", c.value);
-            return pg_cli_usage_error(&c);
-        }
         if ((r = pg_cli_problem_take(&po, &k_bench_opts[k], c.value)) < 0)
             return pg_cli_usage_error(&c);
         if (r == 1)

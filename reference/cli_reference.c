@@ -51,13 +51,9 @@ static int read_options(const char *cmd, const pg_cli_opt *opts, int nopts, int 
         return 1;
     }
     int k, r;
-    while ((k = pg_cli_next(&c)) != PG_CLI_END) {
+    while ((k = pg_cli_next_option(&c)) != PG_CLI_END) {
         if (k == PG_CLI_ERROR)
             return 2;
-        if (k == PG_CLI_OPERAND) {
-            pg_fail("unexpected argument '%s'", c.value);
-            return pg_cli_usage_error(&c);
-        }
         if ((r = pg_cli_problem_take(po, &opts[k], c.value)) < 0 || (r == 0 && take(&opts[k], c.value, ctx) != 0))
             return pg_cli_usage_error(&c);
     }

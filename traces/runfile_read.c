@@ -39,21 +39,6 @@ int pg_runfile_open_group(hid_t file, const char *path, hid_t *g)
     return 1;
 }
 
-static const char *file_kind(mode_t mode)
-{
-    if (S_ISDIR(mode))
-        return "a directory";
-    if (S_ISFIFO(mode))
-        return "a FIFO";
-    if (S_ISCHR(mode))
-        return "a character device";
-    if (S_ISBLK(mode))
-        return "a block device";
-    if (S_ISSOCK(mode))
-        return "a socket";
-    return "not a plain file";
-}
-
 int pg_runfile_check_regular(const char *path)
 {
     /* O_NONBLOCK: opening a FIFO without a writer must not wait for one;
@@ -69,7 +54,7 @@ int pg_runfile_check_regular(const char *path)
     if (fstat(fd, &st) < 0)
         rc = pg_fail("cannot stat: %s", strerror(errno));
     else if (!S_ISREG(st.st_mode))
-        rc = pg_fail("not a regular file (%s)", file_kind(st.st_mode));
+        rc = pg_fail("not a regular file (%s)", pg_file_kind(st.st_mode));
     else if (pg_input_register_stat(path, &st) != 0) /* no output may overwrite it (pg_outpath.h) */
         rc = -1;
     close(fd);

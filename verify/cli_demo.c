@@ -647,13 +647,9 @@ int pg_cmd_demo(int argc, char **argv)
     }
     int k;
     long long t;
-    while ((k = pg_cli_next(&c)) != PG_CLI_END) {
+    while ((k = pg_cli_next_option(&c)) != PG_CLI_END) {
         if (k == PG_CLI_ERROR)
             return 2;
-        if (k == PG_CLI_OPERAND) {
-            pg_fail("unexpected argument '%s'", c.value);
-            return pg_cli_usage_error(&c);
-        }
         v = c.value;
         if (k == O_REPORT)
             report_dir = v;
