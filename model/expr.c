@@ -32,6 +32,8 @@ static double parse_atom(parser *q)
         q->depth++;
         double v = parse_sum(q);
         q->depth--;
+        if (q->bad)
+            return v; /* keep the first reason */
         if (*q->p != ')')
             q->bad = 1;
         else
