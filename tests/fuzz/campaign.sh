@@ -13,6 +13,7 @@ seconds=${2:?usage: campaign.sh TARGET SECONDS [JOBS]}
 jobs=${3:-1}
 fz=tests/fuzz
 [ -f "$fz/fuzz_$target.c" ] || { echo "campaign: no harness $fz/fuzz_$target.c" >&2; exit 2; }
+command -v clang >/dev/null || bash scripts/setup.sh --fuzz
 if [ ! -f build-fuzz/build.ninja ]; then
   CC=clang meson setup build-fuzz -Dcuda=disabled -Dfuzz=enabled -Dtests=disabled \
     -Db_sanitize=address,undefined -Db_lundef=false
