@@ -7,19 +7,33 @@
 
 #include "pg_error.h"
 
+/* Parentheses and unary minus recurse; deeper nesting than any schedule
+ * needs is refused instead of running off the stack (found by fuzzing:
+ * tests/fuzz/regress/expr/). */
+#define EXPR_MAX_DEPTH 64
+
 typedef struct {
     const char *p;
     double warp;
     int bad;
+    int depth;
 } parser;
 
 static double parse_sum(parser *q);
 
 static double parse_atom(parser *q)
 {
+    if ((*q->p == '(' || *q->p == '-') && q->depth >= EXPR_MAX_DEPTH) {
+        q->bad = 2;
+        return 0;
+    }
     if (*q->p == '(') {
         q->p++;
+        q->depth++;
         double v = parse_sum(q);
+        q->depth--;
+        if (q->bad)
+            return v; /* keep the first reason */
         if (*q->p != ')')
             q->bad = 1;
         else
@@ -28,7 +42,10 @@ static double parse_atom(parser *q)
     }
     if (*q->p == '-') {
         q->p++;
-        return -parse_atom(q);
+        q->depth++;
+        double v = -parse_atom(q);
+        q->depth--;
+        return v;
     }
     if (strncmp(q->p, "warp", 4) == 0 && !isalnum((unsigned char)q->p[4]) && q->p[4] != '_') {
         q->p += 4;
@@ -68,8 +85,10 @@ static double parse_sum(parser *q)
 
 int expr_eval(const char *s, double warp, double *out)
 {
-    parser q = {s, warp, 0};
+    parser q = {s, warp, 0, 0};
     double v = parse_sum(&q);
+    if (q.bad == 2)
+        return pg_fail("'%.40s...' nests parentheses or minus signs more than %d deep", s, EXPR_MAX_DEPTH);
     if (q.bad || *q.p != '\0' || !isfinite(v))
         return pg_fail("'%s' is not a number or arithmetic expression", s);
     *out = v;

@@ -98,6 +98,15 @@ int sch_load_options(pg_schedule *s)
             continue;
         if (t.n < 3 || t.n > 4)
             return FAIL(lineno, "usage: option NAME DEFAULT [CHOICE|CHOICE...]");
+        /* A second declaration would be ambiguous, and the writer repeats
+         * each declared name's value per line (fuzzing found schedules
+         * whose written text no longer parsed: tests/fuzz/regress/sched). */
+        if (strlen(t.tok[1]) >= sizeof s->options[0].name)
+            return FAIL(lineno, "option name '%.20s...' is longer than %zu characters", t.tok[1],
+                        sizeof s->options[0].name - 1);
+        for (int i = 0; i < s->noptions; i++)
+            if (strcmp(s->options[i].name, t.tok[1]) == 0)
+                return FAIL(lineno, "option '%s' is declared twice (first on line %d)", t.tok[1], s->options[i].line);
         if (s->noptions == SCH_MAX_OPTIONS)
             return FAIL(lineno, "too many options (at most %d)", SCH_MAX_OPTIONS);
         sch_option *o = &s->options[s->noptions++];
