@@ -65,5 +65,8 @@
 #define PG_LIMIT_INFLATE_SLACK_BYTES ((int64_t)1 << 20)
 /* The isolated reader's default time limit (PEGEMM_READ_TIMEOUT overrides). */
 #define PG_LIMIT_READ_TIMEOUT_S 60
+/* Memory the isolated pre-read may allocate beyond what the process has
+ * (traces/runfile_isolate.c): the metadata walk needs a few MB. */
+#define PG_LIMIT_READ_MEMORY_BYTES ((long long)1 << 30)
 
 #endif
