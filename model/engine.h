@@ -17,6 +17,7 @@ typedef struct {
     double *kb;     /* [R][kb_count + 1]: a `kblocks` loop's k-block starts and its end, NULL without one */
     int col[SCH_MAX_NODES]; /* slot -> trace table column, -1 = parametric */
     double scale[SCH_MAX_NODES]; /* slot -> factor on its samples (memory terms at another clock) */
+    double dq[SCH_MAX_NODES];    /* slot -> `dramq` factor on its samples, replayed ones included */
     int means_only; /* deterministic: every sample at its mean */
     /* kblocks_fit's replay (non-NULL): each tile's loop solves for the load
      * latency that gives its sampled phase, stored here by table row */

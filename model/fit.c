@@ -1179,6 +1179,8 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
         if (kblocks_fit(s, ml ? ml->mean : NAN) || tmaqueue_fit(s, ml ? ml->mean : NAN))
             goto done;
     }
+    if (dramq_fit(s))
+        goto done;
     snprintf(s->origin, sizeof s->origin, "fit:%s", s->name);
     *out = s;
     s = NULL;
