@@ -168,8 +168,7 @@ static pg_gpu *alt_add(pg_gpu *alt, double **alt_ms, int *nalt, const pg_gpu *g,
     }
     pg_gpu *a = &alt[(*nalt)++];
     *a = *g;
-    a->d_trace_ts = NULL;
-    a->d_trace_cta = NULL;
+    memset(&a->trace_buf, 0, sizeof a->trace_buf);
     return a;
 }
 
@@ -452,7 +451,8 @@ static int run_main(int argc, char **argv, int bench)
     run.kernel.epi_delay = o.epi_delay;
     run.kernel.mainloop_delay = o.mainloop_delay;
     if (o.trace)
-        printf("trace: %lld phase intervals on %d SMs\n", (long long)run.trace.n, g.sm_count);
+        printf("trace: %lld phase intervals on %d SMs, %lld events dropped (tracing kit, fixed slots)\n",
+               (long long)run.trace.n, g.sm_count, (long long)g.trace_dropped);
     pg_gpu_close(&g);
 
     if (o.check) {

@@ -1,13 +1,16 @@
 /* The fused FP8 GEMM kernel's launch interface (C-callable; the device code
- * is gemm_kernel.cu).  Tile shape and pipeline are compile-time constants;
- * the host builds the four TMA descriptors (tma_maps.c) and the trace
- * buffers (trace_collect.c). */
+ * is split by job, kernel/README.md; the launch is gemm_launch.cu).  Tile
+ * shape and pipeline are compile-time constants; the host builds the four
+ * TMA descriptors (tma_maps.c) and the trace buffer (gpu_trace.c, with the
+ * tracing kit). */
 #ifndef PG_GEMM_KERNEL_H
 #define PG_GEMM_KERNEL_H
 
 #include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <stdint.h>
+
+#include "pgtrace_common.h"
 
 /* One consumer warpgroup computes a PG_TILE_M x PG_TILE_N tile; two
  * consumer warpgroups take turns (ping-pong).  The k-loop steps PG_TILE_K
@@ -25,10 +28,6 @@
 #define PG_CLUSTER 2 /* CTAs sharing each B tile through TMA multicast */
 #endif
 #define PG_THREADS 384 /* producer warpgroup + two consumer warpgroups */
-/* Phases recorded per (CTA, tile) in the trace build: the seven Hopper
- * phases of traces/phases.h (enum values 0..6). */
-#define PG_TRACE_PHASES 7
-#define PG_TRACE_CTA_FIELDS 5
 
 /* Kernel variants (`pegemm run/bench --variant NAME`):
  *   pingpong: 64 x 256 tiles, 4-stage A+B ring, 2-CTA clusters multicasting B
@@ -80,12 +79,11 @@ typedef struct {
     int64_t mainloop_delay;   /* extra cycles spun at the end of mainloop (0 = off) */
     int32_t a_prefetch;       /* the producer asks L2 for A this many tiles ahead (0 = off) */
     int32_t ablate;           /* PG_ABLATE_* bits (variant bres only; 0 in every checked run) */
-    /* trace build only: [grid * tiles_per_cta * PG_TRACE_PHASES * 2] begin/end
-     * clock64 (0 = phase not recorded) and [grid * PG_TRACE_CTA_FIELDS] per
-     * CTA: smid, clock64 and %globaltimer at start, clock64 and %globaltimer
-     * when consumer 0 finished. */
-    int64_t *trace_ts;
-    int64_t *trace_cta;
+    /* trace build only (last, so the production kernels' parameter offsets
+     * do not depend on it): the tracing kit's fixed-slot buffer, [grid *
+     * trace_tiles_per_cta * PG_TR_PHASES] events (gemm_trace.cuh), and one
+     * anchor per CTA. */
+    pgtrace_dev trace;
     int32_t trace_tiles_per_cta;
 } pg_kernel_params;
 

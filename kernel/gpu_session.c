@@ -165,7 +165,7 @@ int pg_gpu_configure(pg_gpu *g, pg_variant v)
     if (g->smem_optin < pg_kernel_smem_bytes(v))
         return pg_fail("GPU 0 allows %zu bytes of shared memory per block; the %s kernel needs %zu", g->smem_optin,
                        vi->cli, pg_kernel_smem_bytes(v));
-    if (g->d_trace_ts)
+    if (g->trace_buf.dev.events)
         return pg_fail("pg_gpu_configure: the trace buffers are sized for the %s kernel", pg_variant_get(g->variant)->cli);
     g->variant = v;
     const int64_t epi_delay = g->params.epi_delay, mainloop_delay = g->params.mainloop_delay;
@@ -238,36 +238,12 @@ done:
     return rc;
 }
 
-static int ensure_trace_buffers(pg_gpu *g)
-{
-    int rc = -1;
-    if (g->d_trace_ts)
-        return 0;
-    int64_t per_cta;
-    if (PG_VARIANT_IS_BRES(g->variant)) {
-        const int64_t groups = g->grid / g->tiles_n;
-        per_cta = (g->tiles_m + groups - 1) / groups;
-    } else {
-        const int64_t clusters = g->grid / PG_CLUSTER;
-        per_cta = (g->num_pairs + clusters - 1) / clusters;
-    }
-    g->params.trace_tiles_per_cta = (int32_t)per_cta;
-    if (alloc_dev((void **)&g->d_trace_ts, (size_t)(g->grid * per_cta * PG_TRACE_PHASES * 2 * 8), "trace buffer") ||
-        alloc_dev((void **)&g->d_trace_cta, (size_t)(g->grid * PG_TRACE_CTA_FIELDS * 8), "trace anchors"))
-        goto done;
-    g->params.trace_ts = g->d_trace_ts;
-    g->params.trace_cta = g->d_trace_cta;
-    rc = 0;
-done:
-    return rc;
-}
-
 int pg_gpu_launch(pg_gpu *g, int trace, int64_t epi_delay, int64_t mainloop_delay)
 {
     int rc = -1;
     if (epi_delay < 0 || mainloop_delay < 0)
         return pg_fail("delays must be >= 0 cycles");
-    if (trace && ensure_trace_buffers(g) != 0)
+    if (trace && pg_gpu_trace_prepare(g) != 0)
         return -1;
     g->params.epi_delay = epi_delay;
     g->params.mainloop_delay = mainloop_delay;
@@ -284,13 +260,8 @@ int pg_gpu_checked_run(pg_gpu *g, int trace, int64_t epi_delay, int64_t mainloop
     const int64_t n = g->shape.M * g->shape.N;
     /* 0xFF bytes make every element PG_D_POISON. */
     CK(cudaMemsetAsync(g->dD, 0xFF, (size_t)n * 2, g->stream), "poisoning D");
-    if (trace && ensure_trace_buffers(g) != 0)
+    if (trace && (pg_gpu_trace_prepare(g) != 0 || pg_gpu_trace_reset(g) != 0))
         goto done;
-    if (trace)
-        CK(cudaMemsetAsync(g->d_trace_ts, 0,
-                           (size_t)(g->grid * (int64_t)g->params.trace_tiles_per_cta * PG_TRACE_PHASES * 2 * 8),
-                           g->stream),
-           "clearing the trace buffer");
     if (pg_gpu_launch(g, trace, epi_delay, mainloop_delay) != 0)
         goto done;
     CK(cudaStreamSynchronize(g->stream), "running the fused kernel");
@@ -373,104 +344,6 @@ done:
     return rc;
 }
 
-/* The tile (row block * tiles_n + column block) that CTA c ran as its local
- * tile i, or -1 if none.  pingpong: pair q = c / 2 + i * clusters, row block
- * 2 * (q / tiles_n) + c % 2 (past M for the odd last block: not traced);
- * bres: column block c % tiles_n, row block c / tiles_n + i * groups. */
-static int64_t tile_of(const pg_gpu *g, int64_t c, int64_t i)
-{
-    if (PG_VARIANT_IS_BRES(g->variant)) {
-        const int64_t groups = g->grid / g->tiles_n;
-        const int64_t mb = c / g->tiles_n + i * groups;
-        return mb < g->tiles_m ? mb * g->tiles_n + c % g->tiles_n : -1;
-    }
-    const int64_t clusters = g->grid / PG_CLUSTER;
-    const int64_t q = c / PG_CLUSTER + i * clusters;
-    const int64_t mb = PG_CLUSTER * (q / g->tiles_n) + c % PG_CLUSTER;
-    return q < g->num_pairs && mb < g->tiles_m ? mb * g->tiles_n + q % g->tiles_n : -1;
-}
-
-int pg_gpu_collect_trace(pg_gpu *g, pg_trace *t)
-{
-    int rc = -1;
-    int64_t *ts = NULL, *cta = NULL;
-    const int64_t T = g->params.trace_tiles_per_cta;
-    const size_t ts_bytes = (size_t)(g->grid * T * PG_TRACE_PHASES * 2 * 8);
-    const size_t cta_bytes = (size_t)(g->grid * PG_TRACE_CTA_FIELDS * 8);
-    memset(t, 0, sizeof *t);
-    if (!g->d_trace_ts)
-        return pg_fail("no trace: the trace build was not run");
-    ts = malloc(ts_bytes);
-    cta = malloc(cta_bytes);
-    if (!ts || !cta) {
-        rc = pg_fail("out of host memory for the trace");
-        goto done;
-    }
-    CK(cudaMemcpy(ts, g->d_trace_ts, ts_bytes, cudaMemcpyDeviceToHost), "downloading the trace");
-    CK(cudaMemcpy(cta, g->d_trace_cta, cta_bytes, cudaMemcpyDeviceToHost), "downloading the trace anchors");
-    int64_t n = 0;
-    for (int64_t c = 0; c < g->grid; c++)
-        for (int64_t i = 0; i < T; i++)
-            if (tile_of(g, c, i) >= 0)
-                n += PG_TRACE_PHASES;
-    if (pg_trace_alloc(t, n, g->sm_count) != 0)
-        goto done;
-    pg_vocab_pegemm(&t->vocab); /* our kernels' names, written with the trace */
-    for (int64_t s = 0; s < g->sm_count; s++)
-        t->anchor_clock[s] = t->anchor_globaltimer_ns[s] = -1; /* SMs that ran no CTA */
-    int64_t k = 0;
-    for (int64_t c = 0; c < g->grid; c++) {
-        const int64_t *ci = cta + c * PG_TRACE_CTA_FIELDS;
-        const int32_t sm = (int32_t)ci[0];
-        if (sm < 0 || sm >= g->sm_count) {
-            rc = pg_fail("trace: CTA %lld reports SM %d outside 0..%d", (long long)c, sm, g->sm_count - 1);
-            goto done;
-        }
-        t->anchor_clock[sm] = ci[1];
-        t->anchor_globaltimer_ns[sm] = ci[2];
-        for (int64_t i = 0; i < T; i++) {
-            const int64_t tile = tile_of(g, c, i);
-            if (tile < 0)
-                continue;
-            for (int ph = 0; ph < PG_TRACE_PHASES; ph++) {
-                const int64_t *slot = ts + ((c * T + i) * PG_TRACE_PHASES + ph) * 2;
-                const int consumer = ph < PG_PH_PRODUCER_WAIT;
-                if (slot[0] == 0 || slot[1] < slot[0]) {
-                    rc = pg_fail("trace: tile %lld phase %s was not recorded (begin %lld, end %lld)",
-                                 (long long)tile, pg_phase_name((pg_phase)ph), (long long)slot[0],
-                                 (long long)slot[1]);
-                    goto done;
-                }
-                t->sm[k] = sm;
-                t->role[k] = (uint8_t)(consumer ? PG_ROLE_CONSUMER : PG_ROLE_PRODUCER);
-                t->warp[k] = consumer ? (int32_t)(i & 1) : 0;
-                t->tile[k] = (int32_t)tile;
-                t->phase[k] = (uint8_t)ph;
-                t->begin[k] = slot[0];
-                t->end[k] = slot[1];
-                k++;
-            }
-        }
-    }
-    /* The SM clock while the kernel ran: clock64 against %globaltimer from
-     * each CTA's start to consumer 0's end; the mean over CTAs. */
-    double sum = 0;
-    int used = 0;
-    for (int64_t c = 0; c < g->grid; c++) {
-        const int64_t *ci = cta + c * PG_TRACE_CTA_FIELDS;
-        if (ci[4] > ci[2] && ci[3] > ci[1]) {
-            sum += (double)(ci[3] - ci[1]) / ((double)(ci[4] - ci[2]) * 1e-9);
-            used++;
-        }
-    }
-    g->trace_clock_hz = used ? sum / used : 0.0;
-    rc = 0;
-done:
-    free(ts);
-    free(cta);
-    return rc;
-}
-
 void pg_gpu_close(pg_gpu *g)
 {
     cudaFree(g->dA);
@@ -479,8 +352,7 @@ void pg_gpu_close(pg_gpu *g)
     cudaFree(g->d_combined_rep);
     cudaFree(g->dD);
     cudaFree(g->d_count);
-    cudaFree(g->d_trace_ts);
-    cudaFree(g->d_trace_cta);
+    pg_gpu_trace_destroy(g);
     if (g->ev0)
         cudaEventDestroy(g->ev0);
     if (g->ev1)

@@ -9,6 +9,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gemm_kernel.h"
+#include "pgtrace_host.h"
 #include "problem.h"
 #include "runfile.h"
 
@@ -51,9 +52,10 @@ typedef struct {
     int grid;
     cudaStream_t stream;
     cudaEvent_t ev0, ev1;
-    int64_t *d_trace_ts, *d_trace_cta; /* allocated on first trace launch */
+    pgtrace_buffer trace_buf; /* the tracing kit's fixed-slot buffer, allocated on the first trace launch */
     int64_t tiles_m, tiles_n, num_tiles, num_pairs;
     double trace_clock_hz; /* SM clock during the last collected trace run (0 = unknown) */
+    int64_t trace_dropped;  /* events the last collected trace dropped (0: the buffer held them all) */
 } pg_gpu;
 
 /* Pick device 0 and check it is an sm_90 GPU. */
@@ -78,8 +80,16 @@ int pg_gpu_time(pg_gpu *g, int trace, int64_t epi_delay, int64_t mainloop_delay,
 int pg_gpu_measure_clock(pg_gpu *g, double *hz);
 /* Copy rows (NULL = all M) of D to host D[nrows, N]. */
 int pg_gpu_download_rows(pg_gpu *g, const int64_t *rows, int64_t nrows, uint16_t *D);
-/* The trace of the last trace launch, as pg_trace rows (allocated here). */
+/* The trace build (gpu_trace.c).  Allocate the buffer for the configured
+ * variant and point the kernel parameters at it (once). */
+int pg_gpu_trace_prepare(pg_gpu *g);
+/* Mark every slot empty (on g's stream, before a traced launch). */
+int pg_gpu_trace_reset(pg_gpu *g);
+/* The trace of the last trace launch, as pg_trace rows (allocated here):
+ * every tile once per phase, or an error naming what is missing; also sets
+ * trace_clock_hz and trace_dropped. */
 int pg_gpu_collect_trace(pg_gpu *g, pg_trace *t);
+void pg_gpu_trace_destroy(pg_gpu *g);
 void pg_gpu_close(pg_gpu *g);
 
 /* cudaError_t -> -1 with "what: cuda message". */

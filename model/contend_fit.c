@@ -17,6 +17,7 @@
 
 #include "engine.h"
 #include "pg_error.h"
+#include "fit.h"
 #include "sched.h"
 
 typedef struct {

@@ -5,9 +5,8 @@
  * an override, so a recompile (`--set dramq=1`) keeps it. */
 #include <stdio.h>
 
+#include "fit.h"
 #include "model.h"
-#include "pg_error.h"
-#include "sched.h"
 
 int dramq_fit(pg_schedule *s)
 {

@@ -8,55 +8,10 @@
 #include <string.h>
 
 #include "engine.h"
+#include "fit.h"
 #include "model.h"
 #include "pg_error.h"
 #include "sched.h"
-
-int sch_table_column(const pg_schedule *s, int dist, int instance)
-{
-    if (!s->table)
-        return -1;
-    char want[SCH_NAME + 8];
-    int n0 = -1, count = 0;
-    for (int c = 0; c < s->table->cols; c++) {
-        const char *cn = s->table->colname[c];
-        size_t L = strlen(s->dists[dist].name);
-        if (strncmp(cn, s->dists[dist].name, L) == 0 && cn[L] == '#') {
-            if (atoi(cn + L + 1) == 0)
-                n0 = c;
-            count++;
-        }
-    }
-    if (n0 < 0)
-        return -1;
-    snprintf(want, sizeof want, "%s#%d", s->dists[dist].name, instance % count);
-    for (int c = 0; c < s->table->cols; c++)
-        if (strcmp(s->table->colname[c], want) == 0)
-            return c;
-    return n0;
-}
-
-int sch_attach_table(pg_schedule *s)
-{
-    for (int d = 0; d < s->ndists; d++) {
-        sch_dist *D = &s->dists[d];
-        if (sch_table_column(s, d, 0) < 0)
-            continue;
-        double sum = 0;
-        int64_t n = 0;
-        for (int c = 0; c < s->table->cols; c++) {
-            size_t L = strlen(D->name);
-            if (strncmp(s->table->colname[c], D->name, L) || s->table->colname[c][L] != '#')
-                continue;
-            for (int64_t r = 0; r < s->table->rows; r++, n++)
-                sum += s->table->v[r * s->table->cols + c];
-        }
-        D->family = DIST_EMPIRICAL;
-        D->emp_mean = n ? sum / (double)n : 0;
-        D->shift = 0;
-    }
-    return 0;
-}
 
 static const int64_t *g_key_sm, *g_key_t;
 static int cmp_tile_key(const void *a, const void *b)
@@ -675,82 +630,128 @@ const char *pg_run_schedule_name(const pg_run *run)
     return sname;
 }
 
-int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **out)
+/* ------------------------------------------------------------ the fit, step by step */
+
+/* What the steps of pg_schedule_fit_as share: the schedule being fitted and
+ * the per-tile table being built for it (freed by fit_state_free). */
+typedef struct {
+    const pg_run *run;
+    const pg_trace *t;
+    const char *sname, *kname;
+    pg_schedule *s;
+    sch_table *tab;
+    int64_t ntiles;     /* largest traced tile index + 1 */
+    double *buf;        /* [ntiles][tab->cols], by tile; then [rows][cols], by row */
+    int64_t *row_of;    /* tile -> table row, -1 (NULL: means are used) */
+    int roleid[SCH_MAX_ROLES];
+    /* work-phase columns: their role, chain (warp), constant, trace phase */
+    int colrole[SCH_MAX_NODES], colchain[SCH_MAX_NODES], colphase[SCH_MAX_NODES];
+    double colconst[SCH_MAX_NODES];
+    /* latency columns: the edge, the step's own work, the bound threshold,
+     * and per tile the event step's begin/end and the wait's end (then its
+     * length) and begin */
+    int memcol_edge[SCH_MAX_NODES];
+    double memcol_own[SCH_MAX_NODES], memcol_thr[SCH_MAX_NODES];
+    double *memwl[SCH_MAX_NODES], *msb[SCH_MAX_NODES], *mse[SCH_MAX_NODES], *mdb[SCH_MAX_NODES];
+    /* delay-gap columns: the delay step's edge */
+    int gapcol_edge[SCH_MAX_NODES];
+    int kbcol; /* the k-block loop's load latency column, -1 */
+    /* tiles in the order they ran on each SM */
+    int64_t *key_sm, *key_t, *ord, *posof;
+    double *sorted;
+    double work_ratio; /* the run's flops per tile over the schedule's */
+} fit_state;
+
+static void fit_state_free(fit_state *F)
 {
-    *out = NULL;
-    const pg_trace *t = &run->trace;
-    pg_schedule *s = NULL;
-    double *ends = NULL, *buf = NULL;
-    int64_t *row_of = NULL;
-    sch_table *tab = NULL;
-    int rc = -1;
-    char opt[96];
-    if (t->n == 0)
-        return pg_fail("the run has no trace (record one with the kernel's trace build)");
-    const char *kname = run->kernel.present ? run->kernel.name : t->kernel;
-    const char *sname = schedule ? schedule : pg_run_schedule_name(run);
-    if (!sname)
-        return -1;
-    if (pg_schedule_load(sname, &s))
-        return -1;
-    if (pg_schedule_match_trace(s, t)) {
-        pg_fail_context("the trace does not match schedule %s", sname);
-        goto done;
+    for (int c = 0; c < SCH_MAX_NODES; c++) {
+        free(F->memwl[c]);
+        free(F->msb[c]);
+        free(F->mse[c]);
+        free(F->mdb[c]);
     }
-    /* the run's probes and machine */
+    free(F->key_sm);
+    free(F->key_t);
+    free(F->ord);
+    free(F->posof);
+    free(F->sorted);
+    free(F->row_of);
+    free(F->buf);
+    if (F->tab) {
+        free(F->tab->v);
+        free(F->tab);
+    }
+    pg_schedule_free(F->s);
+}
+
+/* The schedule: --schedule, else the run's; its roles and phases must be the trace's. */
+static int fit_pick_schedule(fit_state *F, const char *schedule)
+{
+    F->sname = schedule ? schedule : pg_run_schedule_name(F->run);
+    if (!F->sname)
+        return -1;
+    if (pg_schedule_load(F->sname, &F->s))
+        return -1;
+    if (pg_schedule_match_trace(F->s, F->t))
+        return pg_fail_context("the trace does not match schedule %s", F->sname);
+    return 0;
+}
+
+/* The run's probes (delays), its k-blocks per tile and stage ring. */
+static int fit_set_probes(fit_state *F)
+{
+    pg_schedule *s = F->s;
+    const pg_run *run = F->run;
+    char opt[96];
     snprintf(opt, sizeof opt, "epi_delay=%lld", (long long)run->kernel.epi_delay);
     if (pg_schedule_option(s, "epi_delay", NULL, 0) == 0 && pg_schedule_set(s, opt, 0))
-        goto done;
+        return -1;
     snprintf(opt, sizeof opt, "mainloop_delay=%lld", (long long)run->kernel.mainloop_delay);
     if (pg_schedule_option(s, "mainloop_delay", NULL, 0) == 0 && pg_schedule_set(s, opt, 0))
-        goto done;
+        return -1;
     /* the k-blocks per tile (bres64: 12 of 64); schedules without the option ignore it.
      * Set before the stage count: the schedule checks stages against kblocks */
     if (run->kernel.tile_k > 0 && run->problem.shape.K > 0 && pg_schedule_option(s, "kblocks", NULL, 0) == 0) {
         snprintf(opt, sizeof opt, "kblocks=%lld", (long long)(run->problem.shape.K / run->kernel.tile_k));
         if (pg_schedule_set(s, opt, 0))
-            goto done;
+            return -1;
     }
     /* a ring depth the schedule does not model (e.g. bres7's 7 stages) is
      * refused with the schedule's own range, not fitted as if it had 4 */
     if (run->kernel.stages > 0) {
         snprintf(opt, sizeof opt, "stages=%d", run->kernel.stages);
-        if (pg_schedule_option(s, "stages", NULL, 0) == 0 && pg_schedule_set(s, opt, 0)) {
-            pg_fail_context("kernel '%s' has %d A stages, which schedule %s does not model", kname,
-                            run->kernel.stages, sname);
-            goto done;
-        }
+        if (pg_schedule_option(s, "stages", NULL, 0) == 0 && pg_schedule_set(s, opt, 0))
+            return pg_fail_context("kernel '%s' has %d A stages, which schedule %s does not model", F->kname,
+                                   run->kernel.stages, F->sname);
     }
+    return 0;
+}
+
+/* The run's machine: SMs, clock, tiles and work (F->work_ratio: the run's
+ * flops per tile over the schedule's), as overrides so a recompile keeps them. */
+static int fit_set_machine(fit_state *F)
+{
+    pg_schedule *s = F->s;
+    const pg_run *run = F->run;
+    char opt[96];
     if (run->kernel.sm_count > 0)
         s->machine.units = run->kernel.sm_count;
     if (run->kernel.sm_clock_hz > 0)
         s->machine.clock_hz = run->kernel.sm_clock_hz;
-    else if (t->clock_hz > 0) /* a run of another kernel: the clock measured with its trace */
-        s->machine.clock_hz = t->clock_hz;
+    else if (F->t->clock_hz > 0) /* a run of another kernel: the clock measured with its trace */
+        s->machine.clock_hz = F->t->clock_hz;
     const pg_shape *sh = &run->problem.shape;
-    double work_ratio = 1; /* the run's flops per tile over the schedule's */
+    F->work_ratio = 1;
     if (sh->M > 0 && run->kernel.tile_m > 0 && run->kernel.tile_n > 0) {
         const double per_tile0 = s->machine.flops / s->machine.tiles;
         s->machine.tiles = (double)((sh->M + run->kernel.tile_m - 1) / run->kernel.tile_m) *
                            (double)((sh->N + run->kernel.tile_n - 1) / run->kernel.tile_n);
         s->machine.flops = 2.0 * (double)sh->M * (double)sh->N * (double)sh->K;
         if (per_tile0 > 0)
-            work_ratio = s->machine.flops / s->machine.tiles / per_tile0;
+            F->work_ratio = s->machine.flops / s->machine.tiles / per_tile0;
     }
-    if (s->bw_dist >= 0 && work_ratio != 1) {
-        /* the pure tensor-core time of the run's tile (e.g. 64x192 for the
-         * bres variant) */
-        snprintf(opt, sizeof opt, "bandwidth.compute=%.9g", s->bw_compute * work_ratio);
-        if (pg_schedule_set(s, opt, 0))
-            goto done;
-    }
-    if (s->kb_node >= 0 && work_ratio != 1) {
-        /* ... and of one of its k-blocks */
-        snprintf(opt, sizeof opt, "kblocks.compute=%.9g", s->kb_compute * work_ratio);
-        if (pg_schedule_set(s, opt, 0))
-            goto done;
-    }
-    /* machine values become overrides so a recompile keeps them */
+    if (fit_lines_scale_work(s, F->work_ratio))
+        return -1;
     /* (mem_clock_hz stays unset: on the committed --epi-delay sweep, memory
      * terms held in ns and rescaled to each run's clock predicted worse than
      * cycles; docs/experiments.md M6) */
@@ -761,10 +762,15 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
     for (int i = 0; i < 5; i++) {
         snprintf(opt, sizeof opt, "%s=%.17g", mk[i], mv[i]);
         if (pg_schedule_set(s, opt, 0))
-            goto done;
+            return -1;
     }
+    return 0;
+}
 
-    /* columns: one per work phase (per warp for roles whose every warp works each tile) */
+/* F->ntiles from the trace's tile indices, which must be dense. */
+static int fit_count_tiles(fit_state *F)
+{
+    const pg_trace *t = F->t;
     int64_t maxtile = -1;
     for (int64_t i = 0; i < t->n; i++)
         if (t->tile[i] > maxtile)
@@ -778,19 +784,15 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
         return pg_fail("the trace's tile indices reach %lld but it has only %lld intervals (tiles must be numbered "
                        "densely from 0)",
                        (long long)maxtile, (long long)t->n);
-    tab = calloc(1, sizeof *tab);
-    if (!tab) {
-        pg_fail("out of memory");
-        goto done;
-    }
-    int colrole[SCH_MAX_NODES], colchain[SCH_MAX_NODES];
-    /* latency columns: per tile, the event step's begin/end and the wait's
-     * end (then its length) and begin */
-    double *memwl[SCH_MAX_NODES], *msb[SCH_MAX_NODES], *mse[SCH_MAX_NODES], *mdb[SCH_MAX_NODES];
-    for (int c = 0; c < SCH_MAX_NODES; c++)
-        memwl[c] = msb[c] = mse[c] = mdb[c] = NULL;
-    double colconst[SCH_MAX_NODES];
-    int colphase[SCH_MAX_NODES];
+    F->ntiles = maxtile + 1;
+    return 0;
+}
+
+/* Columns: one per work phase (per warp for roles whose every warp works each tile). */
+static void fit_work_columns(fit_state *F)
+{
+    const pg_schedule *s = F->s;
+    sch_table *tab = F->tab;
     for (int r = 0; r < s->nroles; r++)
         for (int st = 0; st < s->roles[r].nsteps; st++) {
             const sch_step *S = &s->roles[r].steps[st];
@@ -801,30 +803,73 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
                 if (step_has_deps(s, v))
                     continue; /* fitted below as a constant: its trace time includes waits */
                 snprintf(tab->colname[tab->cols], sizeof tab->colname[0], "%s#%d", S->name, c);
-                colrole[tab->cols] = r;
-                colchain[tab->cols] = c;
-                colconst[tab->cols] = work_step_const(s, v);
-                colphase[tab->cols] = sch_trace_phase(t, S->name);
+                F->colrole[tab->cols] = r;
+                F->colchain[tab->cols] = c;
+                F->colconst[tab->cols] = work_step_const(s, v);
+                F->colphase[tab->cols] = sch_trace_phase(F->t, S->name);
                 tab->cols++;
             }
         }
-    /* A memory or latency term that is the one dependency of a wait (beside
-     * the wait's own previous step, e.g. a floor) gets a column too:
-     * first_load (the producer's issue of the tile's first k-block to the
-     * consumer's load_wait) and stage_handover (the stage's release in the
-     * previous tile's mainloop to the producer's wake-up).  Wait end - event
-     * for every tile, drawn with the tile's phases.  Where the dependency
-     * bound, that is its latency; where it did not, an upper bound on it.
-     * Drawn with the row (and its neighbours, block bootstrap), the latency
-     * keeps its correlation with the tile's own phases and with slow
-     * stretches, which an independent draw from a distribution fitted to the
-     * binding tiles lost (too wide a load_wait: docs/experiments.md M7); and
-     * an event at a fraction of a phase (`@F`) measured per tile keeps where
-     * the phase really was at that point. */
-    int memcol_edge[SCH_MAX_NODES];
-    double memcol_own[SCH_MAX_NODES], memcol_thr[SCH_MAX_NODES];
-    for (int c = 0; c < SCH_MAX_NODES; c++)
-        memcol_edge[c] = -1;
+}
+
+/* May latency d have a column, as the one dependency of edge ei's wait?
+ * Then sets the column's own work and threshold (fit_latency_columns). */
+static int latency_column_edge(fit_state *F, int d, int ei)
+{
+    const pg_schedule *s = F->s;
+    const sch_edge *e = &s->edges[ei];
+    if (e->kind == EDGE_SEQ || edge_latency(s, e) != d || s->nodes[e->to].chain != 0 ||
+        s->nodes[e->from].chain != 0 || (e->at_node >= 0 && s->nodes[e->at_node].chain != 0))
+        return 0;
+    const sch_node *tn = &s->nodes[e->to];
+    if (s->roles[tn->role].steps[tn->step].kind == STEP_DELAY)
+        return 0;
+    for (int q = 0; q < e->nterms; q++) {
+        const int dq = s->slots[e->slot[q]].dist;
+        if (dq == d && (e->coef[q] != 1 || e->toff[q] != 0))
+            return 0;
+        if (dq != d && s->dists[dq].kind != DKIND_PHASE)
+            return 0;
+    }
+    /* the wait's other dependencies: only its own previous step (a floor) */
+    for (int ej = 0; ej < s->nedges; ej++) {
+        const sch_edge *o = &s->edges[ej];
+        if (ej == ei || o->to != e->to || o->kind == EDGE_SEQ)
+            continue;
+        if (!(o->from == tn->prev && o->off == 0 && o->at_node < 0))
+            return 0;
+    }
+    /* where the dependency bound: a wait with a floor (another dependency
+     * on its own previous step) longer than the floor (its p5) + 50
+     * cycles; any other wait longer than 50 cycles; a work step longer
+     * than its own work + 50 */
+    int has_floor = 0;
+    for (int ej = 0; ej < s->nedges; ej++)
+        has_floor |= ej != ei && s->edges[ej].to == e->to && s->edges[ej].kind != EDGE_SEQ;
+    const sch_step *st = &s->roles[tn->role].steps[tn->step];
+    const int c = F->tab->cols;
+    F->memcol_own[c] = st->kind == STEP_WORK ? dist_mean(&s->dists[st->dist]) + work_step_const(s, e->to) : 0;
+    F->memcol_thr[c] = has_floor ? NAN : 50;
+    return 1;
+}
+
+/* A memory or latency term that is the one dependency of a wait (beside
+ * the wait's own previous step, e.g. a floor) gets a column too:
+ * first_load (the producer's issue of the tile's first k-block to the
+ * consumer's load_wait) and stage_handover (the stage's release in the
+ * previous tile's mainloop to the producer's wake-up).  Wait end - event
+ * for every tile, drawn with the tile's phases.  Where the dependency
+ * bound, that is its latency; where it did not, an upper bound on it.
+ * Drawn with the row (and its neighbours, block bootstrap), the latency
+ * keeps its correlation with the tile's own phases and with slow
+ * stretches, which an independent draw from a distribution fitted to the
+ * binding tiles lost (too wide a load_wait: docs/experiments.md M7); and
+ * an event at a fraction of a phase (`@F`) measured per tile keeps where
+ * the phase really was at that point. */
+static void fit_latency_columns(fit_state *F)
+{
+    const pg_schedule *s = F->s;
+    sch_table *tab = F->tab;
     for (int d = 0; d < s->ndists && tab->cols < SCH_MAX_NODES; d++) {
         if (s->dists[d].kind == DKIND_PHASE)
             continue;
@@ -837,60 +882,30 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
             if (!has)
                 continue;
             uses++;
-            if (e->kind == EDGE_SEQ || edge_latency(s, e) != d || s->nodes[e->to].chain != 0 ||
-                s->nodes[e->from].chain != 0 || (e->at_node >= 0 && s->nodes[e->at_node].chain != 0))
-                continue;
-            const sch_node *tn = &s->nodes[e->to];
-            if (s->roles[tn->role].steps[tn->step].kind == STEP_DELAY)
-                continue;
-            int ok = 1;
-            for (int q = 0; q < e->nterms; q++) {
-                const int dq = s->slots[e->slot[q]].dist;
-                if (dq == d && (e->coef[q] != 1 || e->toff[q] != 0))
-                    ok = 0;
-                if (dq != d && s->dists[dq].kind != DKIND_PHASE)
-                    ok = 0;
-            }
-            /* the wait's other dependencies: only its own previous step (a floor) */
-            for (int ej = 0; ej < s->nedges && ok; ej++) {
-                const sch_edge *o = &s->edges[ej];
-                if (ej == ei || o->to != e->to || o->kind == EDGE_SEQ)
-                    continue;
-                if (!(o->from == tn->prev && o->off == 0 && o->at_node < 0))
-                    ok = 0;
-            }
-            if (ok) {
+            if (latency_column_edge(F, d, ei))
                 found = ei;
-                /* where the dependency bound: a wait with a floor (another
-                 * dependency on its own previous step) longer than the
-                 * floor (its p5) + 50 cycles; any other wait longer than 50
-                 * cycles; a work step longer than its own work + 50 */
-                int has_floor = 0;
-                for (int ej = 0; ej < s->nedges; ej++)
-                    has_floor |= ej != ei && s->edges[ej].to == e->to && s->edges[ej].kind != EDGE_SEQ;
-                const sch_step *st = &s->roles[tn->role].steps[tn->step];
-                memcol_own[tab->cols] = st->kind == STEP_WORK ? dist_mean(&s->dists[st->dist]) + work_step_const(s, e->to) : 0;
-                memcol_thr[tab->cols] = has_floor ? NAN : 50;
-            }
         }
         if (found < 0 || uses != 1)
             continue; /* stays a fitted distribution */
         snprintf(tab->colname[tab->cols], sizeof tab->colname[0], "%s#0", s->dists[d].name);
-        colrole[tab->cols] = -1;
-        memcol_edge[tab->cols] = found;
+        F->colrole[tab->cols] = -1;
+        F->memcol_edge[tab->cols] = found;
         tab->cols++;
     }
-    /* A latency on a `delay` step (an untraced gap between a role's tiles,
-     * e.g. the producer's own trace stores) gets a column too: per tile, the
-     * begin of the step that follows the delay (in the role's next tile)
-     * minus the end of the step before it, less the delay's constant.  The
-     * gap is measured directly (both ends are traced), so it needs no
-     * imputation; replayed per tile, a wait that follows it begins where the
-     * trace had it instead of a constant after the previous step
-     * (docs/experiments.md M9). */
-    int gapcol_edge[SCH_MAX_NODES];
-    for (int c = 0; c < SCH_MAX_NODES; c++)
-        gapcol_edge[c] = -1;
+}
+
+/* A latency on a `delay` step (an untraced gap between a role's tiles,
+ * e.g. the producer's own trace stores) gets a column too: per tile, the
+ * begin of the step that follows the delay (in the role's next tile)
+ * minus the end of the step before it, less the delay's constant.  The
+ * gap is measured directly (both ends are traced), so it needs no
+ * imputation; replayed per tile, a wait that follows it begins where the
+ * trace had it instead of a constant after the previous step
+ * (docs/experiments.md M9). */
+static void fit_gap_columns(fit_state *F)
+{
+    const pg_schedule *s = F->s;
+    sch_table *tab = F->tab;
     for (int d = 0; d < s->ndists && tab->cols < SCH_MAX_NODES; d++) {
         if (s->dists[d].kind == DKIND_PHASE)
             continue;
@@ -910,290 +925,332 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
             continue;
         int colexists = 0;
         for (int c = 0; c < tab->cols; c++)
-            colexists |= memcol_edge[c] >= 0 && edge_latency(s, &s->edges[memcol_edge[c]]) == d;
+            colexists |= F->memcol_edge[c] >= 0 && edge_latency(s, &s->edges[F->memcol_edge[c]]) == d;
         if (colexists)
             continue;
         snprintf(tab->colname[tab->cols], sizeof tab->colname[0], "%s#0", s->dists[d].name);
-        colrole[tab->cols] = -1;
-        gapcol_edge[tab->cols] = found;
+        F->colrole[tab->cols] = -1;
+        F->gapcol_edge[tab->cols] = found;
         tab->cols++;
     }
-    /* A `kblocks` loop's load latency gets a column too, filled by
-     * kblocks_fit once the table is attached: per tile, the latency with
-     * which the loop, replayed at the fitted point, gives that tile's traced
-     * phase (docs/experiments.md M14).  Until then the schedule's mean. */
-    int kbcol = -1;
+}
+
+/* A `kblocks` loop's load latency gets a column too, filled by kblocks_fit
+ * once the table is attached: per tile, the latency with which the loop,
+ * replayed at the fitted point, gives that tile's traced phase
+ * (docs/experiments.md M14).  Until then the schedule's mean. */
+static void fit_kblocks_column(fit_state *F)
+{
+    const pg_schedule *s = F->s;
+    sch_table *tab = F->tab;
+    F->kbcol = -1;
     if (s->kb_node >= 0 && tab->cols < SCH_MAX_NODES) {
         const int d = s->slots[s->kb_load_slot].dist;
         snprintf(tab->colname[tab->cols], sizeof tab->colname[0], "%s#0", s->dists[d].name);
-        colrole[tab->cols] = -1;
-        kbcol = tab->cols++;
+        F->colrole[tab->cols] = -1;
+        F->kbcol = tab->cols++;
     }
-    const int64_t ntiles = maxtile + 1;
-    buf = malloc(sizeof(double) * (size_t)ntiles * (size_t)(tab->cols ? tab->cols : 1));
-    if (!buf) {
-        pg_fail("out of memory for %lld tiles", (long long)ntiles);
-        goto done;
-    }
-    for (int64_t i = 0; i < ntiles * tab->cols; i++)
-        buf[i] = NAN;
-    for (int64_t k = 0; kbcol >= 0 && k < ntiles; k++)
-        buf[k * tab->cols + kbcol] = dist_mean(&s->dists[s->slots[s->kb_load_slot].dist]);
-    int roleid[SCH_MAX_ROLES];
+}
+
+/* Index the trace: the table's columns and F->buf by tile, all NAN but the
+ * k-block loop's latency (its mean). */
+static int fit_index_trace(fit_state *F)
+{
+    if (fit_count_tiles(F))
+        return -1;
+    F->tab = calloc(1, sizeof *F->tab);
+    if (!F->tab)
+        return pg_fail("out of memory");
+    for (int c = 0; c < SCH_MAX_NODES; c++)
+        F->memcol_edge[c] = F->gapcol_edge[c] = -1;
+    fit_work_columns(F);
+    fit_latency_columns(F);
+    fit_gap_columns(F);
+    fit_kblocks_column(F);
+    const pg_schedule *s = F->s;
+    const int cols = F->tab->cols;
+    F->buf = malloc(sizeof(double) * (size_t)F->ntiles * (size_t)(cols ? cols : 1));
+    if (!F->buf)
+        return pg_fail("out of memory for %lld tiles", (long long)F->ntiles);
+    for (int64_t i = 0; i < F->ntiles * cols; i++)
+        F->buf[i] = NAN;
+    for (int64_t k = 0; F->kbcol >= 0 && k < F->ntiles; k++)
+        F->buf[k * cols + F->kbcol] = dist_mean(&s->dists[s->slots[s->kb_load_slot].dist]);
     for (int r = 0; r < s->nroles; r++)
-        roleid[r] = sch_trace_role(s, t, r);
-    for (int c = 0; c < tab->cols; c++) {
-        if (memcol_edge[c] < 0)
-            continue;
-        const sch_edge *e = &s->edges[memcol_edge[c]];
-        const int src = e->at_node >= 0 ? e->at_node : e->from, dst = e->to;
-        double *sb = malloc(sizeof(double) * (size_t)ntiles), *se = malloc(sizeof(double) * (size_t)ntiles),
-               *de = malloc(sizeof(double) * (size_t)ntiles), *db = malloc(sizeof(double) * (size_t)ntiles);
-        if (!sb || !se || !de || !db) {
-            free(sb);
-            free(se);
-            free(de);
-            free(db);
-            pg_fail("out of memory for %lld tiles", (long long)ntiles);
-            goto done;
-        }
-        for (int64_t k = 0; k < ntiles; k++)
-            sb[k] = se[k] = de[k] = db[k] = NAN;
-        for (int64_t i = 0; i < t->n; i++)
-            for (int q = 0; q < 2; q++) {
-                const int v = q ? dst : src;
-                const sch_node *nd = &s->nodes[v];
-                const sch_role *R = &s->roles[nd->role];
-                int ph;
-                if (t->role[i] != roleid[nd->role] || (!R->rotate && t->warp[i] != 0) ||
-                    (ph = sch_trace_phase(t, R->steps[nd->step].name)) < 0 || t->phase[i] != ph)
-                    continue;
-                if (q) {
-                    de[t->tile[i]] = (double)t->end[i];
-                    db[t->tile[i]] = (double)t->begin[i];
-                } else {
-                    sb[t->tile[i]] = (double)t->begin[i];
-                    se[t->tile[i]] = (double)t->end[i];
-                }
-            }
-        /* the values need each tile's predecessors on its SM: below, once
-         * the tiles are in SM order */
-        msb[c] = sb;
-        mse[c] = se;
-        memwl[c] = de;
-        mdb[c] = db;
-    }
+        F->roleid[r] = sch_trace_role(s, F->t, r);
+    return 0;
+}
+
+/* Latency column c's raw times per tile: its event step's begin and end,
+ * its wait's begin and end (the values need each tile's predecessors on
+ * its SM: fit_latency_values, once the tiles are in SM order). */
+static int fit_latency_times(fit_state *F, int c)
+{
+    const pg_schedule *s = F->s;
+    const pg_trace *t = F->t;
+    const int64_t ntiles = F->ntiles;
+    const sch_edge *e = &s->edges[F->memcol_edge[c]];
+    const int src = e->at_node >= 0 ? e->at_node : e->from, dst = e->to;
+    double *sb = F->msb[c] = malloc(sizeof(double) * (size_t)ntiles);
+    double *se = F->mse[c] = malloc(sizeof(double) * (size_t)ntiles);
+    double *de = F->memwl[c] = malloc(sizeof(double) * (size_t)ntiles);
+    double *db = F->mdb[c] = malloc(sizeof(double) * (size_t)ntiles);
+    if (!sb || !se || !de || !db)
+        return pg_fail("out of memory for %lld tiles", (long long)ntiles);
+    for (int64_t k = 0; k < ntiles; k++)
+        sb[k] = se[k] = de[k] = db[k] = NAN;
     for (int64_t i = 0; i < t->n; i++)
-        for (int c = 0; c < tab->cols; c++) {
-            if (colrole[c] < 0)
+        for (int q = 0; q < 2; q++) {
+            const int v = q ? dst : src;
+            const sch_node *nd = &s->nodes[v];
+            const sch_role *R = &s->roles[nd->role];
+            int ph;
+            if (t->role[i] != F->roleid[nd->role] || (!R->rotate && t->warp[i] != 0) ||
+                (ph = sch_trace_phase(t, R->steps[nd->step].name)) < 0 || t->phase[i] != ph)
                 continue;
-            const sch_role *R = &s->roles[colrole[c]];
-            if (t->role[i] != roleid[colrole[c]] || t->phase[i] != colphase[c])
-                continue;
-            if (!R->rotate && t->warp[i] % R->nchains != colchain[c])
-                continue;
-            buf[t->tile[i] * tab->cols + c] = (double)(t->end[i] - t->begin[i]) - colconst[c];
+            if (q) {
+                de[t->tile[i]] = (double)t->end[i];
+                db[t->tile[i]] = (double)t->begin[i];
+            } else {
+                sb[t->tile[i]] = (double)t->begin[i];
+                se[t->tile[i]] = (double)t->end[i];
+            }
         }
-    /* rows in the order the tiles ran on each SM (by SM, then by when the
-     * period step began), so the Monte Carlo can draw runs of consecutive
-     * tiles and keep the trace's serial correlation (slow stretches) */
-    int64_t *key_sm = malloc(sizeof(int64_t) * (size_t)ntiles), *key_t = malloc(sizeof(int64_t) * (size_t)ntiles);
-    int64_t *ord = malloc(sizeof(int64_t) * (size_t)ntiles);
-    double *sorted = malloc(sizeof(double) * (size_t)ntiles * (size_t)(tab->cols ? tab->cols : 1));
-    if (!key_sm || !key_t || !ord || !sorted) {
-        free(key_sm);
-        free(key_t);
-        free(ord);
-        free(sorted);
-        pg_fail("out of memory for %lld tiles", (long long)ntiles);
-        goto done;
-    }
+    return 0;
+}
+
+/* Per-phase samples: every work-phase column's traced duration per tile
+ * (less its constant), and the latency columns' raw times. */
+static int fit_phase_samples(fit_state *F)
+{
+    const pg_trace *t = F->t;
+    const int cols = F->tab->cols;
+    for (int c = 0; c < cols; c++)
+        if (F->memcol_edge[c] >= 0 && fit_latency_times(F, c))
+            return -1;
+    for (int64_t i = 0; i < t->n; i++)
+        for (int c = 0; c < cols; c++) {
+            if (F->colrole[c] < 0)
+                continue;
+            const sch_role *R = &F->s->roles[F->colrole[c]];
+            if (t->role[i] != F->roleid[F->colrole[c]] || t->phase[i] != F->colphase[c])
+                continue;
+            if (!R->rotate && t->warp[i] % R->nchains != F->colchain[c])
+                continue;
+            F->buf[t->tile[i] * cols + c] = (double)(t->end[i] - t->begin[i]) - F->colconst[c];
+        }
+    return 0;
+}
+
+/* The tiles in the order they ran on each SM (by SM, then by when the
+ * period step began), so the Monte Carlo can draw runs of consecutive
+ * tiles and keep the trace's serial correlation (slow stretches). */
+static int fit_order_tiles(fit_state *F)
+{
+    const pg_schedule *s = F->s;
+    const pg_trace *t = F->t;
+    const int64_t ntiles = F->ntiles;
+    const int cols = F->tab->cols;
+    F->key_sm = malloc(sizeof(int64_t) * (size_t)ntiles);
+    F->key_t = malloc(sizeof(int64_t) * (size_t)ntiles);
+    F->ord = malloc(sizeof(int64_t) * (size_t)ntiles);
+    F->sorted = malloc(sizeof(double) * (size_t)ntiles * (size_t)(cols ? cols : 1));
+    if (!F->key_sm || !F->key_t || !F->ord || !F->sorted)
+        return pg_fail("out of memory for %lld tiles", (long long)ntiles);
     const int period_phase = sch_trace_phase(t, s->roles[s->period_role].steps[s->period_step].name);
     for (int64_t k = 0; k < ntiles; k++) {
-        key_sm[k] = INT64_MAX;
-        key_t[k] = INT64_MAX;
-        ord[k] = k;
+        F->key_sm[k] = INT64_MAX;
+        F->key_t[k] = INT64_MAX;
+        F->ord[k] = k;
     }
     for (int64_t i = 0; i < t->n; i++)
-        if (t->role[i] == roleid[s->period_role] && t->phase[i] == period_phase) {
-            key_sm[t->tile[i]] = t->sm[i];
-            key_t[t->tile[i]] = t->begin[i];
+        if (t->role[i] == F->roleid[s->period_role] && t->phase[i] == period_phase) {
+            F->key_sm[t->tile[i]] = t->sm[i];
+            F->key_t[t->tile[i]] = t->begin[i];
         }
-    g_key_sm = key_sm;
-    g_key_t = key_t;
-    qsort(ord, (size_t)ntiles, sizeof(int64_t), cmp_tile_key);
-    int64_t *posof = malloc(sizeof(int64_t) * (size_t)ntiles);
-    for (int64_t q = 0; posof && q < ntiles; q++)
-        posof[ord[q]] = q;
-    for (int c = 0; c < tab->cols; c++)
-        if (memwl[c]) {
-            const sch_edge *e = &s->edges[memcol_edge[c]];
-            const int off = e->at_node >= 0 ? e->at_off : e->off;
-            double *de = memwl[c], *db = mdb[c], *sb = msb[c], *se = mse[c];
-            for (int64_t k = 0; k < ntiles && posof; k++) {
-                int64_t kk = k;
-                if (off > 0) {
-                    int64_t q = posof[k] - off;
-                    kk = q >= 0 && key_sm[ord[q]] == key_sm[k] && key_sm[k] != INT64_MAX ? ord[q] : -1;
-                }
-                double ev = kk < 0 ? NAN : e->at_node >= 0 ? sb[kk] + e->at_frac * (se[kk] - sb[kk]) : se[kk];
-                double y = de[k] - ev - e->w;
-                buf[k * tab->cols + c] = isfinite(y) ? (y > 0 ? y : 0) : NAN;
-            }
-            for (int64_t k = 0; k < ntiles; k++)
-                de[k] = de[k] - db[k] - memcol_own[c]; /* what the step waited beyond its own work */
-            int bad = !posof || impute_censored(buf, c, tab->cols, ntiles, memwl[c], memcol_thr[c], ord, key_sm);
-            if (!posof)
-                pg_fail("out of memory");
-            free(memwl[c]);
-            free(mdb[c]);
-            free(msb[c]);
-            free(mse[c]);
-            memwl[c] = mdb[c] = msb[c] = mse[c] = NULL;
-            if (bad) {
-                free(posof);
-                free(key_sm);
-                free(key_t);
-                free(ord);
-                free(sorted);
-                goto done;
-            }
+    g_key_sm = F->key_sm;
+    g_key_t = F->key_t;
+    qsort(F->ord, (size_t)ntiles, sizeof(int64_t), cmp_tile_key);
+    F->posof = malloc(sizeof(int64_t) * (size_t)ntiles);
+    for (int64_t q = 0; F->posof && q < ntiles; q++)
+        F->posof[F->ord[q]] = q;
+    return 0;
+}
+
+/* Latency column c per tile: the wait's end less its event (tile k - off's
+ * on the same SM), censored values imputed where the dependency did not bind. */
+static int fit_latency_values(fit_state *F, int c)
+{
+    const pg_schedule *s = F->s;
+    const int64_t ntiles = F->ntiles, *posof = F->posof, *ord = F->ord, *key_sm = F->key_sm;
+    const int cols = F->tab->cols;
+    const sch_edge *e = &s->edges[F->memcol_edge[c]];
+    const int off = e->at_node >= 0 ? e->at_off : e->off;
+    double *de = F->memwl[c], *db = F->mdb[c], *sb = F->msb[c], *se = F->mse[c];
+    for (int64_t k = 0; k < ntiles && posof; k++) {
+        int64_t kk = k;
+        if (off > 0) {
+            int64_t q = posof[k] - off;
+            kk = q >= 0 && key_sm[ord[q]] == key_sm[k] && key_sm[k] != INT64_MAX ? ord[q] : -1;
         }
-    for (int c = 0; c < tab->cols && posof; c++) {
-        if (gapcol_edge[c] < 0)
-            continue;
-        const sch_edge *e = &s->edges[gapcol_edge[c]];
-        const int dly = e->to, before = e->from;
-        int after = -1;
-        for (int v = 0; v < s->nnodes; v++)
-            if (s->nodes[v].prev == dly && s->nodes[v].chain == 0)
-                after = v;
-        double *eb = malloc(sizeof(double) * (size_t)ntiles), *ab = malloc(sizeof(double) * (size_t)ntiles);
-        if (!eb || !ab || after < 0 || s->roles[s->nodes[before].role].steps[s->nodes[before].step].kind == STEP_DELAY ||
-            s->roles[s->nodes[after].role].steps[s->nodes[after].step].kind == STEP_DELAY) {
-            free(eb);
-            free(ab);
-            for (int64_t k = 0; k < ntiles; k++)
-                buf[k * tab->cols + c] = 0;
-            continue;
-        }
-        for (int64_t k = 0; k < ntiles; k++)
-            eb[k] = ab[k] = NAN;
-        for (int64_t i = 0; i < t->n; i++)
-            for (int q = 0; q < 2; q++) {
-                const sch_node *nd = &s->nodes[q ? after : before];
-                const sch_role *R = &s->roles[nd->role];
-                int ph;
-                if (t->role[i] != roleid[nd->role] || (!R->rotate && t->warp[i] != 0) ||
-                    (ph = sch_trace_phase(t, R->steps[nd->step].name)) < 0 || t->phase[i] != ph)
-                    continue;
-                if (q)
-                    ab[t->tile[i]] = (double)t->begin[i];
-                else
-                    eb[t->tile[i]] = (double)t->end[i];
-            }
-        const int step = s->nodes[after].prev_off; /* the role's next tile: 1, or its instances (rotate) */
-        for (int64_t k = 0; k < ntiles; k++) {
-            double y = NAN;
-            int64_t q = posof[k] + step;
-            if (q < ntiles && key_sm[k] != INT64_MAX && key_sm[ord[q]] == key_sm[k])
-                y = ab[ord[q]] - eb[k] - e->w;
-            buf[k * tab->cols + c] = isfinite(y) ? y : 0; /* the SM's last tiles: nothing follows */
-        }
+        double ev = kk < 0 ? NAN : e->at_node >= 0 ? sb[kk] + e->at_frac * (se[kk] - sb[kk]) : se[kk];
+        double y = de[k] - ev - e->w;
+        F->buf[k * cols + c] = isfinite(y) ? (y > 0 ? y : 0) : NAN;
+    }
+    for (int64_t k = 0; k < ntiles; k++)
+        de[k] = de[k] - db[k] - F->memcol_own[c]; /* what the step waited beyond its own work */
+    int bad = !posof || impute_censored(F->buf, c, cols, ntiles, de, F->memcol_thr[c], ord, key_sm);
+    if (!posof)
+        pg_fail("out of memory");
+    return bad ? -1 : 0;
+}
+
+/* Delay-gap column c per tile: the next tile's step after the delay begins
+ * less this tile's step before it ends, less the delay's constant (0 where
+ * the steps around the delay are not traced). */
+static void fit_gap_values(fit_state *F, int c)
+{
+    const pg_schedule *s = F->s;
+    const pg_trace *t = F->t;
+    const int64_t ntiles = F->ntiles;
+    const int cols = F->tab->cols;
+    const sch_edge *e = &s->edges[F->gapcol_edge[c]];
+    const int dly = e->to, before = e->from;
+    int after = -1;
+    for (int v = 0; v < s->nnodes; v++)
+        if (s->nodes[v].prev == dly && s->nodes[v].chain == 0)
+            after = v;
+    double *eb = malloc(sizeof(double) * (size_t)ntiles), *ab = malloc(sizeof(double) * (size_t)ntiles);
+    if (!eb || !ab || after < 0 || s->roles[s->nodes[before].role].steps[s->nodes[before].step].kind == STEP_DELAY ||
+        s->roles[s->nodes[after].role].steps[s->nodes[after].step].kind == STEP_DELAY) {
         free(eb);
         free(ab);
+        for (int64_t k = 0; k < ntiles; k++)
+            F->buf[k * cols + c] = 0;
+        return;
     }
-    free(posof);
+    for (int64_t k = 0; k < ntiles; k++)
+        eb[k] = ab[k] = NAN;
+    for (int64_t i = 0; i < t->n; i++)
+        for (int q = 0; q < 2; q++) {
+            const sch_node *nd = &s->nodes[q ? after : before];
+            const sch_role *R = &s->roles[nd->role];
+            int ph;
+            if (t->role[i] != F->roleid[nd->role] || (!R->rotate && t->warp[i] != 0) ||
+                (ph = sch_trace_phase(t, R->steps[nd->step].name)) < 0 || t->phase[i] != ph)
+                continue;
+            if (q)
+                ab[t->tile[i]] = (double)t->begin[i];
+            else
+                eb[t->tile[i]] = (double)t->end[i];
+        }
+    const int step = s->nodes[after].prev_off; /* the role's next tile: 1, or its instances (rotate) */
+    for (int64_t k = 0; k < ntiles; k++) {
+        double y = NAN;
+        int64_t q = F->posof[k] + step;
+        if (q < ntiles && F->key_sm[k] != INT64_MAX && F->key_sm[F->ord[q]] == F->key_sm[k])
+            y = ab[F->ord[q]] - eb[k] - e->w;
+        F->buf[k * cols + c] = isfinite(y) ? y : 0; /* the SM's last tiles: nothing follows */
+    }
+    free(eb);
+    free(ab);
+}
+
+/* The table: the tiles with every column known, in SM order (F->row_of:
+ * tile -> row), attached to the schedule, which makes those phases empirical. */
+static int fit_attach_rows(fit_state *F)
+{
+    sch_table *tab = F->tab;
+    const int64_t ntiles = F->ntiles;
     int64_t rows = 0, last_sm = -1;
-    row_of = malloc(sizeof(int64_t) * (size_t)ntiles); /* tile -> table row (NULL: means are used) */
-    for (int64_t k = 0; row_of && k < ntiles; k++)
-        row_of[k] = -1;
+    F->row_of = malloc(sizeof(int64_t) * (size_t)ntiles); /* NULL: means are used */
+    for (int64_t k = 0; F->row_of && k < ntiles; k++)
+        F->row_of[k] = -1;
     for (int64_t q = 0; q < ntiles; q++) {
-        int64_t k = ord[q];
+        int64_t k = F->ord[q];
         int full = 1;
         for (int c = 0; c < tab->cols; c++)
-            if (!isfinite(buf[k * tab->cols + c]))
+            if (!isfinite(F->buf[k * tab->cols + c]))
                 full = 0;
         if (full && tab->cols) {
-            if ((rows == 0 || key_sm[k] != last_sm) && tab->nunits < (int)(sizeof tab->unit_first / sizeof tab->unit_first[0]))
+            if ((rows == 0 || F->key_sm[k] != last_sm) &&
+                tab->nunits < (int)(sizeof tab->unit_first / sizeof tab->unit_first[0]))
                 tab->unit_first[tab->nunits++] = rows;
-            last_sm = key_sm[k];
-            memcpy(sorted + rows * tab->cols, buf + k * tab->cols, sizeof(double) * (size_t)tab->cols);
-            if (row_of)
-                row_of[k] = rows;
+            last_sm = F->key_sm[k];
+            memcpy(F->sorted + rows * tab->cols, F->buf + k * tab->cols, sizeof(double) * (size_t)tab->cols);
+            if (F->row_of)
+                F->row_of[k] = rows;
             rows++;
         }
     }
-    free(key_sm);
-    free(key_t);
-    free(ord);
-    free(buf);
-    buf = sorted;
+    free(F->buf);
+    F->buf = F->sorted;
+    F->sorted = NULL;
     tab->block = 16;
-    if (rows < 10) {
-        pg_fail("the trace has only %lld tiles with every work phase of schedule %s recorded", (long long)rows,
-                s->name);
-        goto done;
-    }
+    if (rows < 10)
+        return pg_fail("the trace has only %lld tiles with every work phase of schedule %s recorded", (long long)rows,
+                       F->s->name);
     tab->rows = rows;
-    tab->v = buf;
-    buf = NULL;
-    s->table = tab;
-    tab = NULL;
-    if (sch_compile(s)) /* makes the tabled phases empirical */
-        goto done;
+    tab->v = F->buf;
+    F->buf = NULL;
+    F->s->table = tab;
+    F->tab = NULL;
+    return sch_compile(F->s); /* makes the tabled phases empirical */
+}
 
+/* Per-phase distributions: the per-tile table, the tiles in SM order, the
+ * latency and gap columns' values, attached to the schedule. */
+static int fit_phase_table(fit_state *F)
+{
+    if (fit_phase_samples(F) || fit_order_tiles(F))
+        return -1;
+    for (int c = 0; c < F->tab->cols; c++)
+        if (F->memwl[c]) {
+            int bad = fit_latency_values(F, c);
+            free(F->memwl[c]);
+            free(F->mdb[c]);
+            free(F->msb[c]);
+            free(F->mse[c]);
+            F->memwl[c] = F->mdb[c] = F->msb[c] = F->mse[c] = NULL;
+            if (bad)
+                return -1;
+        }
+    for (int c = 0; c < F->tab->cols && F->posof; c++)
+        if (F->gapcol_edge[c] >= 0)
+            fit_gap_values(F, c);
+    free(F->posof);
+    F->posof = NULL;
+    return fit_attach_rows(F);
+}
+
+int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **out)
+{
+    *out = NULL;
+    fit_state F;
+    memset(&F, 0, sizeof F);
+    F.run = run;
+    F.t = &run->trace;
+    F.kname = run->kernel.present ? run->kernel.name : F.t->kernel;
+    int rc = -1;
+    if (F.t->n == 0)
+        return pg_fail("the run has no trace (record one with the kernel's trace build)");
+    if (fit_pick_schedule(&F, schedule) || fit_set_probes(&F) || fit_set_machine(&F))
+        goto done;
+    if (fit_index_trace(&F) || fit_phase_table(&F))
+        goto done;
     /* A work step that also waits (producer_issue waits for stages 1..5) is
      * not fitted: its trace time is mostly that wait, and its own issue time
      * cannot be separated from it; the schedule's prior stays. */
-    if (fit_latencies(s, t, roleid, ntiles, row_of))
+    if (fit_latencies(F.s, F.t, F.roleid, F.ntiles, F.row_of))
         goto done;
-    if (s->bw_dist >= 0) {
-        /* the fitted phase was measured at the trace's period and traffic */
-        pg_prediction m;
-        if (pg_trace_summarize_period(t, s->machine.clock_hz, s->roles[s->period_role].steps[s->period_step].name, &m))
-            goto done;
-        if (isfinite(m.tile_period) && m.tile_period > 0) {
-            snprintf(opt, sizeof opt, "bandwidth.calibrated_period=%.9g", m.tile_period);
-            if (pg_schedule_set(s, opt, 0))
-                goto done;
-        }
-        if (sh->M > 0 && s->machine.tiles > 0) {
-            snprintf(opt, sizeof opt, "bandwidth.bytes_per_tile=%.9g",
-                     ((double)sh->M * (double)sh->K + 2.0 * (double)sh->M * (double)sh->N) / s->machine.tiles);
-            if (pg_schedule_set(s, opt, 0))
-                goto done;
-        }
-    }
-    /* the contended phase's column becomes its uncontended work; before the
-     * k-block replay, which runs the model's timeline with it */
-    if (contend_fit(s, t, row_of, ntiles))
+    if (fit_lines(F.s, run, F.row_of, F.ntiles))
         goto done;
-    if (s->kb_node >= 0) {
-        /* after the bandwidth calibration: the loop is fitted at the trace's own period */
-        pg_prediction m;
-        const sch_node *kn = &s->nodes[s->kb_node];
-        if (pg_trace_summarize_period(t, s->machine.clock_hz, s->roles[s->period_role].steps[s->period_step].name, &m))
-            goto done;
-        const pg_stat *ml = pg_prediction_find(&m, s->roles[kn->role].steps[kn->step].name);
-        if (kblocks_fit(s, ml ? ml->mean : NAN) || tmaqueue_fit(s, ml ? ml->mean : NAN))
-            goto done;
-    }
-    if (dramq_fit(s))
-        goto done;
-    snprintf(s->origin, sizeof s->origin, "fit:%s", s->name);
-    *out = s;
-    s = NULL;
+    snprintf(F.s->origin, sizeof F.s->origin, "fit:%s", F.s->name);
+    *out = F.s;
+    F.s = NULL;
     rc = 0;
 done:
-    free(row_of);
-    free(ends);
-    free(buf);
-    if (tab) {
-        free(tab->v);
-        free(tab);
-    }
-    pg_schedule_free(s);
+    fit_state_free(&F);
     return rc;
 }
 

@@ -12,6 +12,7 @@
 #include "engine.h"
 #include "model_ext.h"
 #include "pg_error.h"
+#include "fit.h"
 #include "sched.h"
 
 /* the model's mean of the loop's phase with load latency `lat` */

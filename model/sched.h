@@ -268,39 +268,18 @@ int sch_find_work(const pg_schedule *s, const char *name, int *role, int *step);
 /* Resolve a `contend` line against the built graph (contend.c); -1 with
  * "origin:line: problem". */
 int sch_contend_resolve(pg_schedule *s);
-/* Fit a `contend` line's slowdown and overlap to a trace (contend_fit.c); 0
- * without the line. */
-int contend_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64_t ntiles);
-/* The slowdown C in [0, 0.999] at which w - C x ov is uncorrelated with g
- * over n tiles (0 if w already does not fall as g grows). */
-double contend_estimate(const double *w, const double *ov, const double *g, int64_t n);
-/* Fit a `kblocks` loop's calibrated_mean and load latency to a trace whose
- * phase mean is traced_mean (kblocks_fit.c); 0 without a kblocks line. */
-int kblocks_fit(pg_schedule *s, double traced_mean);
-/* ... and with a per-tile latency replay, hit[row] = 1 where a k-block load
- * of that traced tile fell in the `tmaqueue` window, 0 where none did, 2 where
- * the row was not replayed (hit may be NULL). */
-int kblocks_fit_hits(pg_schedule *s, double traced_mean, unsigned char *hit);
 /* The `tmaqueue` line (tmaqueue.c): parse its tokens (after the directive),
- * resolve it once the k-block loop is, apply a `tmaqueue.penalty` override,
- * write it back; fit its penalty on a trace (0 without the line). */
+ * resolve it once the k-block loop is, apply a `tmaqueue.penalty` override
+ * (its fit: fit.h). */
 int sch_tmaqueue_parse(pg_schedule *s, const char *const *tok, int ntok, int line);
 int sch_tmaqueue_resolve(pg_schedule *s);
 int sch_tmaqueue_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
-int tmaqueue_fit(pg_schedule *s, double traced_mean);
-/* The `dramq` line (dramq.c): parse, resolve once the `bandwidth` line is,
- * apply a `dramq.KEY` override; the DRAM share at a period; the factor on a
- * distribution's samples (1 unless it is listed, the line is on and a
- * prediction set dq_rho); record the fit's clock (dramq_fit.c). */
+/* The `dramq` line (dramq_parse.c): parse its tokens (after the directive),
+ * resolve it once the `bandwidth` line is, apply a `dramq.KEY` override (its
+ * engine part: engine.h; its fit: fit.h). */
 int sch_dramq_parse(pg_schedule *s, const char *const *tok, int ntok, int line);
 int sch_dramq_resolve(pg_schedule *s);
 int sch_dramq_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
-double dramq_rho(const pg_schedule *s, double period, double bytes_per_s, double clock_hz);
-double dramq_factor(const pg_schedule *s, int dist);
-/* 1 when the line is on and lists the `kblocks` loop's load latency: the
- * `bandwidth` line's stall shift then stays off (the loads move once). */
-int dramq_moves_loop(const pg_schedule *s);
-int dramq_fit(pg_schedule *s);
 /* The sample slot of (dist, instance), made if new; -1 if the table is full. */
 int sch_slot_of(pg_schedule *s, int dist, int instance);
 

@@ -5,11 +5,12 @@
  * and picked at load time (target_clones), so the library runs on any
  * x86-64 and is fast on the machines we have.
  *
- * This file is compiled with -ffp-contract=fast: every a*b here is exact
- * (E4M3 values have 4 significant bits), so fma(a, b, c) and a*b + c round
- * identically.
+ * This file is compiled with -ffp-contract=fast: every a*b here that meets
+ * an add is an exact product of FP8 values (<= 4 significant bits each), so
+ * fma(a, b, c) and a*b + c round identically.  The one product that is
+ * rounded, fl(sa * sb) of block scales, goes into an explicit fma.
  *
- * Tensor-core kernels (sm90, sm100) implement the block rule of accum.c
+ * Tensor-core kernels (sm90, sm100) implement the block rule of accum_params.c
  * with floats and small integers:
  *  - emax: the largest of ea+eb over the block and of C's exponent, on int8
  *    exponents (one vector covers 4x the columns of a float vector).
@@ -23,12 +24,32 @@
  *    is clearing its 10 low mantissa bits (sign-magnitude: toward zero).
  *    sm100 (F = 25) sums in int32 partials and double (< 2^33) and keeps 24
  *    bits.  An integer sum of 0 converts to +0, as in the rule.
- *  - Zero operands get the exponent PG_ZERO_EXP = -60 instead of -126.  A
- *    chain from C = 0 only holds 0 or values >= 2^(-12-F) >= 2^-37, non-zero
- *    products have exponents >= -12, and a product with a zero operand has
- *    exponent <= -52, so zeros decide emax only when every term is zero and
- *    the sum is +0 whatever emax is.  emax is floored at -100 so the scale
- *    factors stay normal floats; again only all-zero blocks notice.
+ *  - Zero operands get the exponent PG_ZERO_EXP = -60 instead of -126.
+ *    Non-zero products have exponents >= -28 (E5M2 subnormals; -12 for
+ *    E4M3 x E4M3) and a product with a zero operand has exponent <= -45, so
+ *    the largest product exponent of a block is below -40 exactly when all
+ *    its products are zero; then they leave emax to C, as -126 would (the
+ *    kernels test this, so the stand-in holds for any formats, any C and
+ *    any MX offset).  emax is floored at -100 so the scale factors stay
+ *    normal floats; only all-zero blocks with C = 0 notice, and their sum
+ *    is +0 whatever emax is.
+ *  - Formats: E4M3 and E5M2 values have <= 4 and <= 3 significant bits and
+ *    lie in 2^-16..2^16, so every product is exact in fp32 (>= 2^-32,
+ *    normal) and the arguments above hold for either operand format.
+ *  - MX: block kb's products are scaled by 2^s, s = xa + xb, inside the
+ *    alignment: emax = max(emax of the products + s, C's exponent), a term
+ *    is trunc(value * 2^(F + s - emax)).  With |s| <= PG_MX_FAST_RANGE
+ *    every block result and chain value stays a normal float (exponents
+ *    >= -28 - 64 - 25), so the rounding of the result above still holds;
+ *    the driver leaves other scale codes to the scalar definition.
+ *  - Block scaling and promotion: each group's chain ends and meets the
+ *    fp32 accumulator in one vector fma (per lane __builtin_fmaf), the
+ *    scalar definition's fmaf(partial, fl(sa * sb), acc).
+ *  - exact: sums of products in double are exact while they stay below
+ *    2^53 units of the products' granularity; the driver derives that
+ *    length (`chunk`) from the operands actually present.  A group that
+ *    fits one chunk converts to float in one RNE rounding, the definition's;
+ *    longer ones add chunks in int128 and round once (pg_i128_to_f32).
  * The tests check these kernels against pg_dot (the literal rule) on every
  * family, including zeros, subnormals and NaN. */
 #include <math.h>
@@ -42,6 +63,29 @@
 #endif
 
 #define PG_INLINE static inline __attribute__((always_inline))
+
+/* v * 2^unit rounded once to fp32 (RNE, subnormals, inf on overflow): the
+ * definition's rounding of an exact sum (accum_params.c). */
+static float pg_i128_to_f32(__int128 v, int unit)
+{
+    if (v == 0)
+        return 0.0f;
+    int neg = v < 0;
+    unsigned __int128 mag = (unsigned __int128)(neg ? -v : v);
+    int bitlen = 0;
+    for (unsigned __int128 t = mag; t != 0; t >>= 1)
+        bitlen++;
+    int exp = bitlen - 1 + unit;
+    int q = (exp < -126 ? -126 : exp) - 23;
+    if (q > unit) {
+        int d = q - unit;
+        unsigned __int128 kept = mag >> d, rem = mag - (kept << d), half = (unsigned __int128)1 << (d - 1);
+        mag = kept + (rem > half || (rem == half && (kept & 1)));
+        unit = q;
+    }
+    float f = (float)ldexp((double)(uint64_t)mag, unit); /* <= 25 bits: exact; inf on overflow */
+    return neg ? -f : f;
+}
 #define PG_EXACT_CHUNK 65536 /* 2^16 products < 2^17.6 each: exact double sums */
 
 #if defined(__x86_64__)
@@ -136,9 +180,9 @@ const char *pg_kernel_isa_name(void)
 #define PG_DISPATCH(fn, ...) pg_v1_##fn(__VA_ARGS__)
 #endif
 
-void pg_kern_fp32(const float *av, const float *bv, int64_t Kp, float *out)
+void pg_kern_fp32(const float *av, const float *bv, int64_t Kp, const pg_kern_scaling *sc, float *out)
 {
-    PG_DISPATCH(fp32, av, bv, Kp, out);
+    PG_DISPATCH(fp32, av, bv, Kp, sc, out);
 }
 
 void pg_kern_exact(const float *av, const double *bvd, int64_t Kp, float *out)
@@ -146,13 +190,20 @@ void pg_kern_exact(const float *av, const double *bvd, int64_t Kp, float *out)
     PG_DISPATCH(exact, av, bvd, Kp, out);
 }
 
-void pg_kern_sm90(const float *av, const int8_t *ae, const float *bv, const int8_t *be, int64_t Kp,
-                  int promote_blocks, float *out)
+void pg_kern_exact_wide(const float *av, const double *bvd, int64_t Kp, const pg_kern_scaling *sc, int64_t chunk,
+                        int unit, float *out)
 {
-    PG_DISPATCH(sm90, av, ae, bv, be, Kp, promote_blocks, out);
+    PG_DISPATCH(exact_wide, av, bvd, Kp, sc, chunk, unit, out);
 }
 
-void pg_kern_sm100(const float *av, const int8_t *ae, const float *bv, const int8_t *be, int64_t Kp, float *out)
+void pg_kern_sm90(const float *av, const int8_t *ae, const float *bv, const int8_t *be, int64_t Kp,
+                  const pg_kern_scaling *sc, float *out)
 {
-    PG_DISPATCH(sm100, av, ae, bv, be, Kp, out);
+    PG_DISPATCH(sm90, av, ae, bv, be, Kp, sc, out);
+}
+
+void pg_kern_sm100(const float *av, const int8_t *ae, const float *bv, const int8_t *be, int64_t Kp,
+                   const pg_kern_scaling *sc, float *out)
+{
+    PG_DISPATCH(sm100, av, ae, bv, be, Kp, sc, out);
 }

@@ -224,28 +224,15 @@ static int check_problem(const pg_scaled_problem *sp, const pg_accum_params *p, 
     return 0;
 }
 
-/* The fast path: E4M3 x E4M3 under a named preset with scales outside the
- * accumulation is pg_gemm_ref's accumulator (the vectorized kernels,
- * tested against pg_dot); its BF16 output is discarded.  0, 1 when the
- * path does not apply, -1 on failure. */
+/* The fast path: under a named preset, the vector kernels of gemm.c give
+ * every element's pg_scaled_acc (any formats, block and MX scales; tested
+ * against it).  0, 1 when the path does not apply, -1 on failure. */
 static int fast_acc(const pg_scaled_problem *sp, const pg_accum_params *p, float *acc)
 {
     int mode = pg_accum_params_mode(p);
-    if (mode < 0 || sp->fmt_a != PG_FMT_E4M3 || sp->fmt_b != PG_FMT_E4M3 || sp->scale == PG_SCALE_BLOCK ||
-        sp->scale == PG_SCALE_MX)
+    if (mode < 0)
         return 1;
-    uint16_t *zero_row = calloc((size_t)sp->N, sizeof *zero_row);
-    uint16_t *scratch = malloc((size_t)(sp->M * sp->N) * sizeof *scratch);
-    pg_problem prob = {.shape = {sp->M, sp->N, sp->K, 1}, .A = (uint8_t *)sp->A, .B = (uint8_t *)sp->B,
-                       .combined = zero_row};
-    int rc = -1;
-    if (zero_row == NULL || scratch == NULL)
-        pg_fail("scaled GEMM: out of memory for %lld x %lld outputs", (long long)sp->M, (long long)sp->N);
-    else
-        rc = pg_gemm_ref(&prob, (pg_accum_mode)mode, PG_EPI_DOUBLE, NULL, sp->M, scratch, acc, NULL);
-    free(zero_row);
-    free(scratch);
-    return rc;
+    return pg_gemm_scaled_acc(sp, (pg_accum_mode)mode, acc);
 }
 
 static void store(const pg_scaled_problem *sp, void *D, int64_t at, uint32_t bits)

@@ -88,6 +88,58 @@ static void test_small_p_and_tiny_m(void **state)
     compare_case((pg_shape){300, 768, 384, 37}, PG_FAM_SPECIAL, 7, "sample:50");
 }
 
+/* The trace build through the tracing kit: every tile of the problem once
+ * per phase (seven rows: five consumer, two producer), the consumer rows on
+ * warpgroup 0 or 1, intervals in order, every row's SM anchored, nothing
+ * dropped.  M = 900: 15 row blocks, so pingpong's last pair has a block past
+ * M, which runs but is not traced. */
+static void trace_case(pg_variant v)
+{
+    pg_problem p = {0};
+    pg_gpu g;
+    pg_trace t = {0};
+    int64_t unwritten = -1;
+    const pg_shape s = {900, 768, 768, 196};
+    assert_int_equal(pg_problem_generate(&p, s, PG_FAM_NORMAL, 3), 0);
+    if (pg_gpu_open(&g) != 0)
+        fail_msg("pg_gpu_open: %s", pg_last_error());
+    g.variant = v;
+    if (pg_gpu_load(&g, &p) != 0 || pg_gpu_checked_run(&g, 1, 0, 0, &unwritten) != 0 || pg_gpu_collect_trace(&g, &t) != 0)
+        fail_msg("%s trace build: %s", pg_variant_get(g.variant)->cli, pg_last_error());
+    assert_int_equal(unwritten, 0);
+    assert_int_equal(g.trace_dropped, 0);
+    assert_int_equal(t.n, 7 * g.num_tiles);
+    assert_int_equal(t.n_sm, g.sm_count);
+    int64_t per_phase[PG_PH_COUNT] = {0};
+    for (int64_t k = 0; k < t.n; k++) {
+        const int consumer = t.phase[k] <= PG_PH_EPILOGUE_STORE;
+        assert_true(t.phase[k] <= PG_PH_PRODUCER_ISSUE);
+        assert_int_equal(t.role[k], consumer ? PG_ROLE_CONSUMER : PG_ROLE_PRODUCER);
+        assert_true(consumer ? (t.warp[k] == 0 || t.warp[k] == 1) : t.warp[k] == 0);
+        assert_true(t.tile[k] >= 0 && t.tile[k] < g.num_tiles);
+        assert_true(t.begin[k] > 0 && t.begin[k] <= t.end[k]);
+        assert_true(t.sm[k] >= 0 && t.sm[k] < t.n_sm && t.anchor_clock[t.sm[k]] > 0);
+        per_phase[t.phase[k]]++;
+        /* a tile's consumer phases follow each other: rows k-1, k of one tile */
+        if (consumer && t.phase[k] > PG_PH_ORDER_WAIT)
+            assert_int_equal(t.begin[k], t.end[k - 1]);
+    }
+    for (int ph = 0; ph <= PG_PH_PRODUCER_ISSUE; ph++)
+        assert_int_equal(per_phase[ph], g.num_tiles);
+    assert_true(g.trace_clock_hz > 1e8 && g.trace_clock_hz < 5e9);
+    pg_trace_free(&t);
+    pg_gpu_close(&g);
+    pg_problem_free(&p);
+}
+
+static void test_trace_build(void **state)
+{
+    (void)state;
+    skip_without_gpu();
+    trace_case(PG_VARIANT_PINGPONG);
+    trace_case(PG_VARIANT_AUTO);
+}
+
 static void test_rejects_bad_shapes(void **state)
 {
     (void)state;
@@ -122,6 +174,7 @@ int main(void)
         cmocka_unit_test(test_rejects_other_modes),
         cmocka_unit_test(test_every_family_partial_tiles),
         cmocka_unit_test(test_small_p_and_tiny_m),
+        cmocka_unit_test(test_trace_build),
     };
     return cmocka_run_group_tests_name("kernel", tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 
 #include "model_ext.h"
 #include "pg_error.h"
+#include "fit.h"
 #include "sched.h"
 
 static const char k_pingpong[] = "schedule pp\n"

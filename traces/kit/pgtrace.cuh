@@ -88,6 +88,30 @@ static __device__ __forceinline__ void pgtrace_put_n(const pgtrace_dev &t, const
     }
 }
 
+/* Fixed-slot mode: store n events at slots [slot, slot + n) that the
+ * caller computed (each slot written by one event of one launch).  No
+ * atomic unless the slots do not all lie inside the buffer: then none of
+ * the n is stored and all n are counted as dropped.  Call from one thread. */
+static __device__ __forceinline__ void pgtrace_store_event(pgtrace_event *dst, const pgtrace_event &ev)
+{
+    /* 32-byte record as two 16-byte stores */
+    const int4 *src = reinterpret_cast<const int4 *>(&ev);
+    reinterpret_cast<int4 *>(dst)[0] = src[0];
+    reinterpret_cast<int4 *>(dst)[1] = src[1];
+}
+
+static __device__ __forceinline__ void pgtrace_put_at_n(const pgtrace_dev &t, int64_t slot, const pgtrace_event *ev,
+                                                        uint32_t n)
+{
+    if (slot < 0 || slot + (int64_t)n > t.capacity) { /* off the normal path: count, write nothing */
+        atomicAdd(t.count, (unsigned long long)n);
+        return;
+    }
+#pragma unroll
+    for (uint32_t j = 0; j < n; j++)
+        pgtrace_store_event(t.events + slot + j, ev[j]);
+}
+
 /* One phase interval [begin, end]. */
 static __device__ __forceinline__ void pgtrace_put(const pgtrace_dev &t, uint32_t role, int32_t warp, int32_t tile,
                                                    uint32_t phase, int64_t begin, int64_t end)
@@ -151,6 +175,7 @@ static __device__ __forceinline__ pgtrace_event pgtrace_ev(uint32_t role, int32_
     return pgtrace_event_make(0, role, warp, tile, phase, begin, end);
 }
 static __device__ __forceinline__ void pgtrace_put_n(const pgtrace_dev &, const pgtrace_event *, uint32_t) {}
+static __device__ __forceinline__ void pgtrace_put_at_n(const pgtrace_dev &, int64_t, const pgtrace_event *, uint32_t) {}
 static __device__ __forceinline__ void pgtrace_put(const pgtrace_dev &, uint32_t, int32_t, int32_t, uint32_t, int64_t,
                                                    int64_t)
 {

@@ -81,6 +81,15 @@ static PGTRACE_HD inline uint32_t pgtrace_slots_fit(unsigned long long base, uin
     return room < n ? (uint32_t)room : n;
 }
 
+/* Fixed-slot mode (pgtrace_buffer_create_fixed, pgtrace_put_at_n): the
+ * kernel computes each event's slot itself (for a fixed layout such as
+ * (CTA, local tile, phase)), so no counter is claimed on the hot path.  The
+ * host fills every slot with 0xFF bytes before a launch: a slot whose role
+ * is PGTRACE_SLOT_EMPTY was not written (no vocabulary has 256 roles).  The
+ * counter then counts only the events dropped: a put whose slots do not all
+ * lie inside the buffer stores none of them and counts them all. */
+#define PGTRACE_SLOT_EMPTY 0xFF
+
 /* Events the buffer holds after `count` were claimed. */
 static PGTRACE_HD inline int64_t pgtrace_recorded(unsigned long long count, int64_t capacity)
 {

@@ -37,6 +37,18 @@ done:
     return rc;
 }
 
+int pgtrace_buffer_create_fixed(pgtrace_buffer *b, int64_t capacity, int32_t n_ctas)
+{
+    if (pgtrace_buffer_create(b, capacity, n_ctas) != 0)
+        return -1;
+    b->fixed_slots = 1;
+    if (pgtrace_buffer_reset(b, 0) != 0 || cudaDeviceSynchronize() != cudaSuccess) {
+        pgtrace_buffer_destroy(b);
+        return pgtrace_fail("pgtrace: clearing the fixed-slot buffer failed");
+    }
+    return 0;
+}
+
 int pgtrace_buffer_reset(const pgtrace_buffer *b, cudaStream_t stream)
 {
     int rc = -1;
@@ -44,6 +56,9 @@ int pgtrace_buffer_reset(const pgtrace_buffer *b, cudaStream_t stream)
     /* all bytes 0xFF: every anchor field -1 (a CTA that never wrote shows as absent) */
     CK(cudaMemsetAsync(b->dev.anchors, 0xFF, (size_t)b->n_ctas * sizeof(pgtrace_anchor), stream),
        "clearing the anchors");
+    if (b->fixed_slots) /* all bytes 0xFF: every slot's role is PGTRACE_SLOT_EMPTY */
+        CK(cudaMemsetAsync(b->dev.events, 0xFF, (size_t)b->capacity * sizeof(pgtrace_event), stream),
+           "marking the trace slots empty");
     rc = 0;
 done:
     return rc;
@@ -68,8 +83,9 @@ int pgtrace_buffer_collect(const pgtrace_buffer *b, pgtrace_trace *t)
     CK(cudaDeviceSynchronize(), "waiting for the traced kernel");
     CK(cudaMemcpy(&t->count, b->dev.count, sizeof t->count, cudaMemcpyDeviceToHost), "reading the event counter");
     t->capacity = b->capacity;
-    t->n_events = pgtrace_recorded(t->count, b->capacity);
-    t->dropped = pgtrace_dropped(t->count, b->capacity);
+    /* fixed slots: every slot comes down, the empty ones are compacted away below */
+    t->n_events = b->fixed_slots ? b->capacity : pgtrace_recorded(t->count, b->capacity);
+    t->dropped = b->fixed_slots ? (int64_t)t->count : pgtrace_dropped(t->count, b->capacity);
     t->n_anchors = b->n_ctas;
     t->events = malloc((size_t)(t->n_events ? t->n_events : 1) * sizeof *t->events);
     t->anchors = malloc((size_t)b->n_ctas * sizeof *t->anchors);
@@ -81,6 +97,10 @@ int pgtrace_buffer_collect(const pgtrace_buffer *b, pgtrace_trace *t)
        "downloading the events");
     CK(cudaMemcpy(t->anchors, b->dev.anchors, (size_t)b->n_ctas * sizeof *t->anchors, cudaMemcpyDeviceToHost),
        "downloading the anchors");
+    if (b->fixed_slots) {
+        t->n_events = pgtrace_compact_fixed(t->events, t->n_events);
+        t->count = (unsigned long long)t->n_events + (unsigned long long)t->dropped;
+    }
     if (device_facts(b->device, t) != 0)
         goto done;
     t->clock_hz = pgtrace_clock_from_anchors(t->anchors, t->n_anchors);

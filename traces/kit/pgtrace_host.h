@@ -30,11 +30,17 @@ typedef struct {
     int64_t capacity;
     int32_t n_ctas;
     int device;      /* the CUDA device the buffer lives on */
+    int fixed_slots; /* 1: made by pgtrace_buffer_create_fixed (the kernel uses pgtrace_put_at_n) */
 } pgtrace_buffer;
 
 /* Room for `capacity` events and `n_ctas` anchors on the current device;
  * the buffer starts reset.  On failure nothing stays allocated. */
 int pgtrace_buffer_create(pgtrace_buffer *b, int64_t capacity, int32_t n_ctas);
+/* The same for fixed-slot mode: `capacity` slots the kernel addresses
+ * itself with pgtrace_put_at_n (pgtrace_common.h).  Reset also marks every
+ * slot empty, and collect returns the written slots in slot order, with
+ * `dropped` the events whose slot fell outside the buffer. */
+int pgtrace_buffer_create_fixed(pgtrace_buffer *b, int64_t capacity, int32_t n_ctas);
 /* Zero the counter and set every anchor to -1 (asynchronous on `stream`). */
 int pgtrace_buffer_reset(const pgtrace_buffer *b, cudaStream_t stream);
 /* Wait for the device, then download the recorded events (min(count,

@@ -43,6 +43,15 @@ double pgtrace_clock_from_anchors(const pgtrace_anchor *anchors, int32_t n_ancho
     return used ? sum / used : 0.0;
 }
 
+int64_t pgtrace_compact_fixed(pgtrace_event *events, int64_t n)
+{
+    int64_t kept = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (events[i].role != PGTRACE_SLOT_EMPTY)
+            events[kept++] = events[i];
+    return kept;
+}
+
 int pgtrace_sm_anchors(const pgtrace_anchor *anchors, int32_t n_anchors, int32_t n_sm, int64_t *clock,
                        int64_t *globaltimer_ns)
 {

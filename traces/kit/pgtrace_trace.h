@@ -57,6 +57,10 @@ int pgtrace_sm_anchors(const pgtrace_anchor *anchors, int32_t n_anchors, int32_t
 
 int pgtrace_vocab_check(const pgtrace_vocab *v);
 
+/* Fixed-slot mode: move the written slots of events[0..n) (role !=
+ * PGTRACE_SLOT_EMPTY) to the front, in slot order; returns how many. */
+int64_t pgtrace_compact_fixed(pgtrace_event *events, int64_t n);
+
 /* Everything a writer needs, validated: every event's role and phase are in
  * the vocabulary, its SM has an anchor, begin <= end. */
 typedef struct {

@@ -16,6 +16,7 @@ __global__ void probe(float *x, int n, pgtrace_dev tr)
         pgtrace_put_n(tr, ev, 2);
         pgtrace_put(tr, 1, 0, blockIdx.x, 2, t0, t1);
         pgtrace_end(tr, m, 1, 0, blockIdx.x, 3);
+        pgtrace_put_at_n(tr, (int64_t)blockIdx.x * 2, ev, 2); /* fixed-slot mode */
     }
     pgtrace_cta_end(tr);
 }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "pgtrace_common.h"
+#include "pgtrace_trace.h"
 
 static void test_event_layout(void **state)
 {
@@ -143,12 +144,34 @@ static void test_counter_overflow(void **state)
     emulate(7, 7, 4);
 }
 
+/* The host's compaction keeps the written slots in slot order and drops
+ * the ones the reset left empty (0xFF bytes). */
+static void test_compact_fixed(void **state)
+{
+    (void)state;
+    pgtrace_event ev[6];
+    memset(ev, 0xFF, sizeof ev);
+    ev[1] = pgtrace_event_make(3, 1, 0, 7, 2, 100, 200);
+    ev[4] = pgtrace_event_make(4, 0, 1, 8, 5, 300, 400);
+    ev[5] = pgtrace_event_make(5, 254, 0, 9, 0, 500, 600);
+    assert_int_equal(pgtrace_compact_fixed(ev, 6), 3);
+    assert_int_equal(ev[0].sm, 3);
+    assert_int_equal(ev[0].tile, 7);
+    assert_int_equal(ev[1].sm, 4);
+    assert_int_equal(ev[1].phase, 5);
+    assert_int_equal(ev[2].role, 254);
+    assert_int_equal(ev[2].begin, 500);
+    memset(ev, 0xFF, sizeof ev);
+    assert_int_equal(pgtrace_compact_fixed(ev, 6), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_event_layout),       cmocka_unit_test(test_anchor_layout),
         cmocka_unit_test(test_event_make),         cmocka_unit_test(test_slots_fit_edges),
         cmocka_unit_test(test_counter_under_capacity), cmocka_unit_test(test_counter_overflow),
+        cmocka_unit_test(test_compact_fixed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,191 @@
+/* The warp-specialized skeleton both kernel families share (pingpong.cuh,
+ * bres.cuh): 384 threads, warpgroup 0 a TMA producer (one thread), warpgroups
+ * 1 and 2 consumers in ping-pong.  What is common lives here, once:
+ *   - the barriers: a STAGES-deep ring (full: the stage landed; empty: every
+ *     consumer warp of every CTA that loads into it has read it), the order
+ *     barriers (your turn for the mainloop) and the combined-rows barriers;
+ *   - the producer's per-tile stage loop (wait for a free stage, issue);
+ *   - the consumer's turn-taking, its k-loop (wgmma issue, release of the
+ *     previous stage once its wgmmas retired), the combined-rows load, the
+ *     hand-over of the staging buffer to the TMA unit and the tile store.
+ * What differs (tile schedule, what a stage holds, the wgmma shape, the
+ * epilogue's register code) the variants pass in as lambdas and template
+ * arguments.  Everything is __forceinline__: each variant compiles to the
+ * code it had when it spelled all of this out (docs: kernel/README.md). */
+#ifndef PG_WS_SKELETON_CUH
+#define PG_WS_SKELETON_CUH
+
+#include "gemm_kernel.h"
+#include "gemm_trace.cuh"
+#include "ptx.cuh"
+
+#define EPI_SUB_COLS 64 /* 64 bf16 = one 128-byte swizzle row */
+#define EPI_SUB_BYTES (PG_TILE_M * EPI_SUB_COLS * 2)
+
+/* The mbarriers, consecutive 8-byte words from `base`: full[STAGES],
+ * empty[STAGES], order[2], comb[2] (a variant may put more after them). */
+template <int STAGES> struct ws_bars {
+    uint32_t full, empty, order, comb;
+    __device__ __forceinline__ explicit ws_bars(uint32_t base)
+        : full(base), empty(base + 8 * STAGES), order(base + 16 * STAGES),
+          comb(base + 16 * STAGES + 8 * PG_CONSUMERS)
+    {
+    }
+    __device__ __forceinline__ uint32_t end(void) const { return comb + 8 * PG_CONSUMERS; }
+};
+
+/* Thread 0: the ring and the ping-pong barriers.  empty_arrivals: lane 0 of
+ * each consumer warp, in every CTA that loads into the stage. */
+template <int STAGES> static __device__ __forceinline__ void ws_init_barriers(const ws_bars<STAGES> &b, uint32_t empty_arrivals)
+{
+    for (int s = 0; s < STAGES; s++) {
+        mbar_init(b.full + 8 * s, 1);
+        mbar_init(b.empty + 8 * s, empty_arrivals);
+    }
+    for (int w = 0; w < PG_CONSUMERS; w++) {
+        mbar_init(b.order + 8 * w, 1);
+        mbar_init(b.comb + 8 * w, 1);
+    }
+}
+
+/* Thread 0, after every barrier is initialised: publish them and warm the
+ * four TMA descriptors. */
+static __device__ __forceinline__ void ws_publish_barriers(const pg_kernel_params &p)
+{
+    mbar_init_fence();
+    tma_prefetch_descriptor(&p.map_a);
+    tma_prefetch_descriptor(&p.map_b);
+    tma_prefetch_descriptor(&p.map_combined);
+    tma_prefetch_descriptor(&p.map_d);
+}
+
+/* A consumer warp is done reading a stage: tell every CTA of the cluster
+ * whose producer writes into it. */
+template <int CL> static __device__ __forceinline__ void ws_release_stage(uint32_t bar)
+{
+    if (CL == 1)
+        mbar_arrive(bar);
+    else
+#pragma unroll
+        for (uint32_t r = 0; r < (uint32_t)CL; r++)
+            mbar_arrive_cluster(bar, r);
+}
+
+/* ---------------------------------------------------------------- producer */
+/* One tile's stages: for each of `nstages`, wait until the consumers freed
+ * ring slot g % STAGES, then issue(stage, k) its loads; g counts the
+ * stages issued so far.  t_issue: when the first stage was free.
+ * after_first_issue() runs once the first stage's loads are out (the trace
+ * build stores the previous tile's record there). */
+template <bool TRACE, int STAGES, class Issue, class AfterFirstIssue>
+static __device__ __forceinline__ void ws_produce_tile(const ws_bars<STAGES> &b, uint32_t &g, int nstages, int64_t &t_issue,
+                                                       Issue issue, AfterFirstIssue after_first_issue)
+{
+    for (int k = 0; k < nstages; k++, g++) {
+        const uint32_t stage = g % STAGES;
+        mbar_wait(b.empty + 8 * stage, ((g / STAGES) & 1) ^ 1);
+        if (TRACE && k == 0)
+            t_issue = trace_clock<TRACE>();
+        issue(stage, k);
+        if (k == 0)
+            after_first_issue();
+    }
+}
+
+/* ---------------------------------------------------------------- consumers */
+/* Thread 0 of consumer w: the combined rows of the tile (row m0 mod P of the
+ * replicated table) into its staging buffer, once the previous tile's TMA
+ * store has finished reading it. */
+template <int SUBTILES>
+static __device__ __forceinline__ void ws_load_combined(const pg_kernel_params &p, uint32_t bar_comb, uint32_t my_epi, int m0,
+                                                        int n0)
+{
+    bulk_wait_read_all();
+    mbar_expect_tx(bar_comb, SUBTILES * EPI_SUB_BYTES);
+    const int r0 = m0 % p.P;
+    for (int s = 0; s < SUBTILES; s++)
+        tma_load_2d(my_epi + s * EPI_SUB_BYTES, &p.map_combined, n0 + s * EPI_SUB_COLS, r0, bar_comb);
+}
+
+/* Ping-pong: consumer w's j-th tile waits for the other warpgroup's
+ * previous mainloop (warpgroup 0 starts). */
+static __device__ __forceinline__ void ws_wait_turn(uint32_t bar_order, int w, int j)
+{
+    if (w == 1)
+        mbar_wait(bar_order + 8 * 1, j & 1);
+    else if (j > 0)
+        mbar_wait(bar_order + 8 * 0, (j - 1) & 1);
+}
+
+/* Thread 0 of consumer w: the tensor cores are the other warpgroup's. */
+static __device__ __forceinline__ void ws_pass_turn(uint32_t bar_order, int w) { mbar_arrive(bar_order + 8 * (1 - w)); }
+
+/* The k-loop of one tile: stages g0 .. g0 + nstages - 1 of the ring.  Per
+ * stage: wait until it landed, mma(stage, k) issues its wgmmas into acc,
+ * commit; after_last_issue() runs once the last stage's wgmmas are queued;
+ * a stage is released (lane 0 of each warp) once the next stage's wgmmas are
+ * in flight and its own have retired.  Returns the clock when the first
+ * stage had landed (TRACE), else 0. */
+template <bool TRACE, int STAGES, int CL, int NACC, class Mma, class AfterLastIssue>
+static __device__ __forceinline__ int64_t ws_mainloop(float *acc, const ws_bars<STAGES> &b, uint32_t g0, int nstages, int lane,
+                                                      Mma mma, AfterLastIssue after_last_issue)
+{
+    int64_t t_landed = 0;
+    for (int k = 0; k < nstages; k++) {
+        const uint32_t g = g0 + k;
+        const uint32_t stage = g % STAGES;
+        mbar_wait(b.full + 8 * stage, (g / STAGES) & 1);
+        if (TRACE && k == 0)
+            t_landed = trace_clock<TRACE>();
+        fence_acc<NACC>(acc);
+        wgmma_fence();
+        mma(stage, k);
+        wgmma_commit();
+        fence_acc<NACC>(acc);
+        if (k == nstages - 1)
+            after_last_issue();
+        if (k > 0) {
+            wgmma_wait<1>();
+            if (lane == 0)
+                ws_release_stage<CL>(b.empty + 8 * ((g - 1) % STAGES));
+        }
+    }
+    wgmma_wait<0>();
+    fence_acc<NACC>(acc);
+    if (lane == 0)
+        ws_release_stage<CL>(b.empty + 8 * ((g0 + nstages - 1) % STAGES));
+    return t_landed;
+}
+
+/* After the epilogue wrote the tile into consumer w's staging buffer: the
+ * model probe's delay, then make the writes visible to the TMA unit and
+ * wait for the whole warpgroup. */
+static __device__ __forceinline__ void ws_epilogue_staged(const pg_kernel_params &p, int w)
+{
+    if (p.epi_delay > 0)
+        spin_cycles(p.epi_delay);
+    fence_proxy_async();
+    named_barrier_sync(1 + w, 128);
+}
+
+/* Thread 0 of the consumer: TMA-store the staged tile (SUBTILES 64-column
+ * boxes; rows past M are clipped by the TMA unit).  STORE false: the
+ * ablation that drops the stores (the commit stays). */
+template <int SUBTILES, bool STORE = true>
+static __device__ __forceinline__ void ws_store_tile(const pg_kernel_params &p, uint32_t my_epi, int m0, int n0)
+{
+    for (int s = 0; s < SUBTILES && STORE; s++)
+        tma_store_2d(&p.map_d, n0 + s * EPI_SUB_COLS, m0, my_epi + s * EPI_SUB_BYTES);
+    bulk_commit();
+}
+
+/* Thread 0 of consumer w after its last tile: drain the stores; consumer 0
+ * closes the CTA's trace anchor. */
+template <bool TRACE> static __device__ __forceinline__ void ws_consumer_done(const pg_kernel_params &p, int w)
+{
+    bulk_wait_all();
+    if (TRACE && w == 0)
+        trace_cta_end<TRACE>(p);
+}
+
+#endif

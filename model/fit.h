@@ -1,0 +1,39 @@
+/* The fitting layer's internals (docs/model.md "Code layout"): each
+ * schedule line's own fit, and the table that registers them (fit_lines.c).
+ * The public entry is pg_schedule_fit_as (model.h). */
+#ifndef PG_FIT_H
+#define PG_FIT_H
+
+#include <stdint.h>
+
+#include "sched.h"
+
+/* Each line's step of a fit, after the per-phase table and the latencies
+ * are fitted, in the table's order (fit_lines.c): bandwidth, contend,
+ * kblocks, tmaqueue, dramq.  row_of: traced tile -> table row (-1: not in it). */
+int fit_lines(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles);
+/* The run's tiles do work_ratio x the schedule's work: each line's
+ * per-tile compute scaled to it (before the fit). */
+int fit_lines_scale_work(pg_schedule *s, double work_ratio);
+
+/* Fit a `contend` line's slowdown and overlap to a trace (contend_fit.c); 0
+ * without the line. */
+int contend_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64_t ntiles);
+/* The slowdown C in [0, 0.999] at which w - C x ov is uncorrelated with g
+ * over n tiles (0 if w already does not fall as g grows). */
+double contend_estimate(const double *w, const double *ov, const double *g, int64_t n);
+/* Fit a `kblocks` loop's calibrated_mean and load latency to a trace whose
+ * phase mean is traced_mean (kblocks_fit.c); 0 without a kblocks line. */
+int kblocks_fit(pg_schedule *s, double traced_mean);
+/* ... and with a per-tile latency replay, hit[row] = 1 where a k-block load
+ * of that traced tile fell in the `tmaqueue` window, 0 where none did, 2 where
+ * the row was not replayed (hit may be NULL). */
+int kblocks_fit_hits(pg_schedule *s, double traced_mean, unsigned char *hit);
+/* Fit the `tmaqueue` penalty on the trace the schedule was fitted to, whose
+ * k-block phase mean is traced_mean (tmaqueue_fit.c); 0 without the line. */
+int tmaqueue_fit(pg_schedule *s, double traced_mean);
+/* Record the calibration run's SM clock on a `dramq` line (dramq_fit.c); 0
+ * without the line. */
+int dramq_fit(pg_schedule *s);
+
+#endif

@@ -1,0 +1,138 @@
+/* The schedule lines' fits, registered in one table: a line that fits
+ * something adds its row here and its hooks in its own LINE_fit.c (the
+ * line's parse is in LINE_parse.c, its engine part in LINE.c). */
+#include <math.h>
+#include <stdio.h>
+
+#include "fit.h"
+#include "pg_error.h"
+
+typedef struct {
+    const char *name;
+    /* the run's tile does `ratio` x the schedule's work (NULL: nothing to scale) */
+    int (*scale_work)(pg_schedule *s, double ratio);
+    /* the line's fit on the run (NULL: none); 0 without the line in s */
+    int (*fit)(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles);
+} fit_line;
+
+/* `bandwidth`: the pure tensor-core time of the run's tile (e.g. 64x192 for
+ * the bres variant) */
+static int bandwidth_scale_work(pg_schedule *s, double ratio)
+{
+    char opt[96];
+    if (s->bw_dist < 0 || ratio == 1)
+        return 0;
+    snprintf(opt, sizeof opt, "bandwidth.compute=%.9g", s->bw_compute * ratio);
+    return pg_schedule_set(s, opt, 0);
+}
+
+/* `bandwidth`: the fitted phase was measured at the trace's period and traffic */
+static int bandwidth_fit(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
+{
+    (void)row_of, (void)ntiles;
+    if (s->bw_dist < 0)
+        return 0;
+    char opt[96];
+    pg_prediction m;
+    if (pg_trace_summarize_period(&run->trace, s->machine.clock_hz,
+                                  s->roles[s->period_role].steps[s->period_step].name, &m))
+        return -1;
+    if (isfinite(m.tile_period) && m.tile_period > 0) {
+        snprintf(opt, sizeof opt, "bandwidth.calibrated_period=%.9g", m.tile_period);
+        if (pg_schedule_set(s, opt, 0))
+            return -1;
+    }
+    const pg_shape *sh = &run->problem.shape;
+    if (sh->M > 0 && s->machine.tiles > 0) {
+        snprintf(opt, sizeof opt, "bandwidth.bytes_per_tile=%.9g",
+                 ((double)sh->M * (double)sh->K + 2.0 * (double)sh->M * (double)sh->N) / s->machine.tiles);
+        if (pg_schedule_set(s, opt, 0))
+            return -1;
+    }
+    return 0;
+}
+
+/* `contend`: the contended phase's column becomes its uncontended work;
+ * before the k-block replay, which runs the model's timeline with it */
+static int contend_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
+{
+    return contend_fit(s, &run->trace, row_of, ntiles);
+}
+
+/* `kblocks`: ... and of one of its k-blocks */
+static int kblocks_scale_work(pg_schedule *s, double ratio)
+{
+    char opt[96];
+    if (s->kb_node < 0 || ratio == 1)
+        return 0;
+    snprintf(opt, sizeof opt, "kblocks.compute=%.9g", s->kb_compute * ratio);
+    return pg_schedule_set(s, opt, 0);
+}
+
+/* the traced mean of the k-block loop's phase (NAN if the trace has none) */
+static int kblocks_traced_mean(const pg_schedule *s, const pg_run *run, double *mean)
+{
+    pg_prediction m;
+    const sch_node *kn = &s->nodes[s->kb_node];
+    if (pg_trace_summarize_period(&run->trace, s->machine.clock_hz,
+                                  s->roles[s->period_role].steps[s->period_step].name, &m))
+        return -1;
+    const pg_stat *ml = pg_prediction_find(&m, s->roles[kn->role].steps[kn->step].name);
+    *mean = ml ? ml->mean : NAN;
+    return 0;
+}
+
+/* `kblocks`, after the bandwidth calibration: the loop is fitted at the
+ * trace's own period */
+static int kblocks_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
+{
+    (void)row_of, (void)ntiles;
+    double mean;
+    if (s->kb_node < 0)
+        return 0;
+    return kblocks_traced_mean(s, run, &mean) || kblocks_fit(s, mean) ? -1 : 0;
+}
+
+/* `tmaqueue`: its penalty on the fitted k-block loop */
+static int tmaqueue_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
+{
+    (void)row_of, (void)ntiles;
+    double mean;
+    if (s->kb_node < 0 || !s->tq_on)
+        return 0;
+    return kblocks_traced_mean(s, run, &mean) || tmaqueue_fit(s, mean) ? -1 : 0;
+}
+
+/* `dramq`: the calibration's clock (the latencies it scales are the fitted
+ * columns, its period the `bandwidth` line's calibrated_period) */
+static int dramq_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
+{
+    (void)run, (void)row_of, (void)ntiles;
+    return dramq_fit(s);
+}
+
+/* in the order the fit runs them */
+static const fit_line fit_line_table[] = {
+    {"bandwidth", bandwidth_scale_work, bandwidth_fit},
+    {"contend", NULL, contend_fit_line},
+    {"kblocks", kblocks_scale_work, kblocks_fit_line},
+    {"tmaqueue", NULL, tmaqueue_fit_line},
+    {"dramq", NULL, dramq_fit_line},
+};
+#define NLINES (int)(sizeof fit_line_table / sizeof fit_line_table[0])
+
+int fit_lines_scale_work(pg_schedule *s, double work_ratio)
+{
+    for (int i = 0; i < NLINES; i++)
+        if (fit_line_table[i].scale_work && fit_line_table[i].scale_work(s, work_ratio))
+            return -1;
+    return 0;
+}
+
+int fit_lines(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
+{
+    for (int i = 0; i < NLINES; i++)
+        if (fit_line_table[i].fit && fit_line_table[i].fit(s, run, row_of, ntiles))
+            return -1;
+    return 0;
+}

@@ -1,0 +1,168 @@
+/* The `kblocks` line's schedule side: resolve its spec (after the line's
+ * $options are substituted) against the built graph, and check the node
+ * order the engine needs.  The loop itself runs in kblocks.c, its
+ * calibration in kblocks_fit.c. */
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "expr.h"
+#include "pg_error.h"
+#include "sched.h"
+
+#define FAIL(line, ...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, (line)))
+
+/* the value of KEY= in the space-separated spec, copied into out; 0 if absent */
+static int spec_value(const char *spec, const char *key, char *out, size_t n)
+{
+    const size_t kl = strlen(key);
+    const char *p = spec;
+    while (*p) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        const char *end = p + strcspn(p, " \t");
+        if ((size_t)(end - p) > kl && strncmp(p, key, kl) == 0 && p[kl] == '=') {
+            snprintf(out, n, "%.*s", (int)(end - p - (ptrdiff_t)kl - 1), p + kl + 1);
+            return 1;
+        }
+        p = end;
+    }
+    return 0;
+}
+
+static int spec_num(pg_schedule *s, const char *key, double *out)
+{
+    char v[128];
+    if (!spec_value(s->kb_spec, key, v, sizeof v))
+        return FAIL(s->kb_line, "kblocks needs %s=", key);
+    if (expr_eval(v, 0, out))
+        return FAIL(s->kb_line, "kblocks %s=: %s", key, pg_last_error());
+    return 0;
+}
+
+static int spec_latency(pg_schedule *s, const char *key, int *slot)
+{
+    char v[128];
+    if (!spec_value(s->kb_spec, key, v, sizeof v))
+        return FAIL(s->kb_line, "kblocks needs %s=LATENCY", key);
+    int d = sch_find_dist(s, v);
+    if (d < 0 || s->dists[d].kind == DKIND_PHASE)
+        return FAIL(s->kb_line, "kblocks %s=%s: not a `latency` or `memory` line of this schedule", key, v);
+    *slot = sch_slot_of(s, d, 0);
+    return *slot < 0 ? FAIL(s->kb_line, "too many sampled quantities") : 0;
+}
+
+/* ROLE.STEP -> its node (chain 0); -1 with a message */
+static int spec_node(pg_schedule *s, const char *what, const char *spec, int *node)
+{
+    const char *dot = strchr(spec, '.');
+    for (int r = 0; dot && r < s->nroles; r++)
+        if (strlen(s->roles[r].name) == (size_t)(dot - spec) && strncmp(s->roles[r].name, spec, (size_t)(dot - spec)) == 0)
+            for (int st = 0; st < s->roles[r].nsteps; st++)
+                if (strcmp(s->roles[r].steps[st].name, dot + 1) == 0) {
+                    if (s->roles[r].nchains != 1)
+                        return FAIL(s->kb_line, "kblocks %s'%s': its role must run one chain (instances=1 or "
+                                                "mode=rotate)", what, spec);
+                    *node = sch_node_of(s, r, 0, st);
+                    return 0;
+                }
+    return FAIL(s->kb_line, "kblocks %s'%s': no such ROLE.STEP in this schedule", what, spec);
+}
+
+int sch_kblocks_resolve(pg_schedule *s)
+{
+    static const char *const keys[] = {"count", "stages", "compute", "issue", "load", "release", "calibrated_mean",
+                                       NULL};
+    char phase[SCH_NAME + 8] = "", v[128];
+    const char *p = s->kb_spec;
+    /* the first word is the phase; the rest must be known KEY=VALUE pairs */
+    for (int first = 1; *p; first = 0) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        size_t len = strcspn(p, " \t");
+        if (!len)
+            break;
+        if (first && !memchr(p, '=', len)) {
+            if (len >= sizeof phase)
+                return FAIL(s->kb_line, "kblocks: phase name too long");
+            memcpy(phase, p, len);
+        } else {
+            int ok = 0;
+            for (int k = 0; keys[k]; k++)
+                ok |= len > strlen(keys[k]) && strncmp(p, keys[k], strlen(keys[k])) == 0 && p[strlen(keys[k])] == '=';
+            if (!ok)
+                return FAIL(s->kb_line, "kblocks: '%.*s': expected KEY=VALUE with KEY one of count, stages, compute, "
+                                        "issue, load, release, calibrated_mean", (int)len, p);
+        }
+        p += len;
+    }
+    if (!phase[0])
+        return FAIL(s->kb_line, "usage: kblocks PHASE count= stages= compute= issue=ROLE.STEP load=LATENCY "
+                                "release=LATENCY calibrated_mean=");
+    double count, stages;
+    if (spec_num(s, "count", &count) || spec_num(s, "stages", &stages) || spec_num(s, "compute", &s->kb_compute) ||
+        spec_num(s, "calibrated_mean", &s->kb_calibrated_mean))
+        return -1;
+    if (count != floor(count) || count < 1 || count > 64)
+        return FAIL(s->kb_line, "kblocks count= must be a whole number of k-blocks in 1..64 (got %g)", count);
+    if (stages != floor(stages) || stages < 2 || stages > count)
+        return FAIL(s->kb_line, "kblocks stages= must be a whole number in 2..count (got %g): with one stage a "
+                                "k-block would wait for its own release", stages);
+    if (!(s->kb_compute >= 0) || !(s->kb_calibrated_mean >= 0))
+        return FAIL(s->kb_line, "kblocks compute= and calibrated_mean= must be >= 0");
+    s->kb_count = (int)count;
+    s->kb_stages = (int)stages;
+    /* the phase's work step: one chain, its only dependency the step before it */
+    int kn = -1, kr, ks;
+    if (sch_find_work(s, phase, &kr, &ks) == 0) {
+        char rs[2 * SCH_NAME + 2];
+        snprintf(rs, sizeof rs, "%s.%s", s->roles[kr].name, phase);
+        if (spec_node(s, "", rs, &kn))
+            return -1;
+    }
+    if (kn < 0)
+        return FAIL(s->kb_line, "kblocks: '%s' is not a work step of this schedule", phase);
+    int nin = 0;
+    for (int i = 0; i < s->nedges; i++)
+        if (s->edges[i].to == kn) {
+            nin++;
+            if (s->edges[i].kind != EDGE_SEQ || s->edges[i].nterms != 1)
+                return FAIL(s->kb_line, "kblocks: the step '%s' may have no `+ TERM` or `until` clauses (a constant "
+                                        "`+ N` is added after its last k-block)", phase);
+            s->kb_phase_slot = s->edges[i].slot[0];
+        }
+    if (nin != 1)
+        return FAIL(s->kb_line, "kblocks: the step '%s' must depend only on the step before it", phase);
+    if (!spec_value(s->kb_spec, "issue", v, sizeof v))
+        return FAIL(s->kb_line, "kblocks needs issue=ROLE.STEP (the step whose start issues k-block 0)");
+    if (spec_node(s, "issue=", v, &s->kb_issue_node))
+        return -1;
+    if (s->nodes[s->kb_issue_node].role == s->nodes[kn].role)
+        return FAIL(s->kb_line, "kblocks issue=%s: the issuing step must be another role's", v);
+    if (spec_latency(s, "load", &s->kb_load_slot) || spec_latency(s, "release", &s->kb_release_slot))
+        return -1;
+    s->kb_node = kn;
+    return 0;
+}
+
+int sch_kblocks_check_order(pg_schedule *s)
+{
+    if (s->kb_node < 0)
+        return 0;
+    /* the engine reads the issuing step's start (its previous step's end) of
+     * the same tile when it runs the loop: that must come first */
+    const sch_node *in = &s->nodes[s->kb_issue_node];
+    int pos_issue = -1, pos_kb = -1;
+    for (int i = 0; i < s->nnodes; i++) {
+        if (s->topo[i] == in->prev)
+            pos_issue = i;
+        if (s->topo[i] == s->kb_node)
+            pos_kb = i;
+    }
+    if (in->prev_off == 0 && pos_issue > pos_kb)
+        return FAIL(s->kb_line, "kblocks: the issuing step's start must come before the loop within a tile (add a "
+                                "wait on it, as load_wait waits on producer_issue@0)");
+    return 0;
+}

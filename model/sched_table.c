@@ -1,0 +1,56 @@
+/* A fitted trace's per-tile table on the schedule: which column holds a
+ * distribution's samples, and making those distributions empirical.  Part
+ * of the schedule data (the engine and the compiler read it; fitting fills
+ * the table, fit.c). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sched.h"
+
+int sch_table_column(const pg_schedule *s, int dist, int instance)
+{
+    if (!s->table)
+        return -1;
+    char want[SCH_NAME + 8];
+    int n0 = -1, count = 0;
+    for (int c = 0; c < s->table->cols; c++) {
+        const char *cn = s->table->colname[c];
+        size_t L = strlen(s->dists[dist].name);
+        if (strncmp(cn, s->dists[dist].name, L) == 0 && cn[L] == '#') {
+            if (atoi(cn + L + 1) == 0)
+                n0 = c;
+            count++;
+        }
+    }
+    if (n0 < 0)
+        return -1;
+    snprintf(want, sizeof want, "%s#%d", s->dists[dist].name, instance % count);
+    for (int c = 0; c < s->table->cols; c++)
+        if (strcmp(s->table->colname[c], want) == 0)
+            return c;
+    return n0;
+}
+
+int sch_attach_table(pg_schedule *s)
+{
+    for (int d = 0; d < s->ndists; d++) {
+        sch_dist *D = &s->dists[d];
+        if (sch_table_column(s, d, 0) < 0)
+            continue;
+        double sum = 0;
+        int64_t n = 0;
+        for (int c = 0; c < s->table->cols; c++) {
+            size_t L = strlen(D->name);
+            if (strncmp(s->table->colname[c], D->name, L) || s->table->colname[c][L] != '#')
+                continue;
+            for (int64_t r = 0; r < s->table->rows; r++, n++)
+                sum += s->table->v[r * s->table->cols + c];
+        }
+        D->family = DIST_EMPIRICAL;
+        D->emp_mean = n ? sum / (double)n : 0;
+        D->shift = 0;
+    }
+    return 0;
+}
