@@ -43,6 +43,9 @@ MODEL_ARGS=${MODEL_ARGS:-}
 # CAL2_BRES_EPI: the calibration of probe set 2's bres seed-11 epi sweep
 # (default its own zero-delay run)
 PREDICT_ONLY=${PREDICT_ONLY:-}
+# RUN_CLOCK=1: every prediction also given the probe run's own SM clock
+# (`--set clock_hz=` from its trace; M22's "given each run's measured clock")
+RUN_CLOCK=${RUN_CLOCK:-}
 WAITS="order_wait load_wait producer_wait tensor_idle"
 
 # the bandwidth transform for another GPU: the calibration's fitted values / BW
@@ -85,8 +88,12 @@ probe() {
         printf '%s\tmissing %s or %s\n' "$name" "$run" "$cal"
         return
     fi
-    local m p
-    m=$(measured "$run") && p=$(predicted "$cal" "$@") || { printf '%s\tfailed\n' "$name"; return; }
+    local m p clk=()
+    if [ -n "$RUN_CLOCK" ]; then
+        clk=(--set "$("$PG" model fit "$run" -q --tiles 2000 --json - |
+            jq -r '.overrides[] | select(startswith("clock_hz="))')") || { printf '%s\tfailed\n' "$name"; return; }
+    fi
+    m=$(measured "$run") && p=$(predicted "$cal" "$@" "${clk[@]}") || { printf '%s\tfailed\n' "$name"; return; }
     paste <(echo "$m") <(echo "$p") | awk -F'\t' -v name="$name" -v cal="$calname" -v args="$*" '
         function ok(pr, me) { d = pr - me; if (d < 0) d = -d; return (d <= 0.15 * (me < 0 ? -me : me) || d <= 150) }
         { # $1..$5 measured period+4 waits, $6..$10 predicted, $11 bottleneck
