@@ -25,6 +25,8 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
                         : -1;
     for (int i = 0; i < s->nslots; i++)
         E->scale[i] = sch_dist_scale(s, s->slots[i].dist);
+    for (int i = 0; i < s->nslots; i++)
+        E->dq[i] = dramq_factor(s, s->slots[i].dist);
     rng_seed(&E->r, seed);
     E->ct_mean = s->ct_overlap;
     return 0;
@@ -74,13 +76,13 @@ static void draw(engine *E, double *out)
     for (int i = 0; i < s->nslots; i++) {
         const sch_dist *d = &s->dists[s->slots[i].dist];
         if (E->means_only) {
-            out[i] = dist_mean(d) * E->scale[i];
+            out[i] = dist_mean(d) * E->scale[i] * E->dq[i];
         } else if (E->col[i] >= 0) {
             /* one trace tile for all of this tile's phases: keeps their correlation */
             row = E->row;
-            out[i] = s->table->v[row * s->table->cols + E->col[i]] + d->shift;
+            out[i] = (s->table->v[row * s->table->cols + E->col[i]] + d->shift) * E->dq[i];
         } else {
-            out[i] = dist_sample(d, &E->r) * E->scale[i];
+            out[i] = dist_sample(d, &E->r) * E->scale[i] * E->dq[i];
         }
     }
 }

@@ -17,6 +17,7 @@ typedef struct {
     double *kb;     /* [R][kb_count + 1]: a `kblocks` loop's k-block starts and its end, NULL without one */
     int col[SCH_MAX_NODES]; /* slot -> trace table column, -1 = parametric */
     double scale[SCH_MAX_NODES]; /* slot -> factor on its samples (memory terms at another clock) */
+    double dq[SCH_MAX_NODES];    /* slot -> `dramq` factor on its samples, replayed ones included */
     int means_only; /* deterministic: every sample at its mean */
     /* kblocks_fit's replay (non-NULL): each tile's loop solves for the load
      * latency that gives its sampled phase, stored here by table row */
@@ -61,6 +62,14 @@ double kblocks_at(const engine *E, int64_t k, double frac);
  * tile k - 1's store starts within the window after `start` and before the
  * load lands (sets *hit), 0 otherwise or without the line. */
 double tmaqueue_extra(const engine *E, int64_t k, double start, double landed, int *hit);
+/* `dramq` (dramq.c): the DRAM share at a period; the factor on a
+ * distribution's samples (1 unless it is listed, the line is on and a
+ * prediction set dq_rho); 1 when the line is on and lists the `kblocks`
+ * loop's load latency (the `bandwidth` line's stall shift then stays off:
+ * the loads move once). */
+double dramq_rho(const pg_schedule *s, double period, double bytes_per_s, double clock_hz);
+double dramq_factor(const pg_schedule *s, int dist);
+int dramq_moves_loop(const pg_schedule *s);
 /* `contend` (contend.c): the end of tile k's contended step that starts at
  * `start` and would end at `best` as sampled, moved by its overlap with
  * tile k + 1's `by` step (updates E->ct_mean). */

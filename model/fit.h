@@ -10,7 +10,7 @@
 
 /* Each line's step of a fit, after the per-phase table and the latencies
  * are fitted, in the table's order (fit_lines.c): bandwidth, contend,
- * kblocks, tmaqueue.  row_of: traced tile -> table row (-1: not in it). */
+ * kblocks, tmaqueue, dramq.  row_of: traced tile -> table row (-1: not in it). */
 int fit_lines(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles);
 /* The run's tiles do work_ratio x the schedule's work: each line's
  * per-tile compute scaled to it (before the fit). */
@@ -32,5 +32,8 @@ int kblocks_fit_hits(pg_schedule *s, double traced_mean, unsigned char *hit);
 /* Fit the `tmaqueue` penalty on the trace the schedule was fitted to, whose
  * k-block phase mean is traced_mean (tmaqueue_fit.c); 0 without the line. */
 int tmaqueue_fit(pg_schedule *s, double traced_mean);
+/* Record the calibration run's SM clock on a `dramq` line (dramq_fit.c); 0
+ * without the line. */
+int dramq_fit(pg_schedule *s);
 
 #endif

@@ -103,12 +103,21 @@ static int tmaqueue_fit_line(pg_schedule *s, const pg_run *run, const int64_t *r
     return kblocks_traced_mean(s, run, &mean) || tmaqueue_fit(s, mean) ? -1 : 0;
 }
 
+/* `dramq`: the calibration's clock (the latencies it scales are the fitted
+ * columns, its period the `bandwidth` line's calibrated_period) */
+static int dramq_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
+{
+    (void)run, (void)row_of, (void)ntiles;
+    return dramq_fit(s);
+}
+
 /* in the order the fit runs them */
 static const fit_line fit_line_table[] = {
     {"bandwidth", bandwidth_scale_work, bandwidth_fit},
     {"contend", NULL, contend_fit_line},
     {"kblocks", kblocks_scale_work, kblocks_fit_line},
     {"tmaqueue", NULL, tmaqueue_fit_line},
+    {"dramq", NULL, dramq_fit_line},
 };
 #define NLINES (int)(sizeof fit_line_table / sizeof fit_line_table[0])
 

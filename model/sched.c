@@ -184,6 +184,8 @@ int sch_apply_override(pg_schedule *s, const sch_override *o)
         *f = v;
         return 0;
     }
+    if (strcmp(name, "dramq") == 0)
+        return sch_dramq_override(s, stat, o->relative, o->value, o->param);
     if (strcmp(name, "tmaqueue") == 0)
         return sch_tmaqueue_override(s, stat, o->relative, o->value, o->param);
     if (strcmp(name, "kblocks") == 0) {

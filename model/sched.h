@@ -15,6 +15,7 @@
 #define SCH_MAX_ROLES 6
 #define SCH_MAX_STEPS 8
 #define SCH_MAX_NODES 160
+#define SCH_DQ_MAX 4 /* latencies one `dramq` line scales */
 #define SCH_MAX_EDGES 640
 #define SCH_MAX_TERMS 3
 #define SCH_MAX_OVERRIDES 64
@@ -199,6 +200,15 @@ struct pg_schedule {
     double tq_penalty;
     int tq_line;
     char tq_spec[3][SCH_NAME]; /* PHASE, after=, window= */
+    /* `dramq LATENCY... qscale= bytes_per_s= cal_bytes_per_s= clock_cal= on=`
+     * (model/dramq.c): the listed load latencies held in ns (from clock_cal)
+     * and scaled by a DRAM queue, (1 + q rho/(1 - rho)), against the
+     * calibration's rho; replaces the `bandwidth` line's stall shift. */
+    int dq_on, dq_line, dq_n, dq_rho_set;
+    int dq_dist[SCH_DQ_MAX];
+    char dq_spec[SCH_DQ_MAX][SCH_NAME];
+    double dq_qscale, dq_bytes_per_s, dq_cal_bytes_per_s, dq_clock_cal;
+    double dq_rho; /* the DRAM share the prediction runs at (dq_rho_set) */
     /* With machine whole_run: when each role's first tile may start, from
      * an option `ROLE_start` (cycles after the unit starts; 0 without one).
      * In the kernel the warps set up (barriers, descriptors) before their
@@ -264,6 +274,12 @@ int sch_contend_resolve(pg_schedule *s);
 int sch_tmaqueue_parse(pg_schedule *s, const char *const *tok, int ntok, int line);
 int sch_tmaqueue_resolve(pg_schedule *s);
 int sch_tmaqueue_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+/* The `dramq` line (dramq_parse.c): parse its tokens (after the directive),
+ * resolve it once the `bandwidth` line is, apply a `dramq.KEY` override (its
+ * engine part: engine.h; its fit: fit.h). */
+int sch_dramq_parse(pg_schedule *s, const char *const *tok, int ntok, int line);
+int sch_dramq_resolve(pg_schedule *s);
+int sch_dramq_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
 /* The sample slot of (dist, instance), made if new; -1 if the table is full. */
 int sch_slot_of(pg_schedule *s, int dist, int instance);
 

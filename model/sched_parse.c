@@ -816,6 +816,8 @@ int sch_compile(pg_schedule *s)
             s->ct_line = lineno;
         } else if (strcmp(d, "tmaqueue") == 0) {
             rc = sch_tmaqueue_parse(s, (const char *const *)t.tok, t.n, lineno);
+        } else if (strcmp(d, "dramq") == 0) {
+            rc = sch_dramq_parse(s, (const char *const *)t.tok, t.n, lineno);
         } else if (strcmp(d, "period") == 0) {
             if (t.n != 2)
                 return FAIL(lineno, "usage: period ROLE.STEP");
@@ -830,7 +832,7 @@ int sch_compile(pg_schedule *s)
         } else {
             return FAIL(lineno, "unknown directive '%s' (schedule, doc, option, roles, phases, waits, machine, phase, "
                                 "memory, latency, role, work, wait, delay, buffer, period, idle, bandwidth, kblocks, "
-                                "contend, tmaqueue)",
+                                "contend, tmaqueue, dramq)",
                         d);
         }
         if (rc)
@@ -861,6 +863,8 @@ int sch_compile(pg_schedule *s)
         if (s->bw_dist < 0 || s->dists[s->bw_dist].kind != DKIND_PHASE)
             return FAIL(s->bw_line, "bandwidth: '%s' is not a phase of this schedule", bw_phase);
     }
+    if (s->dq_line && sch_dramq_resolve(s))
+        return -1;
     if (resolve_role_step(s, s->period_spec, &s->period_role, &s->period_step, s->period_line))
         return -1;
     for (int i = 0; i < s->nidle; i++)

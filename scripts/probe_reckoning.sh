@@ -35,6 +35,17 @@ PG=${PEGEMM:-$(dirname "$0")/../build/cli/pegemm}
 command -v jq >/dev/null || { echo "needs jq" >&2; exit 2; }
 [ -d "$RUNS" ] && [ -d "$CAL" ] || { echo "no such directory: $RUNS or $CAL" >&2; exit 2; }
 TILES=${TILES:-40000}
+# MODEL_ARGS: --set/--delta arguments given to every prediction before the
+# probe's own (M22: "--set dramq=1 --set dramq.bytes_per_s=B ...")
+MODEL_ARGS=${MODEL_ARGS:-}
+# PROBESET: 1 (M20's probes, default) or 2 (M22's, scripts/gpu_probes2.sh);
+# PREDICT_ONLY=1: the predictions alone (no run needed: before the runs);
+# CAL2_BRES_EPI: the calibration of probe set 2's bres seed-11 epi sweep
+# (default its own zero-delay run)
+PREDICT_ONLY=${PREDICT_ONLY:-}
+# RUN_CLOCK=1: every prediction also given the probe run's own SM clock
+# (`--set clock_hz=` from its trace; M22's "given each run's measured clock")
+RUN_CLOCK=${RUN_CLOCK:-}
 WAITS="order_wait load_wait producer_wait tensor_idle"
 
 # the bandwidth transform for another GPU: the calibration's fitted values / BW
@@ -56,7 +67,7 @@ predicted() { # predicted CALRUN ARGS...
     local cal=$1
     shift
     # shellcheck disable=SC2046
-    "$PG" model fit "$cal" -q --tiles "$TILES" --seed 1 $(bw_args "$cal") "$@" --json - |
+    "$PG" model fit "$cal" -q --tiles "$TILES" --seed 1 $(bw_args "$cal") $MODEL_ARGS "$@" --json - |
         jq -r --arg w "$WAITS" '.model as $m | [$m.tile_period] + ($w | split(" ") | map($m.waits[.].mean)) +
                                 [$m.bottleneck] | @tsv'
 }
@@ -66,12 +77,23 @@ probe() {
     local name=$1 calname=$2
     shift 2
     local run="$RUNS/$name.h5" cal="$CAL/$calname.h5"
+    if [ -n "$PREDICT_ONLY" ] && [ -f "$cal" ]; then # before the run: the prediction alone
+        predicted "$cal" "$@" | awk -F'\t' -v name="$name" -v cal="$calname" -v args="$*" '
+            { printf "%s\t%s\t%s\t-\t%.0f\t-\t-", name, cal, args, $1
+              for (i = 2; i <= 5; i++) printf "\t-/%.0f", $i
+              printf "\t-\t%s\n", $6 }'
+        return
+    fi
     if [ ! -f "$run" ] || [ ! -f "$cal" ]; then
         printf '%s\tmissing %s or %s\n' "$name" "$run" "$cal"
         return
     fi
-    local m p
-    m=$(measured "$run") && p=$(predicted "$cal" "$@") || { printf '%s\tfailed\n' "$name"; return; }
+    local m p clk=()
+    if [ -n "$RUN_CLOCK" ]; then
+        clk=(--set "$("$PG" model fit "$run" -q --tiles 2000 --json - |
+            jq -r '.overrides[] | select(startswith("clock_hz="))')") || { printf '%s\tfailed\n' "$name"; return; }
+    fi
+    m=$(measured "$run") && p=$(predicted "$cal" "$@" "${clk[@]}") || { printf '%s\tfailed\n' "$name"; return; }
     paste <(echo "$m") <(echo "$p") | awk -F'\t' -v name="$name" -v cal="$calname" -v args="$*" '
         function ok(pr, me) { d = pr - me; if (d < 0) d = -d; return (d <= 0.15 * (me < 0 ? -me : me) || d <= 150) }
         { # $1..$5 measured period+4 waits, $6..$10 predicted, $11 bottleneck
@@ -84,6 +106,7 @@ probe() {
 }
 
 printf 'probe\tcalibration\twhat-if\tperiod meas\tperiod pred\tdiff\t<=3%%\torder m/p\tload m/p\tprod m/p\tidle m/p\twaits <=15%%|150\tmodel bottleneck\n'
+probes1() { # M20's probes (scripts/gpu_probes.sh)
 for d in 0 400 800 1600 3200 6400; do
     probe "pingpong_ml_$(printf %05d $d)" pingpong_ml_00000 --set mainloop_delay=$d
 done
@@ -105,3 +128,23 @@ done
 probe pingpong_s3 pingpong_ml_00000 --set stages=3
 probe bres64_ml_00000 bres_ml_00000 --set kblocks=12 --set stages=8
 probe bres_prefetch1 bres_ml_00000 --delta kblock_load.mean=-400 --delta first_load.mean=-500
+}
+
+probes2() { # M22's probes (scripts/gpu_probes2.sh), calibrations of the same names
+for d in 0 600 1000 2000 3600; do
+    probe "bres_epi_s11_$(printf %05d $d)" "${CAL2_BRES_EPI:-bres_epi_s11_00000}" --set epi_delay=$d
+done
+for v in pingpong bres; do
+    for d in 1200 2400 4800; do
+        probe "${v}_ml_$(printf %05d $d)" ${v}_ml_00000 --set mainloop_delay=$d
+    done
+done
+for m in 100352 401408; do
+    probe "pingpong_m$m" pingpong_ml_00000 --set tiles=$((m / 64 * 3)) --set flops=$((2 * m * 768 * 768))
+    probe "bres_m$m" bres_ml_00000 --set tiles=$((m / 64 * 4)) --set flops=$((2 * m * 768 * 768))
+done
+for d in 600 1000 2800; do
+    probe "pingpong_epi_$(printf %05d $d)" pingpong_ml_00000 --set epi_delay=$d
+done
+}
+"probes${PROBESET:-1}"
