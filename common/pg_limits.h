@@ -2,7 +2,7 @@
  * place.  Each bound comes from a physical limit with generous headroom, so
  * no real run comes near it, while a hostile or corrupt input is refused
  * before anything is allocated or looped over (docs/format.md, "What the
- * reader checks"; docs/reliability_readers.md). */
+ * reader checks"; docs/reliability.md). */
 #ifndef PG_LIMITS_H
 #define PG_LIMITS_H
 

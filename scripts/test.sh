@@ -15,7 +15,7 @@ if [ "${PG_SANITIZE:-1}" != 0 ]; then
   [ -f build-asan/build.ninja ] || meson setup build-asan -Dcuda=disabled -Db_sanitize=address,undefined
   meson compile -C build-asan
   # Any sanitizer report fails the test; no leak suppressions are needed
-  # (docs/reliability_fuzz.md).  Tests run ~2-3x slower instrumented.
+  # (docs/reliability.md).  Tests run ~2-3x slower instrumented.
   ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1" \
   UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
     meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 3 "$@"

@@ -8,7 +8,7 @@
  * accumulator) would show as differing bits under some thread count.
  * This is the race check chosen over ThreadSanitizer: Debian's libgomp is
  * not built with TSan, so TSan cannot see its barriers and reports false
- * races (docs/reliability_fuzz.md). */
+ * races (docs/reliability.md). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

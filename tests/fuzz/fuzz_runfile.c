@@ -2,7 +2,7 @@
  * bytes as a file, read first for the metadata, then -- when the problem is
  * small enough to hold -- every part (inputs, outputs, trace).  libhdf5 1.10
  * itself crashes on some malformed files; campaigns run in libFuzzer's fork
- * mode and those crashes are triaged apart (docs/reliability_fuzz.md). */
+ * mode and those crashes are triaged apart (docs/reliability.md). */
 #include <string.h>
 
 #include "fuzz_util.h"

@@ -1,5 +1,5 @@
 /* Regression tests for what fuzzing found in the parsers this suite may
- * fix (docs/reliability_fuzz.md, findings table).  Each test states the
+ * fix (docs/reliability.md, findings table).  Each test states the
  * input class the fuzzer produced and the behaviour now required. */
 #include <setjmp.h>
 #include <stdarg.h>
