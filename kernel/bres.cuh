@@ -144,7 +144,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                     else
                         tma_load_2d(s_a + stage * BR_A_STAGE_BYTES, &p.map_a, ka * AK, m0, full);
                 }, [&] { pending.flush(p); });
-                pending.hold(i, mb * tiles_n + nb, t_wait, t_issue, trace_clock<TRACE>());
+                pending.hold(i, true, t_wait, t_issue, trace_clock<TRACE>());
             }
             pending.flush(p);
         }
@@ -154,7 +154,6 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
         const int ltid = tid - 128 * wg;
         const int warp = ltid / 32, lane = ltid % 32;
         const uint32_t my_epi = s_epi + w * BR_EPI_BYTES;
-        const int32_t sm = trace_smid<TRACE>();
         float acc[BR_ACC_REGS];
 #pragma unroll
         for (int r = 0; r < BR_ACC_REGS; r++)
@@ -203,7 +202,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                 ws_store_tile<BR_EPI_SUBTILES, !(ABL & PG_ABLATE_STORE)>(p, my_epi, m0, n0);
             if (TRACE && ltid == 0) {
                 const int64_t t5 = trace_clock<TRACE>();
-                trace_consumer_tile<TRACE>(p, sm, i, w, mb * tiles_n + nb, t0, t1, t2, t3, t4, t5);
+                trace_consumer_tile<TRACE>(p, i, t0, t1, t2, t3, t4, t5);
             }
         }
         if (ltid == 0)

@@ -80,8 +80,8 @@ typedef struct {
     int32_t a_prefetch;       /* the producer asks L2 for A this many tiles ahead (0 = off) */
     int32_t ablate;           /* PG_ABLATE_* bits (variant bres only; 0 in every checked run) */
     /* trace build only (last, so the production kernels' parameter offsets
-     * do not depend on it): the tracing kit's fixed-slot buffer, [grid *
-     * trace_tiles_per_cta * PG_TR_PHASES] events (gemm_trace.cuh), and one
+     * do not depend on it): the tracing kit's compact fixed-slot buffer,
+     * [grid * trace_tiles_per_cta * PG_TR_PHASES] 16-byte slots (gemm_trace.cuh), and one
      * anchor per CTA. */
     pgtrace_dev trace;
     int32_t trace_tiles_per_cta;

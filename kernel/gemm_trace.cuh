@@ -3,12 +3,16 @@
  * TRACE as a template argument; with TRACE false it is empty and reads no
  * clock, so the production instantiations carry nothing of it.
  *
- * Where the events go: the kit's fixed-slot mode.  The kernels' schedule is
- * fixed, so CTA c's local tile i owns the PG_TR_PHASES slots starting at
+ * Where the events go: the kit's compact fixed-slot mode (16 bytes per
+ * phase: {begin, end}).  The kernels' schedule is fixed, so CTA c's local
+ * tile i owns the PG_TR_PHASES slots starting at
  * (c * tiles_per_cta + i) * PG_TR_PHASES (consumer phases first, then the
- * producer's): no atomic on the consumers' critical path, and the host gets
- * the rows in (CTA, local tile, phase) order.  A slot past the buffer is
- * dropped and counted by the kit, never written.
+ * producer's), and the slot alone says role, warp (i % 2 for the consumers),
+ * phase and, through the schedule, the global tile: the host's slot layout
+ * (gpu_trace.c) adds them, and the SM from the CTA's anchor.  No atomic, no
+ * %smid and no record to build on the recording threads' paths; the host
+ * gets the rows in (CTA, local tile, phase) order.  A slot past the buffer
+ * is dropped and counted by the kit, never written.
  *
  * What is recorded (gemm_trace_vocab.h): per tile, by thread 0 of the
  * consumer warpgroup that ran it (warp = the warpgroup, 0 or 1),
@@ -28,13 +32,6 @@
 template <bool TRACE> static __device__ __forceinline__ int64_t trace_clock(void)
 {
     return TRACE ? pgtrace_clock() : 0;
-}
-
-/* %smid, read once per recording thread (not per tile: the read's latency
- * would sit on the producer's path between two tiles). */
-template <bool TRACE> static __device__ __forceinline__ int32_t trace_smid(void)
-{
-    return TRACE ? pgtrace_smid() : 0;
 }
 
 /* The first slot of CTA blockIdx.x's local tile i, phase `phase`. */
@@ -57,36 +54,27 @@ template <bool TRACE> static __device__ __forceinline__ void trace_cta_end(const
         pgtrace_cta_end(p.trace);
 }
 
-/* One consumer tile's five phases, t0..t5 their boundaries; `tile` is the
- * global tile (row block * tiles_n + column block). */
+/* One consumer tile's five phases, t0..t5 their boundaries: five 16-byte
+ * stores of {t_k, t_k+1}.  sm, warp and tile are not stored: the host's
+ * slot layout (gpu_trace.c) knows them from the slot. */
 template <bool TRACE>
-static __device__ __forceinline__ void trace_consumer_tile(const pg_kernel_params &p, int32_t sm, int32_t local_tile,
-                                                           int32_t wg, int32_t tile, int64_t t0, int64_t t1, int64_t t2,
-                                                           int64_t t3, int64_t t4, int64_t t5)
+static __device__ __forceinline__ void trace_consumer_tile(const pg_kernel_params &p, int32_t local_tile, int64_t t0,
+                                                           int64_t t1, int64_t t2, int64_t t3, int64_t t4, int64_t t5)
 {
     if (TRACE) {
-        const pgtrace_event ev[5] = {
-            pgtrace_event_make(sm, PG_TR_CONSUMER, wg, tile, PG_TR_ORDER_WAIT, t0, t1),
-            pgtrace_event_make(sm, PG_TR_CONSUMER, wg, tile, PG_TR_LOAD_WAIT, t1, t2),
-            pgtrace_event_make(sm, PG_TR_CONSUMER, wg, tile, PG_TR_MAINLOOP, t2, t3),
-            pgtrace_event_make(sm, PG_TR_CONSUMER, wg, tile, PG_TR_EPILOGUE_REGS, t3, t4),
-            pgtrace_event_make(sm, PG_TR_CONSUMER, wg, tile, PG_TR_EPILOGUE_STORE, t4, t5),
-        };
-        pgtrace_put_at_n(p.trace, trace_slot(p, local_tile, PG_TR_ORDER_WAIT), ev, 5);
+        const int64_t bounds[6] = {t0, t1, t2, t3, t4, t5};
+        pgtrace_put_spans(p.trace, trace_slot(p, local_tile, PG_TR_ORDER_WAIT), bounds, 5);
     }
 }
 
 /* The producer's wait for a free stage and its issue of one tile's loads. */
 template <bool TRACE>
-static __device__ __forceinline__ void trace_producer_tile(const pg_kernel_params &p, int32_t sm, int32_t local_tile,
-                                                           int32_t tile, int64_t t_wait, int64_t t_issue, int64_t t_end)
+static __device__ __forceinline__ void trace_producer_tile(const pg_kernel_params &p, int32_t local_tile, int64_t t_wait,
+                                                           int64_t t_issue, int64_t t_end)
 {
     if (TRACE) {
-        const pgtrace_event ev[2] = {
-            pgtrace_event_make(sm, PG_TR_PRODUCER, 0, tile, PG_TR_PRODUCER_WAIT, t_wait, t_issue),
-            pgtrace_event_make(sm, PG_TR_PRODUCER, 0, tile, PG_TR_PRODUCER_ISSUE, t_issue, t_end),
-        };
-        pgtrace_put_at_n(p.trace, trace_slot(p, local_tile, PG_TR_PRODUCER_WAIT), ev, 2);
+        const int64_t bounds[3] = {t_wait, t_issue, t_end};
+        pgtrace_put_spans(p.trace, trace_slot(p, local_tile, PG_TR_PRODUCER_WAIT), bounds, 2);
     }
 }
 
@@ -96,30 +84,29 @@ static __device__ __forceinline__ void trace_producer_tile(const pg_kernel_param
  * between the tile's last load and the next tile's first, where the
  * consumers wait for the producer.  The two phases are held as 32-bit
  * lengths after t_wait (the producer warpgroup runs on 40 registers; a
- * phase longer than 2^32 cycles, seconds, would be a hang).  tile < 0:
- * nothing held.  Empty unless TRACE. */
+ * phase longer than 2^32 cycles, seconds, would be a hang).  local_tile
+ * < 0: nothing held (also a tile that is run but not traced: pingpong's
+ * row block past M).  Empty unless TRACE. */
 template <bool TRACE> struct trace_producer_pending {
     int64_t t_wait = 0;
     uint32_t wait_cycles = 0, issue_cycles = 0;
-    int32_t local_tile = -1, tile = -1;
+    int32_t local_tile = -1;
 
-    __device__ __forceinline__ void hold(int32_t local, int32_t global_tile, int64_t w, int64_t issue, int64_t end)
+    __device__ __forceinline__ void hold(int32_t local, bool traced, int64_t w, int64_t issue, int64_t end)
     {
         if (TRACE) {
-            local_tile = local;
-            tile = global_tile;
+            local_tile = traced ? local : -1;
             t_wait = w;
             wait_cycles = (uint32_t)(issue - w);
             issue_cycles = (uint32_t)(end - issue);
         }
     }
-    /* %smid is read here: off the critical path, and no register held for it */
     __device__ __forceinline__ void flush(const pg_kernel_params &p)
     {
-        if (TRACE && tile >= 0) {
+        if (TRACE && local_tile >= 0) {
             const int64_t t_issue = t_wait + wait_cycles;
-            trace_producer_tile<TRACE>(p, trace_smid<TRACE>(), local_tile, tile, t_wait, t_issue, t_issue + issue_cycles);
-            tile = -1;
+            trace_producer_tile<TRACE>(p, local_tile, t_wait, t_issue, t_issue + issue_cycles);
+            local_tile = -1;
         }
     }
 };

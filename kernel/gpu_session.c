@@ -165,7 +165,7 @@ int pg_gpu_configure(pg_gpu *g, pg_variant v)
     if (g->smem_optin < pg_kernel_smem_bytes(v))
         return pg_fail("GPU 0 allows %zu bytes of shared memory per block; the %s kernel needs %zu", g->smem_optin,
                        vi->cli, pg_kernel_smem_bytes(v));
-    if (g->trace_buf.dev.events)
+    if (g->trace_buf.dev.spans)
         return pg_fail("pg_gpu_configure: the trace buffers are sized for the %s kernel", pg_variant_get(g->variant)->cli);
     g->variant = v;
     const int64_t epi_delay = g->params.epi_delay, mainloop_delay = g->params.mainloop_delay;

@@ -1,9 +1,11 @@
 /* The trace build on the host: the tracing kit's fixed-slot buffer for the
  * configured variant (traces/kit/pgtrace_host.h), and its records as the run
- * file's trace rows.  The kernel records each tile's seven phases into the
- * slots of (CTA, local tile) (kernel/gemm_trace.cuh), so the rows come out in
- * that order, one per (tile, phase), with the global tile index already in
- * them; this file checks that every tile of the problem is there exactly
+ * file's trace rows.  The kernel records each tile's seven phases as bare
+ * {begin, end} into the compact slots of (CTA, local tile)
+ * (kernel/gemm_trace.cuh); the slot layout below names each slot's role,
+ * warp, phase and global tile from the variant's schedule, and the kit adds
+ * the SM from the CTA's anchor.  The rows come out in (CTA, local tile,
+ * phase) order, one per (tile, phase); this file checks that every tile of the problem is there exactly
  * once per phase and maps the kit's vocabulary (gemm_trace_vocab.h) onto
  * the run file's role and phase codes by name. */
 #include <stdlib.h>
@@ -26,14 +28,51 @@ static int64_t tiles_per_cta(const pg_gpu *g)
     return (g->num_pairs + clusters - 1) / clusters;
 }
 
+/* The global tile of CTA `cta`'s local tile `i`, or -1 where the schedule
+ * runs none or runs one it does not trace: the tile loops of bres.cuh and
+ * pingpong.cuh (the producer's and the consumers' are the same) on the host. */
+static int64_t schedule_tile(const pg_gpu *g, int32_t cta, int64_t i)
+{
+    if (PG_VARIANT_IS_BRES(g->variant)) {
+        const int64_t groups = g->grid / g->tiles_n, group = cta / g->tiles_n, nb = cta % g->tiles_n;
+        const int64_t mb = group + i * groups;
+        return mb < g->tiles_m ? mb * g->tiles_n + nb : -1;
+    }
+    const int64_t clusters = g->grid / PG_CLUSTER, q = cta / PG_CLUSTER + i * clusters;
+    if (q >= g->num_pairs)
+        return -1;
+    const int64_t mb = PG_CLUSTER * (q / g->tiles_n) + cta % PG_CLUSTER; /* cluster rank: 1-D clusters */
+    return mb < g->tiles_m ? mb * g->tiles_n + q % g->tiles_n : -1;      /* the row block past M: not traced */
+}
+
+/* The kit's slot layout (pgtrace_slots.h): slot s of a CTA is local tile
+ * s / PG_TR_PHASES, phase s % PG_TR_PHASES; consumer phases were recorded by
+ * warpgroup i % 2 (local tile i = 2 j + w), producer phases by warp 0. */
+static int describe_slot(void *ctx, int32_t cta, int64_t slot, pgtrace_slot_info *out)
+{
+    const pg_gpu *g = ctx;
+    const int64_t i = slot / PG_TR_PHASES;
+    const int phase = (int)(slot % PG_TR_PHASES);
+    const int64_t tile = schedule_tile(g, cta, i);
+    if (tile < 0)
+        return 0;
+    const int producer = phase >= PG_TR_PRODUCER_WAIT;
+    out->role = producer ? PG_TR_PRODUCER : PG_TR_CONSUMER;
+    out->warp = producer ? 0 : (int32_t)(i % 2);
+    out->tile = (int32_t)tile;
+    out->phase = (uint32_t)phase;
+    return 1;
+}
+
 int pg_gpu_trace_prepare(pg_gpu *g)
 {
-    if (g->trace_buf.dev.events)
+    if (g->trace_buf.dev.spans)
         return 0;
     const int64_t per_cta = tiles_per_cta(g);
-    if (per_cta > INT32_MAX)
-        return pg_fail("trace: %lld tiles per CTA do not fit the kernel's 32-bit tile index", (long long)per_cta);
-    if (pgtrace_buffer_create_fixed(&g->trace_buf, g->grid * per_cta * PG_TR_PHASES, g->grid) != 0) {
+    if (per_cta > INT32_MAX || g->num_tiles > INT32_MAX)
+        return pg_fail("trace: %lld tiles per CTA (%lld in all) do not fit the trace's 32-bit tile index",
+                       (long long)per_cta, (long long)g->num_tiles);
+    if (pgtrace_buffer_create_compact(&g->trace_buf, per_cta * PG_TR_PHASES, g->grid) != 0) {
         pg_fail("%s", pgtrace_last_error());
         return pg_fail_context("allocating the trace buffer (%lld events)", (long long)(g->grid * per_cta * PG_TR_PHASES));
     }
@@ -144,13 +183,14 @@ int pg_gpu_collect_trace(pg_gpu *g, pg_trace *t)
     memset(t, 0, sizeof *t);
     memset(&kt, 0, sizeof kt);
     memset(&c, 0, sizeof c);
-    if (!g->trace_buf.dev.events)
+    if (!g->trace_buf.dev.spans)
         return pg_fail("no trace: the trace build was not run");
     if (map_vocab(&pg_gemm_trace_vocab, &c) != 0)
         return -1;
     c.out = t;
     c.num_tiles = g->num_tiles;
-    if (pgtrace_buffer_collect(&g->trace_buf, &kt) != 0) {
+    const pgtrace_slot_layout layout = {g->trace_buf.slots_per_cta, describe_slot, g};
+    if (pgtrace_buffer_collect_compact(&g->trace_buf, &layout, &kt) != 0) {
         rc = pg_fail("%s", pgtrace_last_error());
         goto done;
     }

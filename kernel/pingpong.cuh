@@ -175,7 +175,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
                         tma_load_2d(s_b + stage * B_STAGE_BYTES, &p.map_b, kb * PG_TILE_K, n0, full);
                 }, [&] { pending.flush(p); });
                 /* the block past M (odd row blocks) runs but is not traced */
-                pending.hold(i, mb < tiles_m ? mb * tiles_n + q % tiles_n : -1, t_wait, t_issue, trace_clock<TRACE>());
+                pending.hold(i, mb < tiles_m, t_wait, t_issue, trace_clock<TRACE>());
             }
             pending.flush(p);
         }
@@ -186,7 +186,6 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
         const int ltid = tid - 128 * wg;
         const int warp = ltid / 32, lane = ltid % 32;
         const uint32_t my_epi = s_epi + w * EPI_BYTES;
-        const int32_t sm = trace_smid<TRACE>();
         float acc[ACC_REGS];
 #pragma unroll
         for (int r = 0; r < ACC_REGS; r++)
@@ -241,7 +240,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
                 ws_store_tile<EPI_SUBTILES>(p, my_epi, m0, n0);
             if (TRACE && ltid == 0 && mb < tiles_m) {
                 const int64_t t5 = trace_clock<TRACE>();
-                trace_consumer_tile<TRACE>(p, sm, i, w, mb * tiles_n + q % tiles_n, t0, t1, t2, t3, t4, t5);
+                trace_consumer_tile<TRACE>(p, i, t0, t1, t2, t3, t4, t5);
             }
         }
         if (ltid == 0)

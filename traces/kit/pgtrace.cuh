@@ -112,6 +112,38 @@ static __device__ __forceinline__ void pgtrace_put_at_n(const pgtrace_dev &t, in
         pgtrace_store_event(t.events + slot + j, ev[j]);
 }
 
+/* Compact fixed-slot mode: slot `slot` holds [begin, end] (one 16-byte
+ * store); the host's slot layout says whose interval it is.  A slot outside
+ * the buffer is counted as dropped, not written.  Call from one thread. */
+static __device__ __forceinline__ void pgtrace_store_span(pgtrace_span *dst, int64_t begin, int64_t end)
+{
+    *reinterpret_cast<longlong2 *>(dst) = make_longlong2(begin, end);
+}
+
+static __device__ __forceinline__ void pgtrace_put_span(const pgtrace_dev &t, int64_t slot, int64_t begin, int64_t end)
+{
+    if (slot < 0 || slot >= t.capacity) {
+        atomicAdd(t.count, 1ull);
+        return;
+    }
+    pgtrace_store_span(t.spans + slot, begin, end);
+}
+
+/* n back-to-back phases from their n + 1 boundaries: slot + k holds
+ * [bounds[k], bounds[k + 1]].  All n stored, or (some slot outside the
+ * buffer) none stored and n counted as dropped. */
+static __device__ __forceinline__ void pgtrace_put_spans(const pgtrace_dev &t, int64_t slot, const int64_t *bounds,
+                                                         uint32_t n)
+{
+    if (slot < 0 || slot + (int64_t)n > t.capacity) {
+        atomicAdd(t.count, (unsigned long long)n);
+        return;
+    }
+#pragma unroll
+    for (uint32_t k = 0; k < n; k++)
+        pgtrace_store_span(t.spans + slot + k, bounds[k], bounds[k + 1]);
+}
+
 /* One phase interval [begin, end]. */
 static __device__ __forceinline__ void pgtrace_put(const pgtrace_dev &t, uint32_t role, int32_t warp, int32_t tile,
                                                    uint32_t phase, int64_t begin, int64_t end)
@@ -176,6 +208,8 @@ static __device__ __forceinline__ pgtrace_event pgtrace_ev(uint32_t role, int32_
 }
 static __device__ __forceinline__ void pgtrace_put_n(const pgtrace_dev &, const pgtrace_event *, uint32_t) {}
 static __device__ __forceinline__ void pgtrace_put_at_n(const pgtrace_dev &, int64_t, const pgtrace_event *, uint32_t) {}
+static __device__ __forceinline__ void pgtrace_put_span(const pgtrace_dev &, int64_t, int64_t, int64_t) {}
+static __device__ __forceinline__ void pgtrace_put_spans(const pgtrace_dev &, int64_t, const int64_t *, uint32_t) {}
 static __device__ __forceinline__ void pgtrace_put(const pgtrace_dev &, uint32_t, int32_t, int32_t, uint32_t, int64_t,
                                                    int64_t)
 {

@@ -59,14 +59,34 @@ typedef struct {
     pgtrace_anchor *anchors;     /* [n_anchors], indexed by linear CTA id */
     int32_t n_anchors;
     int32_t reserved;
+    struct pgtrace_span_s *spans; /* compact fixed-slot mode: [capacity] intervals (else NULL) */
 } pgtrace_dev;
+
+/* Compact fixed-slot mode (pgtrace_buffer_create_compact, pgtrace_put_span):
+ * a slot holds only its interval, 16 bytes, one vector store on the device.
+ * Which CTA wrote it follows from its index (slot / slots_per_cta), the SM
+ * from that CTA's anchor, and role, warp, tile and phase from the slot
+ * layout the user gives the host (pgtrace_slots.h).  The host fills every
+ * slot with 0xFF bytes before a launch: begin == end == -1 is an empty slot
+ * (no clock64 reads -1). */
+typedef struct pgtrace_span_s {
+    PGTRACE_ALIGN16 int64_t begin;
+    int64_t end;
+} pgtrace_span;
+
+static PGTRACE_HD inline int pgtrace_span_written(const pgtrace_span *s)
+{
+    return !(s->begin == -1 && s->end == -1);
+}
 
 #if defined(__cplusplus)
 static_assert(sizeof(pgtrace_event) == 32, "pgtrace_event is 32 bytes");
 static_assert(sizeof(pgtrace_anchor) == 40, "pgtrace_anchor is 40 bytes");
+static_assert(sizeof(pgtrace_span) == 16, "pgtrace_span is 16 bytes");
 #else
 _Static_assert(sizeof(pgtrace_event) == 32, "pgtrace_event is 32 bytes");
 _Static_assert(sizeof(pgtrace_anchor) == 40, "pgtrace_anchor is 40 bytes");
+_Static_assert(sizeof(pgtrace_span) == 16, "pgtrace_span is 16 bytes");
 #endif
 
 /* A writer claimed slots [base, base + n) with one atomic add of n to the

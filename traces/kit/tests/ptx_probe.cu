@@ -17,6 +17,9 @@ __global__ void probe(float *x, int n, pgtrace_dev tr)
         pgtrace_put(tr, 1, 0, blockIdx.x, 2, t0, t1);
         pgtrace_end(tr, m, 1, 0, blockIdx.x, 3);
         pgtrace_put_at_n(tr, (int64_t)blockIdx.x * 2, ev, 2); /* fixed-slot mode */
+        const int64_t bounds[3] = {t0, t1, pgtrace_clock()};
+        pgtrace_put_spans(tr, (int64_t)blockIdx.x * 3, bounds, 2); /* compact fixed-slot mode */
+        pgtrace_put_span(tr, (int64_t)blockIdx.x * 3 + 2, t0, t1);
     }
     pgtrace_cta_end(tr);
 }
