@@ -357,6 +357,23 @@ void fx_h5_set_attr_str(const char *file, const char *obj, const char *name, con
     H5Tclose(t);
 }
 
+void fx_h5_set_attr_strs(const char *file, const char *obj, const char *name, const char *const *strs, hsize_t n)
+{
+    hid_t f = open_rw(file);
+    if (H5Aexists_by_name(f, obj, name, H5P_DEFAULT) > 0)
+        assert_true(H5Adelete_by_name(f, obj, name, H5P_DEFAULT) >= 0);
+    hid_t t = H5Tcopy(H5T_C_S1);
+    assert_true(H5Tset_size(t, H5T_VARIABLE) >= 0);
+    hid_t sp = H5Screate_simple(1, &n, NULL);
+    hid_t a = H5Acreate_by_name(f, obj, name, t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(a >= 0);
+    assert_true(H5Awrite(a, t, strs) >= 0);
+    H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(t);
+    assert_true(H5Fclose(f) >= 0);
+}
+
 void fx_h5_delete_attr(const char *file, const char *obj, const char *name)
 {
     hid_t f = open_rw(file);

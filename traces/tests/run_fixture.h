@@ -53,6 +53,8 @@ void fx_h5_set_attr_f64(const char *file, const char *obj, const char *name, dou
 enum { FX_DECLARE_EMPTY, FX_DECLARE_FILLED, FX_DECLARE_EXTERNAL };
 void fx_h5_declare_dataset(const char *file, const char *obj, hid_t file_type, hsize_t n, int how);
 void fx_h5_set_attr_str(const char *file, const char *obj, const char *name, const char *s);
+/* A 1-D attribute of n variable-length strings (replacing any of that name). */
+void fx_h5_set_attr_strs(const char *file, const char *obj, const char *name, const char *const *strs, hsize_t n);
 void fx_h5_delete_attr(const char *file, const char *obj, const char *name);
 
 /* pg_run_read must fail, leave the run empty, and say `needle` (and the path). */

@@ -336,20 +336,7 @@ static void test_string_list_bounded(void **state)
     const char *names[n];
     for (int i = 0; i < n; i++)
         names[i] = "order_wait";
-    hid_t f = H5Fopen(FX->path, H5F_ACC_RDWR, H5P_DEFAULT);
-    assert_true(f >= 0);
-    assert_true(H5Adelete_by_name(f, "/trace", "phase_names", H5P_DEFAULT) >= 0);
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, H5T_VARIABLE);
-    hsize_t dims = n;
-    hid_t sp = H5Screate_simple(1, &dims, NULL);
-    hid_t a = H5Acreate_by_name(f, "/trace", "phase_names", t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    assert_true(a >= 0);
-    assert_true(H5Awrite(a, t, names) >= 0);
-    H5Aclose(a);
-    H5Sclose(sp);
-    H5Tclose(t);
-    assert_true(H5Fclose(f) >= 0);
+    fx_h5_set_attr_strs(FX->path, "/trace", "phase_names", names, n);
     fx_expect_read_error(FX->path, 0, "attribute phase_names of /trace lists 257 strings; at most 256");
 }
 

@@ -420,21 +420,8 @@ static void test_trace_anchor_lengths_differ(void **state)
 /* A file whose phase codes mean other phases must not be read as ours. */
 static void test_trace_phase_names_differ(void **state)
 {
-    hid_t file = H5Fopen(FX->path, H5F_ACC_RDWR, H5P_DEFAULT);
-    assert_true(file >= 0);
-    assert_true(H5Adelete_by_name(file, "/trace", "phase_names", H5P_DEFAULT) >= 0);
     const char *names[3] = {"order_wait", "load_wait", "bogus"};
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, H5T_VARIABLE);
-    hsize_t n = 3;
-    hid_t sp = H5Screate_simple(1, &n, NULL);
-    hid_t a = H5Acreate_by_name(file, "/trace", "phase_names", t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    assert_true(a >= 0);
-    assert_true(H5Awrite(a, t, names) >= 0);
-    H5Aclose(a);
-    H5Sclose(sp);
-    H5Tclose(t);
-    assert_true(H5Fclose(file) >= 0);
+    fx_h5_set_attr_strs(FX->path, "/trace", "phase_names", names, 3);
     /* in a v2 file the names are the file's own: 'bogus' is a name like any
      * other, but the wait flags must cover every phase */
     fx_expect_read_error(FX->path, 0, "/trace/phase_is_wait has shape [13] but len(phase_names of /trace) = 3");
@@ -446,21 +433,8 @@ static void test_trace_phase_names_differ(void **state)
 /* v2: names are identifiers, unique within their list. */
 static void test_trace_duplicate_role_name(void **state)
 {
-    hid_t file = H5Fopen(FX->path, H5F_ACC_RDWR, H5P_DEFAULT);
-    assert_true(file >= 0);
-    assert_true(H5Adelete_by_name(file, "/trace", "role_names", H5P_DEFAULT) >= 0);
     const char *names[2] = {"loader", "loader"};
-    hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, H5T_VARIABLE);
-    hsize_t n = 2;
-    hid_t sp = H5Screate_simple(1, &n, NULL);
-    hid_t a = H5Acreate_by_name(file, "/trace", "role_names", t, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-    assert_true(a >= 0);
-    assert_true(H5Awrite(a, t, names) >= 0);
-    H5Aclose(a);
-    H5Sclose(sp);
-    H5Tclose(t);
-    assert_true(H5Fclose(file) >= 0);
+    fx_h5_set_attr_strs(FX->path, "/trace", "role_names", names, 2);
     fx_expect_read_error(FX->path, 0, "role 'loader' is listed twice");
 }
 
