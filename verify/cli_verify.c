@@ -12,11 +12,23 @@
 #include "outputs_report.h"
 #include "pg_cli.h"
 #include "pg_error.h"
+#include "pg_outfile.h"
 #include "run_select.h"
 #include "timeline.h"
 #include "trace_check.h"
 #include "trace_model.h"
 
+
+/* Can the report files be written (pg_outfile_check: not a directory, not
+ * an input of this command)?  Checked before the verification runs. */
+static int check_outputs(const char *a, const char *b)
+{
+    if (a && pg_outfile_check(a) != 0)
+        return -1;
+    if (b && pg_outfile_check(b) != 0)
+        return -1;
+    return 0;
+}
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -119,6 +131,8 @@ static int cmd_outputs(int argc, char **argv)
     if (pg_run_read(path, &run, PG_READ_OUTPUT) != 0)
         goto bad;
     have_run = 1;
+    if (check_outputs(json, svg) != 0) /* after the read: an output naming the input is refused before any work */
+        goto bad;
     pg_accum_params ap;
     pg_epilogue epi = run.epilogue;
     const pg_lib_epilogue *lib = NULL;
@@ -319,6 +333,8 @@ static int cmd_trace(int argc, char **argv)
     if (pg_run_read(path, &run, PG_READ_TRACE) != 0)
         goto bad;
     have_run = 1;
+    if (check_outputs(json, timeline) != 0)
+        goto bad;
     if (run.trace.n == 0) {
         pg_fail("%s: the run has no trace (/trace is absent or empty)", path);
         goto bad;
