@@ -62,6 +62,42 @@ int pg_input_register_fd(int fd, const char *name)
     return pg_input_register_stat(name, &st);
 }
 
+FILE *pg_input_fopen(const char *path, const char *what)
+{
+    /* O_NONBLOCK: opening a FIFO without a writer must not wait for one;
+     * fstat says what was actually opened. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    FILE *f = NULL;
+    struct stat st;
+    if (fd < 0) {
+        pg_fail("cannot open %s '%s': %s", what, path, strerror(errno));
+        return NULL;
+    }
+    if (fstat(fd, &st) != 0) {
+        pg_fail("cannot read %s '%s': %s", what, path, strerror(errno));
+        goto done;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        pg_fail("%s '%s' is not a regular file (%s)", what, path, pg_file_kind(st.st_mode));
+        goto done;
+    }
+    int flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+        pg_fail("cannot read %s '%s': %s", what, path, strerror(errno));
+        goto done;
+    }
+    if (pg_input_register_stat(path, &st) != 0) /* no output may overwrite it */
+        goto done;
+    if ((f = fdopen(fd, "r")) == NULL)
+        pg_fail("cannot read %s '%s': %s", what, path, strerror(errno));
+    else
+        fd = -1; /* the FILE owns it */
+done:
+    if (fd >= 0)
+        close(fd);
+    return f;
+}
+
 void pg_input_clear(void)
 {
     for (size_t i = 0; i < g_ninputs; i++)

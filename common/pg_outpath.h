@@ -19,6 +19,7 @@
 #ifndef PG_OUTPATH_H
 #define PG_OUTPATH_H
 
+#include <stdio.h>
 #include <sys/stat.h>
 
 #include "pg_outtemp.h"
@@ -32,6 +33,11 @@ const char *pg_file_kind(mode_t m);
 int pg_input_register(const char *path);
 int pg_input_register_stat(const char *name, const struct stat *st);
 int pg_input_register_fd(int fd, const char *name);
+/* Open an input file for reading: regular files only (a FIFO or device is
+ * refused at once, never waited on; the message names `what`, e.g.
+ * "schedule file", and the file's kind), registered as an input.  NULL
+ * with a message on failure. */
+FILE *pg_input_fopen(const char *path, const char *what);
 /* Forget every registered input (tests; a long-lived caller between jobs). */
 void pg_input_clear(void);
 

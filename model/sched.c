@@ -13,15 +13,11 @@
 
 static char *read_whole_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = pg_input_fopen(path, "schedule file"); /* a regular file, registered as an input */
     char *buf = NULL;
     long n;
-    if (!f) {
-        pg_fail("cannot open schedule file '%s': %s", path, strerror(errno));
+    if (!f)
         return NULL;
-    }
-    if (pg_input_register_fd(fileno(f), path) != 0) /* no output may overwrite it (pg_outpath.h) */
-        goto done;
     if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
         pg_fail("cannot read schedule file '%s'", path);
         goto done;

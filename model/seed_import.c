@@ -8,6 +8,7 @@
 
 #include "model_ext.h"
 #include "pg_error.h"
+#include "pg_outpath.h"
 #include "sched.h"
 
 /* Spreads the seed's log gives (b200-kernel.md), as ratios to the mean:
@@ -47,9 +48,9 @@ int pg_seed_read_csv(const char *path, pg_seed_row *rows, int max, int *n)
                                        "tma0_wait",  "epi_wait", "phase1",      "phase2",         "ml_wait",
                                        "tile",       "wall_ms",  "regs",        "notes"};
     enum { NCOL = 14 };
-    FILE *f = fopen(path, "r");
+    FILE *f = pg_input_fopen(path, "calibration CSV"); /* a regular file, registered as an input */
     if (!f)
-        return pg_fail("cannot open '%s': %s", path, strerror(errno));
+        return -1;
     char line[2048], *fld[32];
     int col[NCOL], rc = -1, lineno = 1;
     *n = 0;

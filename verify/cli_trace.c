@@ -54,8 +54,12 @@ static int cmd_import(int argc, char **argv)
         pg_fail("give --csv FILE and --output RUN.h5");
         goto bad;
     }
-    /* the CSV is an input: no output may replace it */
-    if (pg_input_register(csv) != 0 || pgtrace_csv_to_runfile(csv, output, schedule) != 0)
+    /* the CSV is an input: a regular file (never wait on a FIFO), and no output may replace it */
+    FILE *probe = pg_input_fopen(csv, "trace CSV");
+    if (!probe)
+        goto bad;
+    fclose(probe);
+    if (pgtrace_csv_to_runfile(csv, output, schedule) != 0)
         goto bad;
     pg_note("wrote %s from %s", output, csv);
     return 0;

@@ -24,6 +24,7 @@
 #include "outfile_fixture.h"
 #include "pg_error.h"
 #include "pg_outfile.h"
+#include "pg_outpath.h"
 
 static char g_dir[PATH_MAX];
 
@@ -219,6 +220,35 @@ static void test_input_refused(void **state)
     assert_int_equal(ofx_count_temps(g_dir), 0);
 }
 
+/* pg_input_fopen: a regular file is opened and registered (no output may
+ * replace it); a FIFO with no writer is refused at once, never waited on,
+ * and so is a directory, each with its kind named. */
+static void test_input_fopen(void **state)
+{
+    (void)state;
+    char file[PATH_MAX], fifo[PATH_MAX];
+    ofx_path(file, g_dir, "my.sched");
+    ofx_write_file(file, "schedule s\n");
+    ofx_path(fifo, g_dir, "pipe.sched");
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+
+    FILE *f = pg_input_fopen(file, "schedule file");
+    assert_non_null(f);
+    char line[32];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_string_equal(line, "schedule s\n");
+    fclose(f);
+    assert_int_equal(pg_outfile_check(file), -1);
+    assert_error_has("it is the input file");
+
+    assert_null(pg_input_fopen(fifo, "schedule file"));
+    assert_error_has("is not a regular file (a FIFO)");
+    assert_error_has("schedule file");
+    assert_null(pg_input_fopen(g_dir, "calibration CSV"));
+    assert_error_has("a directory");
+    ofx_assert_contents(file, "schedule s\n");
+}
+
 /* The temporary name fits wherever the final one does: a 255-byte name
  * (NAME_MAX) in a directory works, with nothing left beside it. */
 static void test_long_names(void **state)
@@ -378,6 +408,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_directory_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_socket_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_input_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_input_fopen, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mode_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commit_write_failure_keeps_old, setup, teardown),
