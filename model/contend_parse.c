@@ -1,17 +1,21 @@
-/* The `contend` line's schedule side: resolve it against the built graph
- * and mark the nodes the engine evaluates a tile late.  What the line does
- * is in contend.c; its fit in contend_fit.c. */
+/* The `contend` line's schedule side: parse, resolve it against the built
+ * graph and mark the nodes the engine evaluates a tile late, `contend.KEY`
+ * overrides, write-back.  What the line does is in contend.c; its fit in
+ * contend_fit.c. */
 #include <stdio.h>
 #include <string.h>
 
 #include "pg_error.h"
 #include "sched.h"
 
-#define CFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->ct_line))
+#define CFAIL_AT(line, ...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, (line)))
+#define CFAIL(...) CFAIL_AT(s->ct_line, __VA_ARGS__)
 
 int sch_contend_resolve(pg_schedule *s)
 {
     int r, st, rb, sb;
+    if (!s->ct_line)
+        return 0;
     if (sch_find_work(s, s->ct_spec[0], &r, &st))
         return CFAIL("contend: '%s' is not a work step of any role", s->ct_spec[0]);
     if (sch_find_work(s, s->ct_spec[1], &rb, &sb))
@@ -74,4 +78,55 @@ int sch_contend_resolve(pg_schedule *s)
         }
     }
     return 0;
+}
+
+int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
+{
+    static const char *const keys[] = {"by", "slowdown", "overlap", "window", NULL};
+    (void)text;
+    if (s->ct_line)
+        return CFAIL_AT(line, "only one `contend` line (first at line %d)", s->ct_line);
+    if (ntok < 4 || strchr(tok[1], '=') || sch_kv_check(s, tok, ntok, 2, keys, line))
+        return ntok < 4 || strchr(tok[1], '=')
+                   ? CFAIL_AT(line, "usage: contend PHASE by=PHASE slowdown=C [overlap=CYCLES] [window=TILES]")
+                   : -1;
+    const char *by = sch_kv(tok, ntok, 2, "by");
+    s->ct_overlap = 0;
+    s->ct_window = 16;
+    if (!by || !by[0] || sch_kv_num(s, tok, ntok, 2, "slowdown", &s->ct_slowdown, line) != 1 ||
+        sch_kv_num(s, tok, ntok, 2, "overlap", &s->ct_overlap, line) < 0 ||
+        sch_kv_num(s, tok, ntok, 2, "window", &s->ct_window, line) < 0)
+        return CFAIL_AT(line, "contend needs by=PHASE and slowdown=C");
+    if (strlen(tok[1]) >= SCH_NAME || strlen(by) >= SCH_NAME)
+        return CFAIL_AT(line, "contend: phase name too long");
+    snprintf(s->ct_spec[0], sizeof s->ct_spec[0], "%s", tok[1]);
+    snprintf(s->ct_spec[1], sizeof s->ct_spec[1], "%s", by);
+    s->ct_line = line;
+    return 0;
+}
+
+int sch_contend_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
+{
+    double *f = strcmp(stat, "slowdown") == 0  ? &s->ct_slowdown
+                : strcmp(stat, "overlap") == 0 ? &s->ct_overlap
+                : strcmp(stat, "window") == 0  ? &s->ct_window
+                                               : NULL;
+    if (!f || s->ct_node < 0)
+        return pg_fail("'%s': %s", param,
+                       s->ct_node < 0 ? "this schedule has no contend line" : "contend takes slowdown, overlap, window");
+    double v = relative ? *f + value : value;
+    if (f == &s->ct_slowdown ? !(v >= 0 && v < 1) : f == &s->ct_window ? !(v >= 1) : !(v >= 0))
+        return pg_fail("'%s': %g is out of range (slowdown in [0, 1), overlap >= 0, window >= 1)", param, v);
+    *f = v;
+    return 0;
+}
+
+int sch_contend_write(FILE *f, const pg_schedule *s, char *text)
+{
+    (void)text;
+    if (s->ct_node < 0)
+        return 0;
+    fprintf(f, "contend %s by=%s slowdown=%.9g overlap=%.9g window=%.9g\n", s->ct_spec[0], s->ct_spec[1],
+            s->ct_slowdown, s->ct_overlap, s->ct_window);
+    return 1;
 }

@@ -45,8 +45,9 @@ static int set_key(pg_schedule *s, const char *key, double v)
     return 0;
 }
 
-int sch_dramq_parse(pg_schedule *s, const char *const *tok, int ntok, int line)
+int sch_dramq_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
+    (void)text;
     if (s->dq_line)
         return pg_fail("%s:%d: only one `dramq` line (first at line %d)", s->origin, line, s->dq_line);
     s->dq_line = line;
@@ -80,6 +81,8 @@ int sch_dramq_parse(pg_schedule *s, const char *const *tok, int ntok, int line)
 
 int sch_dramq_resolve(pg_schedule *s)
 {
+    if (!s->dq_line)
+        return 0;
     if (s->bw_dist < 0)
         return DQFAIL("dramq needs a `bandwidth` line (its bytes per tile and calibrated period give the DRAM share)");
     for (int i = 0; i < s->dq_n; i++) {

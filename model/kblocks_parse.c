@@ -1,6 +1,6 @@
-/* The `kblocks` line's schedule side: resolve its spec (after the line's
- * $options are substituted) against the built graph, and check the node
- * order the engine needs.  The loop itself runs in kblocks.c, its
+/* The `kblocks` line's schedule side: keep its spec, resolve it (after the
+ * line's $options are substituted) against the built graph, check the node
+ * order the engine needs, `kblocks.KEY` overrides, write-back.  The loop itself runs in kblocks.c, its
  * calibration in kblocks_fit.c. */
 #include <math.h>
 #include <stddef.h>
@@ -71,10 +71,25 @@ static int spec_node(pg_schedule *s, const char *what, const char *spec, int *no
     return FAIL(s->kb_line, "kblocks %s'%s': no such ROLE.STEP in this schedule", what, spec);
 }
 
+int sch_kblocks_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
+{
+    (void)tok, (void)ntok;
+    if (s->kb_line)
+        return FAIL(line, "only one `kblocks` line (first at line %d)", s->kb_line);
+    const char *rest = strstr(text, "kblocks") + strlen("kblocks");
+    if (strlen(rest) >= sizeof s->kb_spec)
+        return FAIL(line, "kblocks line too long");
+    snprintf(s->kb_spec, sizeof s->kb_spec, "%s", rest);
+    s->kb_line = line;
+    return 0;
+}
+
 int sch_kblocks_resolve(pg_schedule *s)
 {
     static const char *const keys[] = {"count", "stages", "compute", "issue", "load", "release", "calibrated_mean",
                                        NULL};
+    if (!s->kb_line)
+        return 0;
     char phase[SCH_NAME + 8] = "", v[128];
     const char *p = s->kb_spec;
     /* the first word is the phase; the rest must be known KEY=VALUE pairs */
@@ -165,4 +180,40 @@ int sch_kblocks_check_order(pg_schedule *s)
         return FAIL(s->kb_line, "kblocks: the issuing step's start must come before the loop within a tile (add a "
                                 "wait on it, as load_wait waits on producer_issue@0)");
     return 0;
+}
+
+int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
+{
+    double *f = strcmp(stat, "compute") == 0           ? &s->kb_compute
+                : strcmp(stat, "calibrated_mean") == 0 ? &s->kb_calibrated_mean
+                                                       : NULL;
+    if (!f || s->kb_node < 0)
+        return pg_fail("'%s': %s", param,
+                       s->kb_node < 0 ? "this schedule has no kblocks line" : "kblocks takes compute, calibrated_mean");
+    double v = relative ? *f + value : value;
+    if (!(v >= 0))
+        return pg_fail("'%s' must be >= 0", param);
+    *f = v;
+    return 0;
+}
+
+/* the line as written (its $options stay), its fitted numbers replaced */
+int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
+{
+    if (s->kb_node < 0)
+        return 0;
+    char *save = NULL;
+    int first = 1;
+    for (char *tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), first = 0) {
+        if (!first)
+            fputc(' ', f);
+        if (strncmp(tok, "compute=", 8) == 0)
+            fprintf(f, "compute=%.9g", s->kb_compute);
+        else if (strncmp(tok, "calibrated_mean=", 16) == 0)
+            fprintf(f, "calibrated_mean=%.9g", s->kb_calibrated_mean);
+        else
+            fputs(tok, f);
+    }
+    fputc('\n', f);
+    return 1;
 }

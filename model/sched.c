@@ -150,53 +150,9 @@ int sch_apply_override(pg_schedule *s, const sch_override *o)
     }
     *dot = '\0';
     const char *stat = dot + 1;
-    if (strcmp(name, "bandwidth") == 0) {
-        double *f = strcmp(stat, "compute") == 0             ? &s->bw_compute
-                    : strcmp(stat, "bytes_per_tile") == 0    ? &s->bw_bytes_per_tile
-                    : strcmp(stat, "bytes_per_s") == 0       ? &s->bw_bytes_per_s
-                    : strcmp(stat, "calibrated_period") == 0 ? &s->bw_calibrated_period
-                                                             : NULL;
-        if (!f || s->bw_dist < 0)
-            return pg_fail("'%s': %s", o->param,
-                           s->bw_dist < 0 ? "this schedule has no bandwidth line"
-                                          : "bandwidth takes compute, bytes_per_tile, bytes_per_s, calibrated_period");
-        double v = o->relative ? *f + o->value : o->value;
-        if (!(v >= 0) || (f != &s->bw_compute && !(v > 0)))
-            return pg_fail("'%s' must be positive", o->param);
-        *f = v;
-        return 0;
-    }
-    if (strcmp(name, "contend") == 0) {
-        double *f = strcmp(stat, "slowdown") == 0  ? &s->ct_slowdown
-                    : strcmp(stat, "overlap") == 0 ? &s->ct_overlap
-                    : strcmp(stat, "window") == 0  ? &s->ct_window
-                                                   : NULL;
-        if (!f || s->ct_node < 0)
-            return pg_fail("'%s': %s", o->param,
-                           s->ct_node < 0 ? "this schedule has no contend line" : "contend takes slowdown, overlap, window");
-        double v = o->relative ? *f + o->value : o->value;
-        if (f == &s->ct_slowdown ? !(v >= 0 && v < 1) : f == &s->ct_window ? !(v >= 1) : !(v >= 0))
-            return pg_fail("'%s': %g is out of range (slowdown in [0, 1), overlap >= 0, window >= 1)", o->param, v);
-        *f = v;
-        return 0;
-    }
-    if (strcmp(name, "dramq") == 0)
-        return sch_dramq_override(s, stat, o->relative, o->value, o->param);
-    if (strcmp(name, "tmaqueue") == 0)
-        return sch_tmaqueue_override(s, stat, o->relative, o->value, o->param);
-    if (strcmp(name, "kblocks") == 0) {
-        double *f = strcmp(stat, "compute") == 0           ? &s->kb_compute
-                    : strcmp(stat, "calibrated_mean") == 0 ? &s->kb_calibrated_mean
-                                                           : NULL;
-        if (!f || s->kb_node < 0)
-            return pg_fail("'%s': %s", o->param,
-                           s->kb_node < 0 ? "this schedule has no kblocks line" : "kblocks takes compute, calibrated_mean");
-        double v = o->relative ? *f + o->value : o->value;
-        if (!(v >= 0))
-            return pg_fail("'%s' must be >= 0", o->param);
-        *f = v;
-        return 0;
-    }
+    const sch_line *ln = sch_line_find(name);
+    if (ln && ln->override)
+        return ln->override(s, stat, o->relative, o->value, o->param);
     int di = sch_find_dist(s, name);
     if (di < 0) {
         char known[512] = "";

@@ -5,6 +5,7 @@
 #define PG_SCHED_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "dist.h"
 #include "model.h"
@@ -170,6 +171,7 @@ struct pg_schedule {
     int bw_dist;  /* -1: none */
     double bw_compute, bw_bytes_per_tile, bw_bytes_per_s, bw_calibrated_period;
     int bw_line;
+    char bw_spec[SCH_NAME]; /* PHASE as written, resolved once the dists are known */
     /* `kblocks PHASE count= stages= compute= issue=ROLE.STEP load=LATENCY
      * release=LATENCY calibrated_mean=` (model/kblocks.c): PHASE's work step
      * runs as COUNT k-block steps, each waiting for its own stage to land
@@ -258,26 +260,73 @@ int sch_apply_override(pg_schedule *s, const sch_override *o);
 int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_schedule **out, double *rho,
                               double *mean);
 
-/* Resolve s->kb_spec against the built graph (kblocks.c); -1 with "origin:line: problem". */
+/* The schedule's optional lines (`bandwidth`, `kblocks`, ...), one row each
+ * in sched_lines.c: sched_parse.c, sched.c and sched_write.c dispatch on the
+ * directive name through it, so a new line is its own LINE_parse.c (and
+ * LINE.c, LINE_fit.c) plus a row there and one in fit_lines.c.  Every hook
+ * returns 0 (or, for write, 0: nothing written) when s has no such line. */
+typedef struct {
+    const char *name; /* the directive */
+    /* the line's tokens (tok[0] is the directive) and its text, $options
+     * substituted; -1 with "origin:line: problem" */
+    int (*parse)(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
+    /* once the graph is built, before its nodes are ordered (may add sample
+     * slots); NULL: nothing to do.  Rows run in table order. */
+    int (*resolve_graph)(pg_schedule *s);
+    /* once the nodes are ordered; NULL: nothing to do.  Rows run in table order. */
+    int (*resolve)(pg_schedule *s);
+    /* a `NAME.stat=` setting (value, or + value when relative); NULL: none */
+    int (*override)(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+    /* write the line back with its fitted numbers (1), 0 to keep it as
+     * written; `text` is the line as written (may be modified) */
+    int (*write)(FILE *f, const pg_schedule *s, char *text);
+} sch_line;
+extern const sch_line sch_lines[];
+extern const int sch_nlines;
+/* The row of directive `name`, NULL if it is not an optional line. */
+const sch_line *sch_line_find(const char *name);
+
+/* `KEY=VALUE` tokens of a line, from tok[from] on (sched_parse.c): the value
+ * of `key` (NULL if absent); a check that each token's KEY is one of `keys`
+ * (NULL-terminated); `key`'s value evaluated (1, 0 if absent, -1 on a bad
+ * value).  Errors are "origin:line: problem". */
+const char *sch_kv(const char *const *tok, int ntok, int from, const char *key);
+int sch_kv_check(pg_schedule *s, const char *const *tok, int ntok, int from, const char *const *keys, int line);
+int sch_kv_num(pg_schedule *s, const char *const *tok, int ntok, int from, const char *key, double *out, int line);
+
+/* The `bandwidth` line (bandwidth_parse.c). */
+int sch_bandwidth_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
+int sch_bandwidth_resolve(pg_schedule *s);
+int sch_bandwidth_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+int sch_bandwidth_write(FILE *f, const pg_schedule *s, char *text);
+/* The `kblocks` line (kblocks_parse.c): keep its spec; resolve it against
+ * the built graph; check, once the nodes are ordered, that the loop can read
+ * its issuing step's start; `kblocks.KEY` overrides; write-back. */
+int sch_kblocks_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
 int sch_kblocks_resolve(pg_schedule *s);
-/* ... and check, once the nodes are ordered, that the loop can read its issuing step's start. */
 int sch_kblocks_check_order(pg_schedule *s);
+int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text);
 /* The role and step of the first work step named `name` (0), -1 if no role
  * has one. */
 int sch_find_work(const pg_schedule *s, const char *name, int *role, int *step);
-/* Resolve a `contend` line against the built graph (contend.c); -1 with
- * "origin:line: problem". */
+/* The `contend` line (contend_parse.c): parse, resolve against the built
+ * graph, `contend.KEY` overrides, write-back. */
+int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
 int sch_contend_resolve(pg_schedule *s);
+int sch_contend_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+int sch_contend_write(FILE *f, const pg_schedule *s, char *text);
 /* The `tmaqueue` line (tmaqueue.c): parse its tokens (after the directive),
  * resolve it once the k-block loop is, apply a `tmaqueue.penalty` override
- * (its fit: fit.h). */
-int sch_tmaqueue_parse(pg_schedule *s, const char *const *tok, int ntok, int line);
+ * (its fit: fit.h), write it back. */
+int sch_tmaqueue_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
 int sch_tmaqueue_resolve(pg_schedule *s);
 int sch_tmaqueue_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+int sch_tmaqueue_write(FILE *f, const pg_schedule *s, char *text);
 /* The `dramq` line (dramq_parse.c): parse its tokens (after the directive),
  * resolve it once the `bandwidth` line is, apply a `dramq.KEY` override (its
  * engine part: engine.h; its fit: fit.h). */
-int sch_dramq_parse(pg_schedule *s, const char *const *tok, int ntok, int line);
+int sch_dramq_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
 int sch_dramq_resolve(pg_schedule *s);
 int sch_dramq_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
 /* The sample slot of (dist, instance), made if new; -1 if the table is full. */

@@ -153,37 +153,52 @@ void sch_node_name(const pg_schedule *s, int node, char *buf, int n)
 }
 
 /* "key=value" tokens; unknown keys are errors. */
-static const char *kv(const toks *t, int from, const char *key)
+const char *sch_kv(const char *const *tok, int ntok, int from, const char *key)
 {
     size_t kl = strlen(key);
-    for (int i = from; i < t->n; i++)
-        if (strncmp(t->tok[i], key, kl) == 0 && t->tok[i][kl] == '=')
-            return t->tok[i] + kl + 1;
+    for (int i = from; i < ntok; i++)
+        if (strncmp(tok[i], key, kl) == 0 && tok[i][kl] == '=')
+            return tok[i] + kl + 1;
     return NULL;
 }
 
-static int kv_check(pg_schedule *s, const toks *t, int from, const char *const *keys, int line)
+int sch_kv_check(pg_schedule *s, const char *const *tok, int ntok, int from, const char *const *keys, int line)
 {
-    for (int i = from; i < t->n; i++) {
-        const char *eq = strchr(t->tok[i], '=');
+    for (int i = from; i < ntok; i++) {
+        const char *eq = strchr(tok[i], '=');
         int ok = 0;
         for (int k = 0; keys[k] && eq; k++)
-            if ((size_t)(eq - t->tok[i]) == strlen(keys[k]) && strncmp(t->tok[i], keys[k], strlen(keys[k])) == 0)
+            if ((size_t)(eq - tok[i]) == strlen(keys[k]) && strncmp(tok[i], keys[k], strlen(keys[k])) == 0)
                 ok = 1;
         if (!ok)
-            return FAIL(line, "'%s': expected KEY=VALUE with KEY one of the keys of `%s`", t->tok[i], t->tok[0]);
+            return FAIL(line, "'%s': expected KEY=VALUE with KEY one of the keys of `%s`", tok[i], tok[0]);
     }
     return 0;
 }
 
-static int kv_num(pg_schedule *s, const toks *t, int from, const char *key, double *out, int line)
+int sch_kv_num(pg_schedule *s, const char *const *tok, int ntok, int from, const char *key, double *out, int line)
 {
-    const char *v = kv(t, from, key);
+    const char *v = sch_kv(tok, ntok, from, key);
     if (!v)
         return 0;
     if (expr_eval(v, 0, out))
         return FAIL(line, "%s: %s", key, pg_last_error());
     return 1;
+}
+
+static const char *kv(const toks *t, int from, const char *key)
+{
+    return sch_kv((const char *const *)t->tok, t->n, from, key);
+}
+
+static int kv_check(pg_schedule *s, const toks *t, int from, const char *const *keys, int line)
+{
+    return sch_kv_check(s, (const char *const *)t->tok, t->n, from, keys, line);
+}
+
+static int kv_num(pg_schedule *s, const toks *t, int from, const char *key, double *out, int line)
+{
+    return sch_kv_num(s, (const char *const *)t->tok, t->n, from, key, out, line);
 }
 
 static int parse_dist(pg_schedule *s, const toks *t, int line)
@@ -732,6 +747,18 @@ static int order_nodes(pg_schedule *s)
     return 0;
 }
 
+/* The message lists every directive, the optional lines' from their table. */
+static int unknown_directive(pg_schedule *s, const char *d, int line)
+{
+    char known[512] = "schedule, doc, option, roles, phases, waits, machine, phase, memory, latency, role, work, "
+                      "wait, delay, buffer, period, idle";
+    for (int i = 0; i < sch_nlines; i++) {
+        strncat(known, ", ", sizeof known - strlen(known) - 1);
+        strncat(known, sch_lines[i].name, sizeof known - strlen(known) - 1);
+    }
+    return FAIL(line, "unknown directive '%s' (%s)", d, known);
+}
+
 int sch_compile(pg_schedule *s)
 {
     /* reset the compiled part */
@@ -740,7 +767,6 @@ int sch_compile(pg_schedule *s)
     s->bw_dist = -1;
     s->kb_node = -1;
     s->ct_node = -1;
-    char bw_phase[SCH_NAME] = "";
     if (sch_vocab_load(s))
         return -1;
     const char *cur = s->text;
@@ -756,6 +782,7 @@ int sch_compile(pg_schedule *s)
         if (substitute(s, raw, line, sizeof line, lineno) || tokenize(line, &t))
             return -1;
         const char *d = t.tok[0];
+        const sch_line *ln = NULL;
         int rc = 0;
         if (strcmp(d, "schedule") == 0) {
             if (t.n != 2)
@@ -771,53 +798,6 @@ int sch_compile(pg_schedule *s)
             rc = parse_step(s, &t, lineno);
         } else if (strcmp(d, "buffer") == 0) {
             rc = parse_buffer(s, &t, lineno);
-        } else if (strcmp(d, "bandwidth") == 0) {
-            static const char *const keys[] = {"compute", "bytes_per_tile", "bytes_per_s", "calibrated_period", NULL};
-            if (t.n < 2 || kv_check(s, &t, 2, keys, lineno))
-                return t.n < 2 ? FAIL(lineno, "usage: bandwidth PHASE compute= bytes_per_tile= bytes_per_s= "
-                                              "calibrated_period=")
-                               : -1;
-            snprintf(bw_phase, sizeof bw_phase, "%s", t.tok[1]);
-            if (kv_num(s, &t, 2, "compute", &s->bw_compute, lineno) != 1 ||
-                kv_num(s, &t, 2, "bytes_per_tile", &s->bw_bytes_per_tile, lineno) != 1 ||
-                kv_num(s, &t, 2, "bytes_per_s", &s->bw_bytes_per_s, lineno) != 1 ||
-                kv_num(s, &t, 2, "calibrated_period", &s->bw_calibrated_period, lineno) != 1)
-                return FAIL(lineno, "bandwidth needs compute=, bytes_per_tile=, bytes_per_s= and calibrated_period=");
-            if (!(s->bw_bytes_per_s > 0) || !(s->bw_calibrated_period > 0) || !(s->bw_compute >= 0))
-                return FAIL(lineno, "bandwidth: bytes_per_s and calibrated_period must be positive");
-            s->bw_line = lineno;
-        } else if (strcmp(d, "kblocks") == 0) {
-            if (s->kb_line)
-                return FAIL(lineno, "only one `kblocks` line (first at line %d)", s->kb_line);
-            const char *rest = strstr(line, "kblocks") + strlen("kblocks");
-            if (strlen(rest) >= sizeof s->kb_spec)
-                return FAIL(lineno, "kblocks line too long");
-            snprintf(s->kb_spec, sizeof s->kb_spec, "%s", rest);
-            s->kb_line = lineno;
-        } else if (strcmp(d, "contend") == 0) {
-            static const char *const keys[] = {"by", "slowdown", "overlap", "window", NULL};
-            if (s->ct_line)
-                return FAIL(lineno, "only one `contend` line (first at line %d)", s->ct_line);
-            if (t.n < 4 || strchr(t.tok[1], '=') || kv_check(s, &t, 2, keys, lineno))
-                return t.n < 4 || strchr(t.tok[1], '=')
-                           ? FAIL(lineno, "usage: contend PHASE by=PHASE slowdown=C [overlap=CYCLES] [window=TILES]")
-                           : -1;
-            const char *by = kv(&t, 2, "by");
-            s->ct_overlap = 0;
-            s->ct_window = 16;
-            if (!by || !by[0] || kv_num(s, &t, 2, "slowdown", &s->ct_slowdown, lineno) != 1 ||
-                kv_num(s, &t, 2, "overlap", &s->ct_overlap, lineno) < 0 ||
-                kv_num(s, &t, 2, "window", &s->ct_window, lineno) < 0)
-                return FAIL(lineno, "contend needs by=PHASE and slowdown=C");
-            if (strlen(t.tok[1]) >= SCH_NAME || strlen(by) >= SCH_NAME)
-                return FAIL(lineno, "contend: phase name too long");
-            snprintf(s->ct_spec[0], sizeof s->ct_spec[0], "%s", t.tok[1]);
-            snprintf(s->ct_spec[1], sizeof s->ct_spec[1], "%s", by);
-            s->ct_line = lineno;
-        } else if (strcmp(d, "tmaqueue") == 0) {
-            rc = sch_tmaqueue_parse(s, (const char *const *)t.tok, t.n, lineno);
-        } else if (strcmp(d, "dramq") == 0) {
-            rc = sch_dramq_parse(s, (const char *const *)t.tok, t.n, lineno);
         } else if (strcmp(d, "period") == 0) {
             if (t.n != 2)
                 return FAIL(lineno, "usage: period ROLE.STEP");
@@ -829,11 +809,10 @@ int sch_compile(pg_schedule *s)
             snprintf(s->idle[s->nidle].name, sizeof s->idle[0].name, "%s", t.tok[1]);
             snprintf(s->idle_spec[s->nidle], sizeof s->idle_spec[0], "%s", t.tok[2]);
             s->idle_line[s->nidle++] = lineno;
+        } else if ((ln = sch_line_find(d))) {
+            rc = ln->parse(s, (const char *const *)t.tok, t.n, line, lineno);
         } else {
-            return FAIL(lineno, "unknown directive '%s' (schedule, doc, option, roles, phases, waits, machine, phase, "
-                                "memory, latency, role, work, wait, delay, buffer, period, idle, bandwidth, kblocks, "
-                                "contend, tmaqueue, dramq)",
-                        d);
+            return unknown_directive(s, d, lineno);
         }
         if (rc)
             return -1;
@@ -850,21 +829,14 @@ int sch_compile(pg_schedule *s)
         return -1;
     if (build_graph(s))
         return -1;
-    if (s->kb_line && sch_kblocks_resolve(s)) /* may add sample slots: before the order */
+    for (int i = 0; i < sch_nlines; i++) /* may add sample slots: before the order */
+        if (sch_lines[i].resolve_graph && sch_lines[i].resolve_graph(s))
+            return -1;
+    if (order_nodes(s))
         return -1;
-    if (s->tq_line && sch_tmaqueue_resolve(s)) /* on the resolved loop; may add a sample slot */
-        return -1;
-    if (order_nodes(s) || sch_kblocks_check_order(s))
-        return -1;
-    if (s->ct_line && sch_contend_resolve(s))
-        return -1;
-    if (bw_phase[0]) {
-        s->bw_dist = sch_find_dist(s, bw_phase);
-        if (s->bw_dist < 0 || s->dists[s->bw_dist].kind != DKIND_PHASE)
-            return FAIL(s->bw_line, "bandwidth: '%s' is not a phase of this schedule", bw_phase);
-    }
-    if (s->dq_line && sch_dramq_resolve(s))
-        return -1;
+    for (int i = 0; i < sch_nlines; i++)
+        if (sch_lines[i].resolve && sch_lines[i].resolve(s))
+            return -1;
     if (resolve_role_step(s, s->period_spec, &s->period_role, &s->period_step, s->period_line))
         return -1;
     for (int i = 0; i < s->nidle; i++)

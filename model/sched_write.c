@@ -167,6 +167,7 @@ int pg_schedule_write(const pg_schedule *s, FILE *f, const char *comment)
         snprintf(line, sizeof line, "%.*s", (int)(len < sizeof line - 1 ? len : sizeof line - 1), p);
         sscanf(line, "%63s %63s", w1, w2);
         int done = 0;
+        const sch_line *ln = NULL;
         if (strcmp(w1, "option") == 0) {
             for (int i = 0; i < s->noptions; i++)
                 if (strcmp(s->options[i].name, w2) == 0) {
@@ -180,35 +181,8 @@ int pg_schedule_write(const pg_schedule *s, FILE *f, const char *comment)
                 write_dist(f, s, di);
                 done = 1;
             }
-        } else if (strcmp(w1, "bandwidth") == 0 && s->bw_dist >= 0) {
-            fprintf(f, "bandwidth %s compute=%.9g bytes_per_tile=%.9g bytes_per_s=%.9g calibrated_period=%.9g\n",
-                    s->dists[s->bw_dist].name, s->bw_compute, s->bw_bytes_per_tile, s->bw_bytes_per_s,
-                    s->bw_calibrated_period);
-            done = 1;
-        } else if (strcmp(w1, "kblocks") == 0 && s->kb_node >= 0) {
-            /* the line as written (its $options stay), its fitted numbers replaced */
-            char *save = NULL;
-            int first = 1;
-            for (char *tok = strtok_r(line, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), first = 0) {
-                if (!first)
-                    fputc(' ', f);
-                if (strncmp(tok, "compute=", 8) == 0)
-                    fprintf(f, "compute=%.9g", s->kb_compute);
-                else if (strncmp(tok, "calibrated_mean=", 16) == 0)
-                    fprintf(f, "calibrated_mean=%.9g", s->kb_calibrated_mean);
-                else
-                    fputs(tok, f);
-            }
-            fputc('\n', f);
-            done = 1;
-        } else if (strcmp(w1, "contend") == 0 && s->ct_node >= 0) {
-            fprintf(f, "contend %s by=%s slowdown=%.9g overlap=%.9g window=%.9g\n", s->ct_spec[0], s->ct_spec[1],
-                    s->ct_slowdown, s->ct_overlap, s->ct_window);
-            done = 1;
-        } else if (strcmp(w1, "tmaqueue") == 0 && s->tq_on) {
-            fprintf(f, "tmaqueue %s after=%s window=%s penalty=%.9g\n", s->tq_spec[0], s->tq_spec[1], s->tq_spec[2],
-                    s->tq_penalty);
-            done = 1;
+        } else if ((ln = sch_line_find(w1)) && ln->write) {
+            done = ln->write(f, s, line);
         } else if (strcmp(w1, "machine") == 0) {
             fprintf(f, "machine units=%.17g tiles=%.17g clock_hz=%.17g flops=%.17g prologue=%.17g", s->machine.units,
                     s->machine.tiles, s->machine.clock_hz, s->machine.flops, s->machine.prologue);

@@ -1,5 +1,5 @@
 /* The `tmaqueue` line's schedule side: parse, resolve on the k-block loop,
- * `tmaqueue.penalty` overrides.  What the line does is in tmaqueue.c; its
+ * `tmaqueue.penalty` overrides, write-back.  What the line does is in tmaqueue.c; its
  * fit in tmaqueue_fit.c. */
 #include <math.h>
 #include <stdio.h>
@@ -11,8 +11,9 @@
 
 #define TQFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->tq_line))
 
-int sch_tmaqueue_parse(pg_schedule *s, const char *const *tok, int ntok, int line)
+int sch_tmaqueue_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
+    (void)text;
     if (s->tq_line)
         return pg_fail("%s:%d: only one `tmaqueue` line (first at line %d)", s->origin, line, s->tq_line);
     s->tq_line = line;
@@ -44,6 +45,8 @@ int sch_tmaqueue_parse(pg_schedule *s, const char *const *tok, int ntok, int lin
 int sch_tmaqueue_resolve(pg_schedule *s)
 {
     int r, st, ra, sa;
+    if (!s->tq_line)
+        return 0;
     if (s->kb_node < 0)
         return TQFAIL("tmaqueue needs a `kblocks` line (it delays the loop's k-block loads)");
     if (sch_find_work(s, s->tq_spec[0], &r, &st) || sch_node_of(s, r, 0, st) != s->kb_node)
@@ -75,4 +78,14 @@ int sch_tmaqueue_override(pg_schedule *s, const char *stat, int relative, double
         return pg_fail("'%s' must be >= 0", param);
     s->tq_penalty = v;
     return 0;
+}
+
+int sch_tmaqueue_write(FILE *f, const pg_schedule *s, char *text)
+{
+    (void)text;
+    if (!s->tq_on)
+        return 0;
+    fprintf(f, "tmaqueue %s after=%s window=%s penalty=%.9g\n", s->tq_spec[0], s->tq_spec[1], s->tq_spec[2],
+            s->tq_penalty);
+    return 1;
 }

@@ -1,0 +1,69 @@
+/* The `bandwidth` line's schedule side: parse, resolve its phase,
+ * `bandwidth.KEY` overrides, write-back.  What the line does (the stall
+ * that grows with the DRAM share) is in predict.c; its fit in fit_lines.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "pg_error.h"
+#include "sched.h"
+
+#define FAIL(line, ...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, (line)))
+
+int sch_bandwidth_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
+{
+    static const char *const keys[] = {"compute", "bytes_per_tile", "bytes_per_s", "calibrated_period", NULL};
+    (void)text;
+    if (ntok < 2 || sch_kv_check(s, tok, ntok, 2, keys, line))
+        return ntok < 2 ? FAIL(line, "usage: bandwidth PHASE compute= bytes_per_tile= bytes_per_s= "
+                                     "calibrated_period=")
+                        : -1;
+    snprintf(s->bw_spec, sizeof s->bw_spec, "%s", tok[1]);
+    if (sch_kv_num(s, tok, ntok, 2, "compute", &s->bw_compute, line) != 1 ||
+        sch_kv_num(s, tok, ntok, 2, "bytes_per_tile", &s->bw_bytes_per_tile, line) != 1 ||
+        sch_kv_num(s, tok, ntok, 2, "bytes_per_s", &s->bw_bytes_per_s, line) != 1 ||
+        sch_kv_num(s, tok, ntok, 2, "calibrated_period", &s->bw_calibrated_period, line) != 1)
+        return FAIL(line, "bandwidth needs compute=, bytes_per_tile=, bytes_per_s= and calibrated_period=");
+    if (!(s->bw_bytes_per_s > 0) || !(s->bw_calibrated_period > 0) || !(s->bw_compute >= 0))
+        return FAIL(line, "bandwidth: bytes_per_s and calibrated_period must be positive");
+    s->bw_line = line;
+    return 0;
+}
+
+int sch_bandwidth_resolve(pg_schedule *s)
+{
+    if (!s->bw_spec[0])
+        return 0;
+    s->bw_dist = sch_find_dist(s, s->bw_spec);
+    if (s->bw_dist < 0 || s->dists[s->bw_dist].kind != DKIND_PHASE)
+        return FAIL(s->bw_line, "bandwidth: '%s' is not a phase of this schedule", s->bw_spec);
+    return 0;
+}
+
+int sch_bandwidth_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
+{
+    double *f = strcmp(stat, "compute") == 0             ? &s->bw_compute
+                : strcmp(stat, "bytes_per_tile") == 0    ? &s->bw_bytes_per_tile
+                : strcmp(stat, "bytes_per_s") == 0       ? &s->bw_bytes_per_s
+                : strcmp(stat, "calibrated_period") == 0 ? &s->bw_calibrated_period
+                                                         : NULL;
+    if (!f || s->bw_dist < 0)
+        return pg_fail("'%s': %s", param,
+                       s->bw_dist < 0 ? "this schedule has no bandwidth line"
+                                      : "bandwidth takes compute, bytes_per_tile, bytes_per_s, calibrated_period");
+    double v = relative ? *f + value : value;
+    if (!(v >= 0) || (f != &s->bw_compute && !(v > 0)))
+        return pg_fail("'%s' must be positive", param);
+    *f = v;
+    return 0;
+}
+
+int sch_bandwidth_write(FILE *f, const pg_schedule *s, char *text)
+{
+    (void)text;
+    if (s->bw_dist < 0)
+        return 0;
+    fprintf(f, "bandwidth %s compute=%.9g bytes_per_tile=%.9g bytes_per_s=%.9g calibrated_period=%.9g\n",
+            s->dists[s->bw_dist].name, s->bw_compute, s->bw_bytes_per_tile, s->bw_bytes_per_s,
+            s->bw_calibrated_period);
+    return 1;
+}

@@ -1,0 +1,28 @@
+/* The schedule's optional lines, one row each: their directive and the
+ * hooks sched_parse.c (parse, resolve), sched.c (`LINE.KEY=` settings) and
+ * sched_write.c (write-back) call by name.  A new line adds its row here
+ * (its hooks in its own LINE_parse.c) and, if it fits something, one in
+ * fit_lines.c. */
+#include <string.h>
+
+#include "sched.h"
+
+/* Rows resolve in this order: `tmaqueue` on the k-block loop `kblocks`
+ * resolved, `dramq` on the `bandwidth` line's phase. */
+const sch_line sch_lines[] = {
+    {"kblocks", sch_kblocks_parse, sch_kblocks_resolve, sch_kblocks_check_order, sch_kblocks_override,
+     sch_kblocks_write},
+    {"tmaqueue", sch_tmaqueue_parse, sch_tmaqueue_resolve, NULL, sch_tmaqueue_override, sch_tmaqueue_write},
+    {"contend", sch_contend_parse, NULL, sch_contend_resolve, sch_contend_override, sch_contend_write},
+    {"bandwidth", sch_bandwidth_parse, NULL, sch_bandwidth_resolve, sch_bandwidth_override, sch_bandwidth_write},
+    {"dramq", sch_dramq_parse, NULL, sch_dramq_resolve, sch_dramq_override, NULL},
+};
+const int sch_nlines = (int)(sizeof sch_lines / sizeof sch_lines[0]);
+
+const sch_line *sch_line_find(const char *name)
+{
+    for (int i = 0; i < sch_nlines; i++)
+        if (strcmp(sch_lines[i].name, name) == 0)
+            return &sch_lines[i];
+    return NULL;
+}
