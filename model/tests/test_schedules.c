@@ -29,12 +29,12 @@ static const char k_good[] = "schedule t\n"                                     
                              "  work mainloop\n"                                                  /* 11 */
                              "buffer stages count=2 acquire=producer.producer_wait release=consumer.mainloop\n";
 
-/* k_good with line `lineno` (1-based) replaced. */
-static char *with_line(int lineno, const char *repl)
+/* `text` with line `lineno` (1-based) replaced (every line ends in '\n'). */
+static char *replace_line(const char *text, int lineno, const char *repl)
 {
     static char out[4096];
     out[0] = '\0';
-    const char *p = k_good;
+    const char *p = text;
     for (int l = 1; *p; l++) {
         const char *e = strchr(p, '\n');
         if (l == lineno) {
@@ -47,6 +47,9 @@ static char *with_line(int lineno, const char *repl)
     }
     return out;
 }
+
+/* k_good with line `lineno` replaced. */
+static char *with_line(int lineno, const char *repl) { return replace_line(k_good, lineno, repl); }
 
 static void expect_reject(const char *text, const char *where, const char *what)
 {
@@ -295,23 +298,7 @@ static const char k_vocab[] = "schedule made-up\n"                              
                               "  work compute\n"                                              /* 14 */
                               "  work writeback\n";                                           /* 15 */
 
-static char *vocab_with_line(int lineno, const char *repl)
-{
-    static char out[4096];
-    out[0] = '\0';
-    const char *p = k_vocab;
-    for (int l = 1; *p; l++) {
-        const char *e = strchr(p, '\n');
-        if (l == lineno) {
-            strcat(out, repl);
-            strcat(out, "\n");
-        } else {
-            strncat(out, p, (size_t)(e - p + 1));
-        }
-        p = e + 1;
-    }
-    return out;
-}
+static char *vocab_with_line(int lineno, const char *repl) { return replace_line(k_vocab, lineno, repl); }
 
 static void test_own_vocabulary(void **state)
 {
