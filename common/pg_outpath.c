@@ -62,39 +62,56 @@ int pg_input_register_fd(int fd, const char *name)
     return pg_input_register_stat(name, &st);
 }
 
-FILE *pg_input_fopen(const char *path, const char *what)
+/* "<what> '<path>' " before a message, or nothing when the caller names the
+ * file itself (what == NULL). */
+static int input_fail(const char *path, const char *what, const char *msg, const char *detail)
+{
+    if (what)
+        return pg_fail("%s '%s' %s%s", what, path, msg, detail);
+    return pg_fail("%s%s", msg, detail);
+}
+
+int pg_input_open(const char *path, const char *what)
 {
     /* O_NONBLOCK: opening a FIFO without a writer must not wait for one;
      * fstat says what was actually opened. */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    FILE *f = NULL;
+    char detail[96];
     struct stat st;
     if (fd < 0) {
-        pg_fail("cannot open %s '%s': %s", what, path, strerror(errno));
-        return NULL;
+        snprintf(detail, sizeof detail, "%s", strerror(errno));
+        input_fail(path, what, what ? "cannot be opened: " : "", detail);
+        return -1;
     }
     if (fstat(fd, &st) != 0) {
-        pg_fail("cannot read %s '%s': %s", what, path, strerror(errno));
-        goto done;
+        snprintf(detail, sizeof detail, "%s", strerror(errno));
+        input_fail(path, what, "cannot be read: ", detail);
+    } else if (!S_ISREG(st.st_mode)) {
+        snprintf(detail, sizeof detail, "(%s)", pg_file_kind(st.st_mode));
+        input_fail(path, what, what ? "is not a regular file " : "not a regular file ", detail);
+    } else {
+        int flags = fcntl(fd, F_GETFL);
+        if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+            snprintf(detail, sizeof detail, "%s", strerror(errno));
+            input_fail(path, what, "cannot be read: ", detail);
+        } else if (pg_input_register_stat(path, &st) == 0) { /* no output may overwrite it */
+            return fd;
+        }
     }
-    if (!S_ISREG(st.st_mode)) {
-        pg_fail("%s '%s' is not a regular file (%s)", what, path, pg_file_kind(st.st_mode));
-        goto done;
-    }
-    int flags = fcntl(fd, F_GETFL);
-    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+    close(fd);
+    return -1;
+}
+
+FILE *pg_input_fopen(const char *path, const char *what)
+{
+    int fd = pg_input_open(path, what);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "r");
+    if (!f) {
         pg_fail("cannot read %s '%s': %s", what, path, strerror(errno));
-        goto done;
-    }
-    if (pg_input_register_stat(path, &st) != 0) /* no output may overwrite it */
-        goto done;
-    if ((f = fdopen(fd, "r")) == NULL)
-        pg_fail("cannot read %s '%s': %s", what, path, strerror(errno));
-    else
-        fd = -1; /* the FILE owns it */
-done:
-    if (fd >= 0)
         close(fd);
+    }
     return f;
 }
 

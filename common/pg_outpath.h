@@ -38,6 +38,10 @@ int pg_input_register_fd(int fd, const char *name);
  * "schedule file", and the file's kind), registered as an input.  NULL
  * with a message on failure. */
 FILE *pg_input_fopen(const char *path, const char *what);
+/* The same as a descriptor (blocking, close-on-exec); with what == NULL the
+ * messages leave the file's name to the caller ("not a regular file (a
+ * FIFO)").  -1 with a message on failure. */
+int pg_input_open(const char *path, const char *what);
 /* Forget every registered input (tests; a long-lived caller between jobs). */
 void pg_input_clear(void);
 

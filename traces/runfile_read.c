@@ -41,24 +41,11 @@ int pg_runfile_open_group(hid_t file, const char *path, hid_t *g)
 
 int pg_runfile_check_regular(const char *path)
 {
-    /* O_NONBLOCK: opening a FIFO without a writer must not wait for one;
-     * fstat on the descriptor says what was actually opened. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-    if (fd < 0) {
-        if (errno == EISDIR)
-            return pg_fail("not a regular file (a directory)");
-        return pg_fail("%s", strerror(errno));
-    }
-    struct stat st;
-    int rc = 0;
-    if (fstat(fd, &st) < 0)
-        rc = pg_fail("cannot stat: %s", strerror(errno));
-    else if (!S_ISREG(st.st_mode))
-        rc = pg_fail("not a regular file (%s)", pg_file_kind(st.st_mode));
-    else if (pg_input_register_stat(path, &st) != 0) /* no output may overwrite it (pg_outpath.h) */
-        rc = -1;
+    int fd = pg_input_open(path, NULL); /* a regular file, registered as an input */
+    if (fd < 0)
+        return -1;
     close(fd);
-    return rc;
+    return 0;
 }
 
 /* Reasons a path cannot be read are clearer from errno than from HDF5. */
