@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "cli_call.h"
+
 #include "commands.h"
 #include "gemm.h"
 #include "inputs.h"
@@ -154,19 +156,6 @@ static int teardown(void **state)
     char cmd[256];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
     return system(cmd) == 0 ? 0 : -1;
-}
-
-static int call(int (*fn)(int, char **), ...)
-{
-    char *argv[32];
-    int argc = 0;
-    va_list ap;
-    va_start(ap, fn);
-    for (char *a; (a = va_arg(ap, char *)) != NULL && argc < 31;)
-        argv[argc++] = a;
-    va_end(ap);
-    argv[argc] = NULL;
-    return fn(argc, argv);
 }
 
 static int exists(const char *p) { return access(p, F_OK) == 0; }

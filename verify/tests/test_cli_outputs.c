@@ -17,6 +17,8 @@
 
 #include <cmocka.h>
 
+#include "cli_call.h"
+
 #include "commands.h"
 #include "pg_error.h"
 
@@ -28,19 +30,6 @@ int pg_cmd_run(int argc, char **argv)
 {
     (void)argc, (void)argv;
     return 2;
-}
-
-static int call(int (*fn)(int, char **), ...)
-{
-    char *argv[32];
-    int argc = 0;
-    va_list ap;
-    va_start(ap, fn);
-    for (char *a; (a = va_arg(ap, char *)) != NULL && argc < 31;)
-        argv[argc++] = a;
-    va_end(ap);
-    argv[argc] = NULL;
-    return fn(argc, argv);
 }
 
 static void path_in(char *out, const char *name)
