@@ -1,14 +1,10 @@
-/* Small helpers for the verify/trace/demo command lines (the options
- * themselves: common/pg_cli.h): numbers checked for range and trailing
- * junk, the one run file a command reads. */
+/* Small helpers for the verify/trace/demo command lines (the options and
+ * their numbers: common/pg_cli.h): --help anywhere, the one run file a
+ * command reads. */
 #ifndef PG_VERIFY_CLI_ARGS_H
 #define PG_VERIFY_CLI_ARGS_H
 
 #include <stdint.h>
-
-/* Integer in [lo, hi]; -1 with a message naming the option. */
-int pg_arg_int(const char *opt, const char *s, int64_t lo, int64_t hi, int64_t *out);
-int pg_arg_u64(const char *opt, const char *s, uint64_t *out);
 
 /* 1 if any of argv[from..argc-1] is --help or -h. */
 int pg_arg_wants_help(int argc, char **argv, int from);

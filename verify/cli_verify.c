@@ -1,4 +1,5 @@
 /* pegemm verify outputs | modes | trace */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,8 +70,8 @@ static int fail2(const char *cmd)
 
 static int set_threads(const char *s)
 {
-    int64_t t;
-    if (pg_arg_int("--threads", s, 1, 4096, &t) != 0)
+    long long t;
+    if (pg_cli_int("--threads", s, 1, 4096, &t) != 0)
         return -1;
     omp_set_num_threads((int)t);
     return 0;
@@ -94,7 +95,7 @@ static int cmd_outputs(int argc, char **argv)
 {
     const char *path = NULL, *mode_s = NULL, *epi_s = NULL, *json = NULL, *svg = NULL, *lib_s = NULL, *v;
     pg_out_tolerance tol = {PG_TOL_EXACT, 0, 0.0, 0.0};
-    int64_t max_report = 10, sample = 0;
+    long long max_report = 10, sample = 0;
     int rc = 2, r;
     pg_run run;
     pg_verify_result res;
@@ -116,8 +117,8 @@ static int cmd_outputs(int argc, char **argv)
             return 2;
         if ((r == PG_CLI_OPERAND && pg_arg_run_file(v, &path, SEE_HELP) != 0) ||
             (r == O_THREADS && set_threads(v) != 0) ||
-            (r == O_MAX_REPORT && pg_arg_int("--max-report", v, 0, PG_VERIFY_MAX_FIRST, &max_report) != 0) ||
-            (r == O_SAMPLE && pg_arg_int("--sample", v, 1, INT64_MAX, &sample) != 0) ||
+            (r == O_MAX_REPORT && pg_cli_int("--max-report", v, 0, PG_VERIFY_MAX_FIRST, &max_report) != 0) ||
+            (r == O_SAMPLE && pg_cli_int("--sample", v, 1, LLONG_MAX, &sample) != 0) ||
             (r == O_TOLERANCE && pg_out_tolerance_parse(v, &tol) != 0))
             goto bad;
         mode_s = r == O_MODE ? v : mode_s;
@@ -226,9 +227,9 @@ static int cmd_modes(int argc, char **argv)
     } else {
         pg_shape shape;
         pg_family fam;
-        uint64_t seed;
+        unsigned long long seed;
         if (pg_shape_parse(problem_s, &shape) != 0 || pg_shape_check(&shape) != 0 ||
-            pg_family_parse(family_s, &fam) != 0 || pg_arg_u64("--seed", seed_s, &seed) != 0 ||
+            pg_family_parse(family_s, &fam) != 0 || pg_cli_u64("--seed", seed_s, &seed) != 0 ||
             pg_problem_generate(&run.problem, shape, fam, seed) != 0)
             goto bad;
     }
@@ -307,8 +308,8 @@ static int cmd_trace(int argc, char **argv)
     pg_cli c;
     pg_cli_begin(&c, "verify trace", table, O_COUNT, argc, argv); /* --help: pg_cmd_verify */
     while ((r = pg_cli_next(&c)) != PG_CLI_END) {
-        int64_t n;
-        uint64_t u;
+        long long n;
+        unsigned long long u;
         v = c.value;
         if (r == PG_CLI_ERROR)
             return 2;
@@ -316,11 +317,11 @@ static int cmd_trace(int argc, char **argv)
             (r == O_TOLERANCE && pg_tolerance_parse(v, &tol) != 0))
             goto bad;
         if (r == O_TILES) {
-            if (pg_arg_int("--tiles", v, 10, 100000000, &n) != 0)
+            if (pg_cli_int("--tiles", v, 10, 100000000, &n) != 0)
                 goto bad;
             opts.tiles = n;
         } else if (r == O_SEED) {
-            if (pg_arg_u64("--seed", v, &u) != 0)
+            if (pg_cli_u64("--seed", v, &u) != 0)
                 goto bad;
             opts.seed = u;
         }
