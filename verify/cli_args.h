@@ -4,8 +4,6 @@
 #ifndef PG_VERIFY_CLI_ARGS_H
 #define PG_VERIFY_CLI_ARGS_H
 
-#include <stdint.h>
-
 /* 1 if any of argv[from..argc-1] is --help or -h. */
 int pg_arg_wants_help(int argc, char **argv, int from);
 
