@@ -120,8 +120,8 @@ int sch_kblocks_resolve(pg_schedule *s)
     if (spec_num(s, "count", &count) || spec_num(s, "stages", &stages) || spec_num(s, "compute", &s->kb_compute) ||
         spec_num(s, "calibrated_mean", &s->kb_calibrated_mean))
         return -1;
-    if (count != floor(count) || count < 1 || count > 64)
-        return FAIL(s->kb_line, "kblocks count= must be a whole number of k-blocks in 1..64 (got %g)", count);
+    if (count != floor(count) || count < 1 || count > 1024)
+        return FAIL(s->kb_line, "kblocks count= must be a whole number of k-blocks in 1..1024 (got %g)", count);
     if (stages != floor(stages) || stages < 2 || stages > count)
         return FAIL(s->kb_line, "kblocks stages= must be a whole number in 2..count (got %g): with one stage a "
                                 "k-block would wait for its own release", stages);
