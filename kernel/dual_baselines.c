@@ -200,6 +200,8 @@ static int lt_matmul(const pg_dual_baseline *b, const pg_dual_plan *p, int64_t g
 int pg_dual_baseline_launch(pg_dual_baseline *b, cudaStream_t stream)
 {
     const pg_dual_dims *d = &b->dims;
+    if (!b->plan1 || !b->plan2)
+        return pg_fail("dual baseline: launch before a successful pg_dual_baseline_prepare");
     const int64_t batch = b->matmuls == 1 ? d->G : 1;
     for (int64_t g = 0; g < b->matmuls; g++)
         if (lt_matmul(b, b->plan1, g, batch, stream, "D1 = A B1^T") != 0 ||

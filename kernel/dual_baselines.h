@@ -38,8 +38,6 @@
 
 #include <cuda_runtime_api.h>
 
-#include "energy.h"
-
 typedef enum { PG_DUAL_OUT_BF16 = 0, PG_DUAL_OUT_FP16 = 1 } pg_dual_out;
 typedef enum { PG_DUAL_SCALE_BLOCK = 0, PG_DUAL_SCALE_TENSOR = 1 } pg_dual_scale;
 typedef enum { PG_DUAL_GROUPS_LOOP = 0, PG_DUAL_GROUPS_BATCHED = 1 } pg_dual_groups;
@@ -100,7 +98,7 @@ int pg_dual_baseline_prepare(pg_dual_baseline *b, const pg_dual_dims *dims, cons
 /* One baseline run on stream (asynchronous): the matmuls, then the
  * elementwise kernel.  0 or -1 with pg_fail naming the failing call. */
 int pg_dual_baseline_launch(pg_dual_baseline *b, cudaStream_t stream);
-/* Its shape as pg_energy_measure's launch function (ctx = the baseline;
+/* As pg_energy_measure's pg_launch_fn (energy.h; ctx = the baseline;
  * launches on the stream the last prepare was given). */
 int pg_dual_baseline_launch_fn(void *ctx);
 void pg_dual_baseline_free(pg_dual_baseline *b);

@@ -292,6 +292,14 @@ static void test_rejects_bad_dims(void **state)
     d = ok;
     d.scale = (pg_dual_scale)7;
     assert_int_equal(pg_dual_dims_check(&d), -1);
+    /* no CUDA call is reached: NULL buffers, launch before prepare */
+    pg_dual_baseline b;
+    const pg_dual_buffers none = {0};
+    assert_int_equal(pg_dual_baseline_prepare(&b, &ok, &none, NULL), -1);
+    assert_non_null(strstr(pg_last_error(), "NULL"));
+    assert_int_equal(pg_dual_baseline_launch(&b, NULL), -1);
+    assert_non_null(strstr(pg_last_error(), "before"));
+    pg_dual_baseline_free(&b);
     /* 2 GEMMs of 2 M N K flops per group */
     assert_true(pg_dual_flops(&ok) == 4.0 * 2 * 256 * 384 * 512);
 }
