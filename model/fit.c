@@ -9,6 +9,7 @@
 
 #include "engine.h"
 #include "fit.h"
+#include "fit_censored.h"
 #include "model.h"
 #include "pg_error.h"
 #include "sched.h"
@@ -267,6 +268,116 @@ static int set_latency(pg_schedule *s, int lat, double *v, double *fd, int64_t n
     return sch_set_dist(s, &d);
 }
 
+/* One latency's observations for the censored estimate: wait end - event
+ * per tile and edge, exact or an upper bound (fit_censored.h); old: the
+ * latency is also read where the rule does not apply (a wait's floor on its
+ * own previous step, an event at a fraction of a phase), so it keeps the
+ * binding-sample estimate. */
+typedef struct {
+    double *y;
+    unsigned char *exact;
+    int64_t n, cap;
+    int old;
+} cens_obs;
+
+static int cens_push(cens_obs *o, double y, int exact)
+{
+    if (o->n == o->cap) {
+        int64_t cap = o->cap ? 2 * o->cap : 1024;
+        double *ny = realloc(o->y, sizeof(double) * (size_t)cap);
+        if (ny)
+            o->y = ny;
+        unsigned char *nx = realloc(o->exact, (size_t)cap);
+        if (nx)
+            o->exact = nx;
+        if (!ny || !nx)
+            return pg_fail("out of memory");
+        o->cap = cap;
+    }
+    o->y[o->n] = y;
+    o->exact[o->n++] = (unsigned char)exact;
+    return 0;
+}
+
+/* Is edge e (into node v) the wait's floor: a dependency on the step's own
+ * previous step of the same tile?  That one binds exactly when the wait is
+ * at its floor, so a short wait does not censor it. */
+static int edge_is_floor(const pg_schedule *s, const sch_edge *e, int v)
+{
+    return e->from == s->nodes[v].prev && e->off == 0 && e->at_node < 0;
+}
+
+/* How long a step must have waited beyond its own work to count as blocked
+ * by its latest dependency: a wait its shortest (p1 over the traced tiles)
+ * + 50 cycles, the poll and clock reads of a wait that did not wait; a work
+ * step that also waits 50 cycles beyond its own work. */
+static double blocked_threshold(const int64_t *b, const int64_t *e, int64_t ntiles, int is_wait, double *scratch)
+{
+    if (!is_wait)
+        return 50;
+    int64_t n = 0;
+    for (int64_t k = 0; k < ntiles; k++)
+        if (e[k] >= 0 && b[k] >= 0)
+            scratch[n++] = (double)(e[k] - b[k]);
+    if (n == 0)
+        return 50;
+    qsort(scratch, (size_t)n, sizeof(double), cmp_double);
+    return quantile_sorted(scratch, n, 0.01) + 50;
+}
+
+/* Tile k's observations of the latencies on the dependencies of node v
+ * (docs/model.md "Fitting a trace"): wait end - event for each traced
+ * dependency with one latency term, exact where the step clearly waited
+ * (blocked) and the dependency is bind_e, the one predicted last; else an
+ * upper bound.  A floor or an `@F` event marks its latency `old`. */
+static int censored_observations(const pg_schedule *s, const trace_index *x, const sch_edge *edges, int nedges, int v,
+                                 int64_t k, int bind_e, int blocked, cens_obs *co)
+{
+    for (int ei = 0; ei < nedges; ei++) {
+        const sch_edge *e = &edges[ei];
+        int lat;
+        if (e->to != v || e->kind == EDGE_SEQ || (lat = edge_latency(s, e)) < 0)
+            continue;
+        if (edge_is_floor(s, e, v) || (e->at_node >= 0 && e->at_frac != 0)) {
+            co[lat].old = 1;
+            continue;
+        }
+        double src = edge_source(s, x, e, k);
+        if (isfinite(src) && cens_push(&co[lat], (double)x->e[v][k] - src - e->w, blocked && ei == bind_e))
+            return -1;
+    }
+    return 0;
+}
+
+/* The latencies read through the censored rule: each one's Kaplan-Meier
+ * estimate as n quantiles, refitted like binding samples (set_latency);
+ * with fewer than 20 exact observations the binding samples are kept. */
+static int set_censored_latencies(pg_schedule *s, cens_obs *co, double *const *samples, double *const *fracs,
+                                  const int64_t *nsamp)
+{
+    for (int d = 0; d < s->ndists; d++) {
+        if (s->dists[d].family == DIST_EMPIRICAL || s->dists[d].kind == DKIND_PHASE)
+            continue;
+        const cens_obs *o = &co[d];
+        int km = o->old || o->n == 0 ? 1 : -2;
+        double *q = NULL, *zero = NULL;
+        if (km == -2) {
+            q = malloc(sizeof(double) * (size_t)o->n);
+            zero = calloc((size_t)o->n, sizeof(double));
+            km = q && zero ? fit_censored_quantiles(o->y, o->exact, o->n, 20, q, o->n) : pg_fail("out of memory");
+            if (km == 0)
+                km = set_latency(s, d, q, zero, o->n) ? -1 : 0;
+        }
+        free(q);
+        free(zero);
+        if (km < 0)
+            return -1;
+        if (km == 1 && nsamp[d] >= 20 && set_latency(s, d, samples[d], fracs[d], nsamp[d]))
+            return -1;
+    }
+    return 0;
+}
+
 /* A wait ends at the latest of its dependencies (each: an event + a
  * latency).  For each traced tile the dependency predicted to arrive last
  * (event + current latency estimate; the wait's own start competing) is
@@ -286,8 +397,9 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const int *roleid, i
     double **fracs = calloc((size_t)ndist, sizeof(double *));
 
     int64_t *nsamp = calloc((size_t)ndist, sizeof(int64_t));
+    cens_obs *co = calloc((size_t)ndist, sizeof(cens_obs));
     v = malloc(sizeof(double) * (size_t)(ntiles + 1));
-    if (!samples || !fracs || !nsamp || !v) {
+    if (!samples || !fracs || !nsamp || !co || !v) {
         pg_fail("out of memory");
         goto done;
     }
@@ -303,6 +415,8 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const int *roleid, i
     memcpy(edges, s->edges, sizeof(sch_edge) * (size_t)nedges);
     for (int round = 0; round < 4; round++) {
         memset(nsamp, 0, sizeof(int64_t) * (size_t)ndist);
+        for (int d = 0; d < ndist; d++)
+            co[d].n = co[d].old = 0;
         for (int nvi = 0; nvi < s->nnodes; nvi++) {
             const sch_node *nv = &s->nodes[nvi];
             const sch_step *st = &s->roles[nv->role].steps[nv->step];
@@ -310,6 +424,7 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const int *roleid, i
                 continue;
             /* a work step that also waits ends at the later of its own work and its dependencies */
             double own = st->kind == STEP_WORK ? dist_mean(&s->dists[st->dist]) + work_step_const(s, nvi) : 0;
+            const double thr = blocked_threshold(x.b[nvi], x.e[nvi], ntiles, st->kind == STEP_WAIT, v);
             for (int64_t k = 0; k < ntiles; k++) {
                 int64_t we = x.e[nvi][k], wb = x.b[nvi][k];
                 if (we < 0)
@@ -318,6 +433,10 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const int *roleid, i
                 int best_e = -1;
                 double best_src = 0;
                 int complete = 1;
+                /* the dependency predicted last, the step's own start aside:
+                 * the one that blocked a step that clearly waited */
+                double bind = -INFINITY;
+                int bind_e = -1;
                 for (int ei = 0; ei < nedges; ei++) {
                     const sch_edge *e = &edges[ei];
                     if (e->to != nvi || e->kind == EDGE_SEQ)
@@ -348,7 +467,14 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const int *roleid, i
                         best_e = ei;
                         best_src = src;
                     }
+                    if (arr >= bind) {
+                        bind = arr;
+                        bind_e = ei;
+                    }
                 }
+                if (complete && bind_e >= 0 &&
+                    censored_observations(s, &x, edges, nedges, nvi, k, bind_e, (double)(we - wb) - own > thr, co))
+                    goto done;
                 if (!complete || best_e < 0)
                     continue;
                 const sch_edge *be = &edges[best_e];
@@ -364,10 +490,8 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const int *roleid, i
                 samples[lat][nsamp[lat]++] = (double)we - best_src - be->w;
             }
         }
-        for (int d = 0; d < ndist; d++)
-            if (nsamp[d] >= 20 && s->dists[d].family != DIST_EMPIRICAL &&
-                set_latency(s, d, samples[d], fracs[d], nsamp[d]))
-                goto done;
+        if (set_censored_latencies(s, co, samples, fracs, nsamp))
+            goto done;
     }
     /* ROLE_start / ROLE_setup: per SM, the end / the begin of the role's
      * first step in its first tile (the earliest to end) after the SM's
@@ -490,6 +614,11 @@ done:
         if (fracs)
             free(fracs[d]);
     }
+    for (int d = 0; co && d < ndist; d++) {
+        free(co[d].y);
+        free(co[d].exact);
+    }
+    free(co);
     free(samples);
     free(fracs);
     free(nsamp);
