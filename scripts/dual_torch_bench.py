@@ -307,7 +307,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shape", type=parse_shape, action="append",
-                    help="G,M,N,K (repeatable; default 8,256,2048,7168 and 1,8192,2048,7168)")
+                    help="G,M,N,K (repeatable; default 8,256,4096,7168 and 1,8192,2048,7168: docs/experiments.md D1)")
     ap.add_argument("--out-dtype", choices=("bf16", "fp16"), default="bf16")
     ap.add_argument("--warmup", type=int, default=20)
     ap.add_argument("--reps", type=int, default=100)
@@ -317,7 +317,7 @@ def main():
     args = ap.parse_args()
     if args.warmup < 0 or args.reps < 1 or not args.sustain_s > 0:
         ap.error("--warmup >= 0, --reps >= 1, --sustain-s > 0")
-    shapes = args.shape or [(8, 256, 2048, 7168), (1, 8192, 2048, 7168)]
+    shapes = args.shape or [(8, 256, 4096, 7168), (1, 8192, 2048, 7168)]
     try:
         import torch
     except ImportError as e:
