@@ -75,13 +75,10 @@ static void group_scales(const pg_dual_baseline *b, const pg_dual_plan *p, int64
                          const void **sb_lt)
 {
     const pg_dual_dims *d = &b->dims;
-    if (d->scale == PG_DUAL_SCALE_BLOCK) {
-        *sa_lt = p->b_scale + g * nb_of(d) * kb4_of(d);
-        *sb_lt = b->sa_t + g * kb_of(d) * d->M;
-    } else { /* the first scale of the group as the tensor scale */
-        *sa_lt = p->b_scale + g * nb_of(d) * kb_of(d);
-        *sb_lt = b->buf.scale_a + g * d->M * kb_of(d);
-    }
+    /* block: the group's scale arrays; tensor: their first element, the
+     * group's scale_b[0][0] and scale_a[0][0], as the tensor scales */
+    *sa_lt = p->b_scale + g * nb_of(d) * kb4_of(d);
+    *sb_lt = b->sa_t + g * kb_of(d) * d->M;
 }
 
 #define LT(call)                                                                                                   \
@@ -246,7 +243,7 @@ static int dev_alloc(void **p, size_t bytes, const char *what)
     return 0;
 }
 
-/* Block mode: scale_a transposed to M-major, scale_b1/2 padded to KB4
+/* scale_a transposed to M-major, scale_b1/2 padded to KB4
  * columns (zeros beyond KB), as cuBLASLt's VEC128 / BLK128x128 layouts. */
 static int copy_block_scales(pg_dual_baseline *b, cudaStream_t stream)
 {
@@ -315,13 +312,14 @@ int pg_dual_baseline_prepare(pg_dual_baseline *b, const pg_dual_dims *dims, cons
     if (open_lt(b, &pref) != 0 || dev_alloc((void **)&b->d1, d_bytes, "D1") ||
         dev_alloc((void **)&b->d2, d_bytes, "D2"))
         goto done;
-    if (d->scale == PG_DUAL_SCALE_BLOCK && copy_block_scales(b, stream) != 0)
+    /* Both modes take the scales from these copies: cuBLASLt wants every
+     * scale pointer 16-byte aligned, which a group's first scale in the
+     * caller's arrays need not be (tensor mode). */
+    if (copy_block_scales(b, stream) != 0)
         goto done;
-    const float *sb1 = d->scale == PG_DUAL_SCALE_BLOCK ? b->sb1_p : buf->scale_b1;
-    const float *sb2 = d->scale == PG_DUAL_SCALE_BLOCK ? b->sb2_p : buf->scale_b2;
-    int r = plan_make(b, buf->B1, sb1, b->d1, pref, &b->plan1, b->why, sizeof b->why);
+    int r = plan_make(b, buf->B1, b->sb1_p, b->d1, pref, &b->plan1, b->why, sizeof b->why);
     if (r == 0)
-        r = plan_make(b, buf->B2, sb2, b->d2, pref, &b->plan2, b->why, sizeof b->why);
+        r = plan_make(b, buf->B2, b->sb2_p, b->d2, pref, &b->plan2, b->why, sizeof b->why);
     if (r != 0) {
         if (r == 1) {
             pg_fail("dual baseline: cuBLASLt refused the %s-scaled FP8 GEMM: %s",

@@ -65,7 +65,7 @@ typedef struct {
     void *lt;        /* cublasLtHandle_t */
     void *ws;        /* cuBLASLt workspace */
     uint16_t *d1, *d2;   /* [G][M][N] bf16 GEMM outputs */
-    float *sa_t;         /* [G][KB][M]: scale_a, M-major (block mode) */
+    float *sa_t;         /* [G][KB][M]: scale_a, M-major (both modes: 16-byte aligned per group) */
     float *sb1_p, *sb2_p; /* [G][NB][KB4]: scale_b padded to KB4 (block mode) */
     pg_dual_plan *plan1, *plan2;
     int matmuls; /* per launch, each of plan1 and plan2: G (loop) or 1 (batched) */
