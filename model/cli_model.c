@@ -591,7 +591,8 @@ static void usage(FILE *f)
                "  import-seed  the seed's calibration CSV: predict each row, compare with the log\n"
                "  validate-delays  fit on a zero-delay trace, predict an --epi-delay sweep, compare\n"
                "  list         built-in schedules, their options and phases\n"
-               "  show         print a schedule (with overrides) as a .sched file\n");
+               "  show         print a schedule (with overrides) as a .sched file\n"
+               "  contest      predict and rank a design contest (designs x machines x shapes), measured beside it\n");
 }
 
 int pg_cmd_model(int argc, char **argv)
@@ -619,6 +620,8 @@ int pg_cmd_model(int argc, char **argv)
         return cmd_list(argc - 1, argv + 1);
     if (strcmp(c, "show") == 0)
         return cmd_show(argc - 1, argv + 1);
+    if (strcmp(c, "contest") == 0)
+        return pg_model_cmd_contest(argc - 1, argv + 1);
     fprintf(stderr, "pegemm model: unknown command '%s'\n\n", c);
     usage(stderr);
     return 2;

@@ -22,4 +22,7 @@ int seed_validate(FILE *f, const pg_seed_row *rows, int n, const pg_model_opts *
 int delays_validate(FILE *f, const char *const *paths, int n, const pg_model_opts *o, const char *schedule, int json,
                     int *all_ok);
 
+/* `pegemm model contest` (cli_model_contest.c) */
+int pg_model_cmd_contest(int argc, char **argv);
+
 #endif
