@@ -26,6 +26,7 @@
 #include "pg_error.h"
 #include "pg_outfile.h"
 #include "pg_progress.h"
+#include "demo_contest.h"
 #include "report_index.h"
 #include "run_select.h"
 #include "sweep.h"
@@ -718,6 +719,10 @@ int pg_cmd_demo(int argc, char **argv)
     if (demo_sweep(&d) != 0)
         goto fail;
     if (demo_f38(&d) != 0)
+        goto fail;
+    /* the contest at D1's 100,000 tiles, so the demo shows D1's figures */
+    const pg_model_opts contest_opts = {100000, 1, 0};
+    if (pg_demo_contest(PG_SOURCE_DIR, &contest_opts, stdout, d.txt, &d.j, &d.rep) != 0)
         goto fail;
     if (demo_modes(&d) != 0)
         goto fail;
