@@ -33,8 +33,9 @@
  * arithmetic): a published fit whose fp32 accuracy is known, written here
  * as hexadecimal literals so no compiler reads a different value.
  *
- * Accuracy (measured by tests/test_silu_all.c over all 2^32 inputs against
- * silu in double): see reference/README.md and docs/numerics.md.
+ * Accuracy (tests/test_silu_all.c, all 2^32 inputs against silu in
+ * double): at most 3.344 ulp; its exp at most 1.010 ulp on [-110, 0]
+ * (docs/numerics.md, "Dual GEMM (SwiGLU)").
  *
  * Host: plain fp32 operators (FLT_EVAL_METHOD 0 is required) and fmaf
  * (libm's is correctly rounded); every product goes through an empty asm
