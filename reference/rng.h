@@ -17,6 +17,10 @@ enum {
     PG_RNG_TENSOR_SCALE_A = 7, /* the general problem's scales and bias (problem_terms.c) */
     PG_RNG_TENSOR_SCALE_B = 8,
     PG_RNG_TENSOR_BIAS_TERM = 9,
+    PG_RNG_TENSOR_DUAL_A = 10, /* the dual GEMM's inputs (dual_inputs.c) */
+    PG_RNG_TENSOR_DUAL_B1 = 11,
+    PG_RNG_TENSOR_DUAL_B2 = 12,
+    PG_RNG_TENSOR_DUAL_ROWS = 13,
 };
 
 /* The splitmix64 finaliser (Steele, Lea, Flood 2014): a bijection on 64 bits
