@@ -7,6 +7,7 @@
  * build (the same C bits; one record per tile and phase).  Inputs: normal
  * data quantised DeepGEMM-style (per 1 x 128 block of A and 128 x 128 block
  * of B: scale = amax / 448, codes = e4m3(x / scale)), deterministic.
+ * Also more tiles than SMs (several tiles per CTA, both tile orders).
  * Exits 77 (SKIP) without an sm_90 GPU, after the checks that need none. */
 #include <math.h>
 #include <setjmp.h>
@@ -206,6 +207,25 @@ static void test_large_magnitudes(void **state)
     check_case(2, 256, 256, 256, PG_OUT_FP16, 301, 1);
 }
 
+/* More tiles than SMs, so CTAs run several tiles: the ring's phases carry
+ * across tiles, the producer runs ahead into the next tile, the staging
+ * buffer is reused after its store.  Both tile orders: MB > NB (n
+ * fastest) and MB < NB (m fastest). */
+static void test_multi_tile(void **state)
+{
+    (void)state;
+    check_case(1, 2048, 1280, 256, PG_OUT_BF16, 500, 0);
+    check_case(1, 1280, 2048, 256, PG_OUT_FP16, 501, 0);
+}
+
+/* The small cases the sanitizers run (PG_DUAL_TEST=quick). */
+static void test_quick(void **state)
+{
+    (void)state;
+    check_case(1, 128, 128, 128, PG_OUT_BF16, 100, 0);
+    check_case(3, 128, 256, 384, PG_OUT_FP16, 203, 0);
+}
+
 /* (No GPU needed.)  The large case reaches the paths it is for: in the
  * reference's output, zeros (silu of d1 < -110 is -0), infinities and
  * subnormals all occur. */
@@ -301,6 +321,8 @@ static void test_supports(void **state)
     problem_free(&p);
 }
 
+/* PG_DUAL_TEST=quick | multi: only the sanitizers' small cases / the
+ * multi-tile case (the sanitizer runs); unset: everything but quick. */
 int main(void)
 {
     const struct CMUnitTest cpu_tests[] = {
@@ -308,16 +330,24 @@ int main(void)
         cmocka_unit_test(test_large_coverage),
     };
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_shapes_bf16),
-        cmocka_unit_test(test_shapes_fp16),
-        cmocka_unit_test(test_large_magnitudes),
-        cmocka_unit_test(test_traced),
+        cmocka_unit_test(test_shapes_bf16), cmocka_unit_test(test_shapes_fp16), cmocka_unit_test(test_large_magnitudes),
+        cmocka_unit_test(test_multi_tile),  cmocka_unit_test(test_traced),
     };
+    const struct CMUnitTest quick[] = {cmocka_unit_test(test_quick), cmocka_unit_test(test_traced)};
+    const struct CMUnitTest multi[] = {cmocka_unit_test(test_multi_tile)};
+    const char *only = getenv("PG_DUAL_TEST");
     const int failed = cmocka_run_group_tests(cpu_tests, NULL, NULL);
     const char *why = gpu_missing();
     if (why) {
         print_message("skipping the GPU cases: %s\n", why);
         return failed ? 1 : 77;
     }
-    return cmocka_run_group_tests(tests, NULL, NULL) || failed ? 1 : 0;
+    int gpu_failed;
+    if (only && strcmp(only, "quick") == 0)
+        gpu_failed = cmocka_run_group_tests(quick, NULL, NULL);
+    else if (only && strcmp(only, "multi") == 0)
+        gpu_failed = cmocka_run_group_tests(multi, NULL, NULL);
+    else
+        gpu_failed = cmocka_run_group_tests(tests, NULL, NULL);
+    return gpu_failed || failed ? 1 : 0;
 }
