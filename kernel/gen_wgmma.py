@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes wgmma_m64n256.cuh and wgmma_m64n192.cuh: the inline-PTX wrappers
+"""Writes wgmma_m64n256.cuh, wgmma_m64n192.cuh and wgmma_m64n128.cuh: the inline-PTX wrappers
 for one wgmma.mma_async m64nNk32 f32 += e4m3 x e4m3 (both operands from
 shared memory through descriptors).  The 128 (96) accumulator operands are
 too many to write by hand; this script is the source of truth, run it after
@@ -43,5 +43,5 @@ def emit(tn):
         f.write(text)
 
 
-for tn in (256, 192):
+for tn in (256, 192, 128):
     emit(tn)

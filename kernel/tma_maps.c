@@ -25,7 +25,7 @@ static PFN_cuTensorMapEncodeTiled_v12000 get_encoder(void)
 
 /* A 2-D row-major tensor [rows, cols] of `elem` bytes, box [box_rows, box_cols],
  * 128-byte swizzle; out-of-range reads are zero-filled, out-of-range writes dropped. */
-static int encode_2d(CUtensorMap *map, CUtensorMapDataType type, size_t elem, const void *base, int64_t rows,
+int pg_tma_encode_2d(CUtensorMap *map, CUtensorMapDataType type, size_t elem, const void *base, int64_t rows,
                      int64_t cols, uint32_t box_rows, uint32_t box_cols, CUtensorMapSwizzle swizzle, const char *what)
 {
     PFN_cuTensorMapEncodeTiled_v12000 enc = get_encoder();
@@ -47,12 +47,12 @@ int pg_tma_maps_build(pg_kernel_params *p, const uint8_t *dA, const uint8_t *dB,
                       int64_t comb_rows, uint16_t *dD, const pg_shape *s, int b_box_rows, int a_box_k,
                       int a_box_rows)
 {
-    if (encode_2d(&p->map_a, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, dA, s->M, s->K, (uint32_t)a_box_rows, (uint32_t)a_box_k,
+    if (pg_tma_encode_2d(&p->map_a, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, dA, s->M, s->K, (uint32_t)a_box_rows, (uint32_t)a_box_k,
                   a_box_k == 128 ? CU_TENSOR_MAP_SWIZZLE_128B : CU_TENSOR_MAP_SWIZZLE_64B, "A") ||
-        encode_2d(&p->map_b, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, dB, s->N, s->K, (uint32_t)b_box_rows, PG_TILE_K, OPERAND_SWIZZLE, "B") ||
-        encode_2d(&p->map_combined, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, d_combined_rep, comb_rows, s->N, PG_TILE_M, 64,
+        pg_tma_encode_2d(&p->map_b, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, dB, s->N, s->K, (uint32_t)b_box_rows, PG_TILE_K, OPERAND_SWIZZLE, "B") ||
+        pg_tma_encode_2d(&p->map_combined, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, d_combined_rep, comb_rows, s->N, PG_TILE_M, 64,
                   CU_TENSOR_MAP_SWIZZLE_128B, "combined") ||
-        encode_2d(&p->map_d, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, dD, s->M, s->N, PG_TILE_M, 64, CU_TENSOR_MAP_SWIZZLE_128B, "D"))
+        pg_tma_encode_2d(&p->map_d, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, dD, s->M, s->N, PG_TILE_M, 64, CU_TENSOR_MAP_SWIZZLE_128B, "D"))
         return -1;
     return 0;
 }

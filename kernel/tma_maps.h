@@ -13,4 +13,10 @@ int pg_tma_maps_build(pg_kernel_params *p, const uint8_t *dA, const uint8_t *dB,
                       int64_t comb_rows, uint16_t *dD, const pg_shape *s, int b_box_rows, int a_box_k,
                       int a_box_rows);
 
+/* One 2-D descriptor: row-major [rows, cols] of `elem`-byte elements, box
+ * box_rows x box_cols, the given swizzle; `what` names it in the error.
+ * 0, or -1 with a message. */
+int pg_tma_encode_2d(CUtensorMap *map, CUtensorMapDataType type, size_t elem, const void *base, int64_t rows,
+                     int64_t cols, uint32_t box_rows, uint32_t box_cols, CUtensorMapSwizzle swizzle, const char *what);
+
 #endif
