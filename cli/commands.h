@@ -9,6 +9,7 @@ int pg_cmd_ref(int argc, char **argv);       /* reference/cli_reference.c */
 int pg_cmd_bench_ref(int argc, char **argv); /* reference/cli_bench.c */
 int pg_cmd_run(int argc, char **argv);       /* kernel/ (or kernel/cli_nocuda.c) */
 int pg_cmd_bench(int argc, char **argv);     /* kernel/ (or kernel/cli_nocuda.c) */
+int pg_cmd_dual(int argc, char **argv);      /* kernel/cli_dual.c (or kernel/cli_nocuda.c) */
 int pg_cmd_model(int argc, char **argv);     /* model/cli_model.c */
 int pg_cmd_verify(int argc, char **argv);    /* verify/cli_verify.c */
 int pg_cmd_trace(int argc, char **argv);     /* verify/cli_trace.c */

@@ -17,6 +17,7 @@ static const command k_commands[] = {
     {"bench-ref", pg_cmd_bench_ref, "reference throughput per mode beside OpenBLAS sgemm"},
     {"run", pg_cmd_run, "run the GPU kernel and write a run file (needs a CUDA build and an sm_90 GPU)"},
     {"bench", pg_cmd_bench, "time the fused kernel against cuBLASLt baselines and a copy"},
+    {"dual", pg_cmd_dual, "the fused SwiGLU dual GEMM on the GPU: run (--check, --trace), bench"},
     {"model", pg_cmd_model, "the cycle model: predict, sweep, fit"},
     {"verify", pg_cmd_verify, "verify outputs (bit-exact) or a trace (against the model)"},
     {"trace", pg_cmd_trace, "export a trace (Chrome trace-event JSON)"},

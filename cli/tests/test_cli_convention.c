@@ -2,7 +2,7 @@
  * (argv[1]): unknown and inapplicable options exit 2, --help exits 0 and
  * does no work on every subcommand, model fit uses --schedule, model list
  * shows every schedule, run/bench without a GPU exit 2 after checking the
- * shape, -o/--shape work everywhere, progress and summaries reach stderr
+ * shape (so do dual run/bench), -o/--shape work everywhere, progress and summaries reach stderr
  * when it is a file, and --quiet silences them. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -73,7 +73,7 @@ static void assert_contains(const char *text, const char *what)
 static const char *const k_commands[] = {
     "inputs", "ref", "bench-ref", "run", "bench", "model predict", "model sweep", "model fit", "model list",
     "model show", "model import-seed", "model validate-delays", "verify outputs", "verify modes", "verify trace",
-    "trace export", "demo",
+    "trace export", "demo", "dual run", "dual bench",
 };
 #define NCOMMANDS (sizeof k_commands / sizeof k_commands[0])
 
@@ -198,6 +198,52 @@ static void test_run_without_gpu(void **state)
     }
 }
 
+/* `pegemm dual run|bench`: arguments checked first (exit 2 naming the
+ * problem, no GPU looked for), then without a GPU exit 2, nothing written;
+ * the same in the CUDA build on a machine without a GPU and in the
+ * reference-only build. */
+static void test_dual_without_gpu(void **state)
+{
+    (void)state;
+    static const char *const bad[][2] = {
+        {"dual run --problem 1,250,256,256", "multiples of 128"},
+        {"dual run --problem 1,256,256", "G,M,N,K"},
+        {"dual run --design nope --problem 1,128,128,128", "nope"},
+        {"dual run --out fp32 --problem 1,128,128,128", "fp32"},
+        {"dual run --check --rows 0:999 --problem 1,128,128,128", "0:999"},
+        {"dual run --rows all --problem 1,128,128,128", "--check"},
+        {"dual run --energy --problem 1,128,128,128", "--energy"},
+        {"dual bench --trace t.h5 --problem 1,128,128,128", "--trace"},
+        {"dual bench --designs inter,inter --problem 1,128,128,128", "twice"},
+        {"dual bench --reps 10 --rounds 20 --problem 1,128,128,128", "--rounds"},
+        {"dual run", "--problem"},
+        {"dual run --problem 1,128,128,128 --json no-such-dir/x.json", "no-such-dir"},
+        {"dual frobnicate", "frobnicate"},
+        {"dual", "usage"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = pegemm(NULL, "%s", bad[i][0]);
+        if (rc != 2)
+            fail_msg("pegemm %s: exit %d, want 2\n%s", bad[i][0], rc, g_err);
+        assert_contains(g_err, bad[i][1]);
+        assert_null(strstr(g_err, "no CUDA GPU"));
+    }
+    assert_int_equal(pegemm(NULL, "dual --help"), 0);
+    assert_contains(g_out, "run");
+    assert_contains(g_out, "bench");
+    assert_int_equal(pegemm(NULL, "--help"), 0);
+    assert_contains(g_out, "dual");
+    if (have_gpu())
+        skip();
+    assert_int_equal(pegemm(NULL, "dual run --problem 1,128,128,128 --check --trace t.h5 --json r.json"), 2);
+    assert_contains(g_err, "no CUDA GPU");
+    assert_false(exists("t.h5"));
+    assert_false(exists("r.json"));
+    assert_int_equal(pegemm(NULL, "dual bench --problem 2,256,256,256 --designs seq --energy --json b.json"), 2);
+    assert_contains(g_err, "no CUDA GPU");
+    assert_false(exists("b.json"));
+}
+
 static void test_output_and_shape_everywhere(void **state)
 {
     (void)state;
@@ -252,6 +298,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_model_list_all),
         cmocka_unit_test(test_model_fit_schedule),
         cmocka_unit_test(test_run_without_gpu),
+        cmocka_unit_test(test_dual_without_gpu),
         cmocka_unit_test(test_output_and_shape_everywhere),
         cmocka_unit_test(test_progress_redirected_and_quiet),
     };
