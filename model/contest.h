@@ -35,6 +35,7 @@ typedef struct {
     double model_us, dram_us, predicted_us;
     int dram_bound;
     int rank; /* 1 = fastest predicted among the entries of its machine and shape */
+    /* measured_rank: 1 = fastest measured among the measured entries of its group */
     /* the measurement, if the measured file has this entry */
     int measured, measured_rank;
     double m_wall_us, m_period;
@@ -61,8 +62,9 @@ int pg_contest_predict(pg_contest *c, const pg_model_opts *o);
  * vs measured and whether the ranking held.  Returns 0 or -1 (I/O). */
 int pg_contest_print(const pg_contest *c, FILE *f);
 void pg_contest_json(const pg_contest *c, pg_json *j);
-/* Groups (machine, shape) whose measured ranking differs from the
- * predicted one, among groups with every entry measured; -1 if none has. */
+/* Groups (machine, shape) in which two measured entries are ordered
+ * differently by the prediction and the measurement, among the groups with
+ * two or more measured entries (*groups_checked); -1 if there are none. */
 int pg_contest_rank_misses(const pg_contest *c, int *groups_checked);
 void pg_contest_free(pg_contest *c);
 
