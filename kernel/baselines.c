@@ -62,20 +62,11 @@ static int plan_make(cublasLtHandle_t h, cublasLtMatmulPreference_t pref, const 
     PG_LT_TRY(cublasLtMatrixLayoutCreate(&p->lc, CUDA_R_16BF, (uint64_t)s.N, (uint64_t)cols, s.N));
     PG_LT_TRY(cublasLtMatrixLayoutCreate(&p->ld, CUDA_R_16BF, (uint64_t)s.N, (uint64_t)cols, s.N));
     if (kind == PLAN_BATCHED_C) {
-        const int32_t batch = (int32_t)images;
-        const int64_t zero = 0, a_stride = s.P * s.K, d_stride = s.P * s.N;
-        PG_LT_TRY(cublasLtMatrixLayoutSetAttribute(p->la, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof batch));
-        PG_LT_TRY(
-            cublasLtMatrixLayoutSetAttribute(p->la, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &zero, sizeof zero));
-        PG_LT_TRY(cublasLtMatrixLayoutSetAttribute(p->lb, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof batch));
-        PG_LT_TRY(cublasLtMatrixLayoutSetAttribute(p->lb, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &a_stride,
-                                                   sizeof a_stride));
-        PG_LT_TRY(cublasLtMatrixLayoutSetAttribute(p->lc, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof batch));
-        PG_LT_TRY(
-            cublasLtMatrixLayoutSetAttribute(p->lc, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &zero, sizeof zero));
-        PG_LT_TRY(cublasLtMatrixLayoutSetAttribute(p->ld, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof batch));
-        PG_LT_TRY(cublasLtMatrixLayoutSetAttribute(p->ld, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &d_stride,
-                                                   sizeof d_stride));
+        if (pg_lt_layout_batch(p->la, images, 0, why, why_len) ||
+            pg_lt_layout_batch(p->lb, images, s.P * s.K, why, why_len) ||
+            pg_lt_layout_batch(p->lc, images, 0, why, why_len) ||
+            pg_lt_layout_batch(p->ld, images, s.P * s.N, why, why_len))
+            goto refused;
     }
     int found = 0;
     PG_LT_TRY(cublasLtMatmulAlgoGetHeuristic(h, p->op, p->la, p->lb, p->lc, p->ld, pref, 1, &p->heur, &found));

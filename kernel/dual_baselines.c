@@ -74,16 +74,6 @@ static void group_scales(const pg_dual_baseline *b, const pg_dual_plan *p, int64
     *sb_lt = b->sa_t + g * kb_of(d) * d->M;
 }
 
-static int set_layout_batch(cublasLtMatrixLayout_t l, int64_t count, int64_t stride, char *why, size_t why_len)
-{
-    const int32_t n = (int32_t)count;
-    PG_LT_TRY(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &n, sizeof n));
-    PG_LT_TRY(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof stride));
-    return 0;
-refused:
-    return 1;
-}
-
 static int set_scale_modes(cublasLtMatmulDesc_t op, pg_dual_scale scale, char *why, size_t why_len)
 {
     if (scale == PG_DUAL_SCALE_TENSOR) {
@@ -135,9 +125,9 @@ static int plan_make(const pg_dual_baseline *b, const uint8_t *B, const float *b
     PG_LT_TRY(cublasLtMatrixLayoutCreate(&p->lb, CUDA_R_8F_E4M3, (uint64_t)d->K, (uint64_t)d->M, d->K));
     PG_LT_TRY(cublasLtMatrixLayoutCreate(&p->ld, CUDA_R_16BF, (uint64_t)d->N, (uint64_t)d->M, d->N));
     if (d->groups == PG_DUAL_GROUPS_BATCHED && d->G > 1 &&
-        (set_layout_batch(p->la, d->G, d->N * d->K, why, why_len) ||
-         set_layout_batch(p->lb, d->G, d->M * d->K, why, why_len) ||
-         set_layout_batch(p->ld, d->G, d->M * d->N, why, why_len)))
+        (pg_lt_layout_batch(p->la, d->G, d->N * d->K, why, why_len) ||
+         pg_lt_layout_batch(p->lb, d->G, d->M * d->K, why, why_len) ||
+         pg_lt_layout_batch(p->ld, d->G, d->M * d->N, why, why_len)))
         goto refused;
     PG_LT_TRY(cublasLtMatmulAlgoGetHeuristic(h, p->op, p->la, p->lb, p->ld, p->ld, pref, 1, &p->heur, &found));
     if (found < 1) {

@@ -4,6 +4,7 @@
 #ifndef PG_KERNEL_LT_COMMON_H
 #define PG_KERNEL_LT_COMMON_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include <cublasLt.h>
@@ -23,6 +24,10 @@
             goto refused;                                                                                          \
         }                                                                                                          \
     } while (0)
+
+/* Makes layout l a strided batch: count matrices, stride elements apart
+ * (0: the same matrix for every batch entry).  0, or 1 refused (why). */
+int pg_lt_layout_batch(cublasLtMatrixLayout_t l, int64_t count, int64_t stride, char *why, size_t why_len);
 
 /* Destroys a plan's matmul descriptor, then its n layouts, in that order;
  * NULL handles (a plan built part way) are skipped. */
