@@ -5,9 +5,8 @@
 
 #include <cublasLt.h>
 
+#include "lt_common.h"
 #include "pg_error.h"
-
-#define WORKSPACE_BYTES ((size_t)64 << 20)
 
 /* One cuBLASLt matmul, ready to run. */
 typedef struct {
@@ -21,16 +20,7 @@ typedef struct {
 
 static void plan_free(lt_plan *p)
 {
-    if (p->op)
-        cublasLtMatmulDescDestroy(p->op);
-    if (p->la)
-        cublasLtMatrixLayoutDestroy(p->la);
-    if (p->lb)
-        cublasLtMatrixLayoutDestroy(p->lb);
-    if (p->lc)
-        cublasLtMatrixLayoutDestroy(p->lc);
-    if (p->ld)
-        cublasLtMatrixLayoutDestroy(p->ld);
+    pg_lt_plan_destroy(p->op, (const cublasLtMatrixLayout_t[]){p->la, p->lb, p->lc, p->ld}, 4);
     memset(p, 0, sizeof *p);
 }
 
@@ -44,7 +34,6 @@ static int plan_make(cublasLtHandle_t h, cublasLtMatmulPreference_t pref, const 
     const int32_t opT = CUBLAS_OP_T, opN = CUBLAS_OP_N;
     const int8_t fast = 1; /* chained accumulation: the kernel's own `sm90` mode */
     int64_t images = 1, cols = s.M;
-    cublasStatus_t st;
     memset(p, 0, sizeof *p);
     if (kind == PLAN_BATCHED_C) {
         if (s.M % s.P != 0) {
@@ -54,52 +43,37 @@ static int plan_make(cublasLtHandle_t h, cublasLtMatmulPreference_t pref, const 
         images = s.M / s.P;
         cols = s.P;
     }
-#define LT(call)                                                                                                   \
-    do {                                                                                                           \
-        st = (call);                                                                                               \
-        if (st != CUBLAS_STATUS_SUCCESS) {                                                                         \
-            snprintf(why, why_len, "%s: %s", #call, cublasLtGetStatusString(st));                                  \
-            goto refused;                                                                                          \
-        }                                                                                                          \
-    } while (0)
-    LT(cublasLtMatmulDescCreate(&p->op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-    LT(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSA, &opT, sizeof opT));
-    LT(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSB, &opN, sizeof opN));
-    LT(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
+    PG_LT_TRY(cublasLtMatmulDescCreate(&p->op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+    PG_LT_TRY(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSA, &opT, sizeof opT));
+    PG_LT_TRY(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSB, &opN, sizeof opN));
+    PG_LT_TRY(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
     if (kind == PLAN_BIAS) {
         const int32_t epi = CUBLASLT_EPILOGUE_BIAS;
         const void *bias = g->d_combined; /* one row of combined as the per-column bias */
         const int32_t bias_type = CUDA_R_16BF;
-        LT(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi));
-        LT(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias));
-        LT(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type, sizeof bias_type));
+        PG_LT_TRY(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi));
+        PG_LT_TRY(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias));
+        PG_LT_TRY(
+            cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type, sizeof bias_type));
     }
     /* "A" of cuBLASLt = our B (K x N col-major), "B" = our A (K x cols col-major). */
-    LT(cublasLtMatrixLayoutCreate(&p->la, CUDA_R_8F_E4M3, (uint64_t)s.K, (uint64_t)s.N, s.K));
-    LT(cublasLtMatrixLayoutCreate(&p->lb, CUDA_R_8F_E4M3, (uint64_t)s.K, (uint64_t)cols, s.K));
-    LT(cublasLtMatrixLayoutCreate(&p->lc, CUDA_R_16BF, (uint64_t)s.N, (uint64_t)cols, s.N));
-    LT(cublasLtMatrixLayoutCreate(&p->ld, CUDA_R_16BF, (uint64_t)s.N, (uint64_t)cols, s.N));
+    PG_LT_TRY(cublasLtMatrixLayoutCreate(&p->la, CUDA_R_8F_E4M3, (uint64_t)s.K, (uint64_t)s.N, s.K));
+    PG_LT_TRY(cublasLtMatrixLayoutCreate(&p->lb, CUDA_R_8F_E4M3, (uint64_t)s.K, (uint64_t)cols, s.K));
+    PG_LT_TRY(cublasLtMatrixLayoutCreate(&p->lc, CUDA_R_16BF, (uint64_t)s.N, (uint64_t)cols, s.N));
+    PG_LT_TRY(cublasLtMatrixLayoutCreate(&p->ld, CUDA_R_16BF, (uint64_t)s.N, (uint64_t)cols, s.N));
     if (kind == PLAN_BATCHED_C) {
-        const int32_t batch = (int32_t)images;
-        const int64_t zero = 0, a_stride = s.P * s.K, d_stride = s.P * s.N;
-        LT(cublasLtMatrixLayoutSetAttribute(p->la, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof batch));
-        LT(cublasLtMatrixLayoutSetAttribute(p->la, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &zero, sizeof zero));
-        LT(cublasLtMatrixLayoutSetAttribute(p->lb, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof batch));
-        LT(cublasLtMatrixLayoutSetAttribute(p->lb, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &a_stride,
-                                            sizeof a_stride));
-        LT(cublasLtMatrixLayoutSetAttribute(p->lc, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof batch));
-        LT(cublasLtMatrixLayoutSetAttribute(p->lc, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &zero, sizeof zero));
-        LT(cublasLtMatrixLayoutSetAttribute(p->ld, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &batch, sizeof batch));
-        LT(cublasLtMatrixLayoutSetAttribute(p->ld, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &d_stride,
-                                            sizeof d_stride));
+        if (pg_lt_layout_batch(p->la, images, 0, why, why_len) ||
+            pg_lt_layout_batch(p->lb, images, s.P * s.K, why, why_len) ||
+            pg_lt_layout_batch(p->lc, images, 0, why, why_len) ||
+            pg_lt_layout_batch(p->ld, images, s.P * s.N, why, why_len))
+            goto refused;
     }
     int found = 0;
-    LT(cublasLtMatmulAlgoGetHeuristic(h, p->op, p->la, p->lb, p->lc, p->ld, pref, 1, &p->heur, &found));
+    PG_LT_TRY(cublasLtMatmulAlgoGetHeuristic(h, p->op, p->la, p->lb, p->lc, p->ld, pref, 1, &p->heur, &found));
     if (found < 1) {
         snprintf(why, why_len, "cuBLASLt found no algorithm");
         goto refused;
     }
-#undef LT
     p->a = g->dB;
     p->b = g->dA;
     p->d = g->dD;
@@ -120,7 +94,7 @@ refused:
 static cudaError_t plan_run(cublasLtHandle_t h, const lt_plan *p, void *ws, cudaStream_t st, cublasStatus_t *cs)
 {
     *cs = cublasLtMatmul(h, p->op, &p->alpha, p->a, p->la, p->b, p->lb, &p->beta, p->c, p->lc, p->d, p->ld,
-                         &p->heur.algo, ws, WORKSPACE_BYTES, st);
+                         &p->heur.algo, ws, PG_LT_WORKSPACE_BYTES, st);
     return cudaGetLastError();
 }
 
@@ -205,7 +179,7 @@ static void lt_env_close(lt_env *v)
 
 static int lt_env_open(lt_env *v)
 {
-    const size_t ws_bytes = WORKSPACE_BYTES;
+    const size_t ws_bytes = PG_LT_WORKSPACE_BYTES;
     memset(v, 0, sizeof *v);
     cublasStatus_t st = cublasLtCreate(&v->h);
     if (st != CUBLAS_STATUS_SUCCESS)

@@ -37,19 +37,7 @@ static void emit_json(pg_json *j, const void *ctx)
 {
     const run_result *r = ctx;
     const dual_opts *o = r->o;
-    pg_json_object_begin(j);
-    pg_json_kv_string(j, "command", "dual run");
-    pg_json_kv_string(j, "device", r->dev->name);
-    pg_json_kv_int(j, "sm_count", r->dev->sm_count);
-    pg_json_key(j, "problem");
-    pg_json_object_begin(j);
-    pg_json_kv_int(j, "G", o->G);
-    pg_json_kv_int(j, "M", o->M);
-    pg_json_kv_int(j, "N", o->N);
-    pg_json_kv_int(j, "K", o->K);
-    pg_json_kv_string(j, "out", pg_out_dtype_name(o->out));
-    pg_json_kv_int(j, "seed", (int64_t)o->seed);
-    pg_json_object_end(j);
+    pg_dual_cli_json_begin(j, "dual run", r->dev, o);
     pg_json_kv_string(j, "design", pg_dual_cli_design_name(o->design));
     pg_json_kv_int(j, "epi_delay", o->epi_delay);
     pg_json_kv_int(j, "mainloop_delay", o->mainloop_delay);

@@ -191,19 +191,7 @@ static void emit_json(pg_json *j, const void *ctx)
 {
     const bench *b = ctx;
     const dual_opts *o = b->o;
-    pg_json_object_begin(j);
-    pg_json_kv_string(j, "command", "dual bench");
-    pg_json_kv_string(j, "device", b->dev->name);
-    pg_json_kv_int(j, "sm_count", b->dev->sm_count);
-    pg_json_key(j, "problem");
-    pg_json_object_begin(j);
-    pg_json_kv_int(j, "G", o->G);
-    pg_json_kv_int(j, "M", o->M);
-    pg_json_kv_int(j, "N", o->N);
-    pg_json_kv_int(j, "K", o->K);
-    pg_json_kv_string(j, "out", pg_out_dtype_name(o->out));
-    pg_json_kv_int(j, "seed", (int64_t)o->seed);
-    pg_json_object_end(j);
+    pg_dual_cli_json_begin(j, "dual bench", b->dev, o);
     pg_json_kv_number(j, "flops", b->flops);
     pg_json_kv_int(j, "reps", o->reps);
     pg_json_kv_int(j, "rounds", o->rounds);

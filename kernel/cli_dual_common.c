@@ -32,6 +32,23 @@ int pg_dual_cli_device(pg_dual_device *d)
     return 0;
 }
 
+void pg_dual_cli_json_begin(pg_json *j, const char *command, const pg_dual_device *dev, const dual_opts *o)
+{
+    pg_json_object_begin(j);
+    pg_json_kv_string(j, "command", command);
+    pg_json_kv_string(j, "device", dev->name);
+    pg_json_kv_int(j, "sm_count", dev->sm_count);
+    pg_json_key(j, "problem");
+    pg_json_object_begin(j);
+    pg_json_kv_int(j, "G", o->G);
+    pg_json_kv_int(j, "M", o->M);
+    pg_json_kv_int(j, "N", o->N);
+    pg_json_kv_int(j, "K", o->K);
+    pg_json_kv_string(j, "out", pg_out_dtype_name(o->out));
+    pg_json_kv_int(j, "seed", (int64_t)o->seed);
+    pg_json_object_end(j);
+}
+
 const pg_accum_params *pg_dual_cli_accum(void) { return pg_accum_preset(PG_ACC_SM90); }
 
 int pg_dual_kernel_launch_fn(void *ctx)

@@ -1,6 +1,7 @@
 /* What `pegemm dual run` and `pegemm dual bench` share in the CUDA build:
  * the device check (before any input is generated), the inputs, the GPU
- * problem, burst timing with CUDA events and its statistics. */
+ * problem, the head of the JSON, burst timing with CUDA events and its
+ * statistics. */
 #ifndef PG_KERNEL_CLI_DUAL_COMMON_H
 #define PG_KERNEL_CLI_DUAL_COMMON_H
 
@@ -11,6 +12,7 @@
 #include "dual.h"
 #include "dual_inputs.h"
 #include "dual_gpu.h"
+#include "pg_json.h"
 
 typedef struct {
     int device;
@@ -28,6 +30,11 @@ int pg_dual_cli_device(pg_dual_device *d);
  * pg_dual_cli_inputs_free (safe after a failure).  -1 with a message. */
 int pg_dual_cli_inputs(const dual_opts *o, pg_dual_inputs *in);
 void pg_dual_cli_inputs_free(pg_dual_inputs *in);
+
+/* The head of a run's or a bench's JSON: opens the top object and writes
+ * "command", "device", "sm_count" and the "problem" object (G, M, N, K,
+ * out, seed); the caller adds its own keys and closes the object. */
+void pg_dual_cli_json_begin(pg_json *j, const char *command, const pg_dual_device *dev, const dual_opts *o);
 
 /* The accumulation the kernel is bit-exact to: the sm90 preset. */
 const pg_accum_params *pg_dual_cli_accum(void);

@@ -7,9 +7,9 @@
 #include <cublasLt.h>
 
 #include "gpu_session.h"
+#include "lt_common.h"
 #include "pg_error.h"
 
-#define WORKSPACE_BYTES ((size_t)64 << 20)
 #define SCALE_BLOCK 128
 
 /* cuBLASLt gained VEC128_32F / BLK128x128_32F in 12.9 (sm_90 only); an older
@@ -59,14 +59,7 @@ static void plan_free(pg_dual_plan *p)
 {
     if (!p)
         return;
-    if (p->op)
-        cublasLtMatmulDescDestroy(p->op);
-    if (p->la)
-        cublasLtMatrixLayoutDestroy(p->la);
-    if (p->lb)
-        cublasLtMatrixLayoutDestroy(p->lb);
-    if (p->ld)
-        cublasLtMatrixLayoutDestroy(p->ld);
+    pg_lt_plan_destroy(p->op, (const cublasLtMatrixLayout_t[]){p->la, p->lb, p->ld}, 3);
     free(p);
 }
 
@@ -81,37 +74,18 @@ static void group_scales(const pg_dual_baseline *b, const pg_dual_plan *p, int64
     *sb_lt = b->sa_t + g * kb_of(d) * d->M;
 }
 
-#define LT(call)                                                                                                   \
-    do {                                                                                                           \
-        cublasStatus_t st_ = (call);                                                                               \
-        if (st_ != CUBLAS_STATUS_SUCCESS) {                                                                        \
-            snprintf(why, why_len, "%s: %s", #call, cublasLtGetStatusString(st_));                                 \
-            goto refused;                                                                                          \
-        }                                                                                                          \
-    } while (0)
-
-static int set_layout_batch(cublasLtMatrixLayout_t l, int64_t count, int64_t stride, char *why, size_t why_len)
-{
-    const int32_t n = (int32_t)count;
-    LT(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &n, sizeof n));
-    LT(cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride, sizeof stride));
-    return 0;
-refused:
-    return 1;
-}
-
 static int set_scale_modes(cublasLtMatmulDesc_t op, pg_dual_scale scale, char *why, size_t why_len)
 {
     if (scale == PG_DUAL_SCALE_TENSOR) {
         const int8_t fast = 1; /* the fastest per-tensor configuration */
-        LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
+        PG_LT_TRY(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
         return 0;
     }
 #if HAVE_LT_BLOCK_SCALES
     const int32_t mode_w = CUBLASLT_MATMUL_MATRIX_SCALE_BLK128x128_32F; /* cuBLASLt A: our B1/B2 */
     const int32_t mode_x = CUBLASLT_MATMUL_MATRIX_SCALE_VEC128_32F;     /* cuBLASLt B: our A */
-    LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &mode_w, sizeof mode_w));
-    LT(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &mode_x, sizeof mode_x));
+    PG_LT_TRY(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_A_SCALE_MODE, &mode_w, sizeof mode_w));
+    PG_LT_TRY(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &mode_x, sizeof mode_x));
     return 0;
 #else
     snprintf(why, why_len, "this cuBLASLt (%d) predates block scales (12.9): use PG_DUAL_SCALE_TENSOR", CUBLAS_VERSION);
@@ -138,24 +112,24 @@ static int plan_make(const pg_dual_baseline *b, const uint8_t *B, const float *b
     p->b = B;
     p->b_scale = b_scale;
     p->d = d_out;
-    LT(cublasLtMatmulDescCreate(&p->op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-    LT(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSA, &opT, sizeof opT));
-    LT(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSB, &opN, sizeof opN));
+    PG_LT_TRY(cublasLtMatmulDescCreate(&p->op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+    PG_LT_TRY(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSA, &opT, sizeof opT));
+    PG_LT_TRY(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_TRANSB, &opN, sizeof opN));
     if (set_scale_modes(p->op, d->scale, why, why_len) != 0)
         goto refused;
     const void *sa_lt, *sb_lt;
     group_scales(b, p, 0, &sa_lt, &sb_lt);
-    LT(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa_lt, sizeof sa_lt));
-    LT(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb_lt, sizeof sb_lt));
-    LT(cublasLtMatrixLayoutCreate(&p->la, CUDA_R_8F_E4M3, (uint64_t)d->K, (uint64_t)d->N, d->K));
-    LT(cublasLtMatrixLayoutCreate(&p->lb, CUDA_R_8F_E4M3, (uint64_t)d->K, (uint64_t)d->M, d->K));
-    LT(cublasLtMatrixLayoutCreate(&p->ld, CUDA_R_16BF, (uint64_t)d->N, (uint64_t)d->M, d->N));
+    PG_LT_TRY(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa_lt, sizeof sa_lt));
+    PG_LT_TRY(cublasLtMatmulDescSetAttribute(p->op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb_lt, sizeof sb_lt));
+    PG_LT_TRY(cublasLtMatrixLayoutCreate(&p->la, CUDA_R_8F_E4M3, (uint64_t)d->K, (uint64_t)d->N, d->K));
+    PG_LT_TRY(cublasLtMatrixLayoutCreate(&p->lb, CUDA_R_8F_E4M3, (uint64_t)d->K, (uint64_t)d->M, d->K));
+    PG_LT_TRY(cublasLtMatrixLayoutCreate(&p->ld, CUDA_R_16BF, (uint64_t)d->N, (uint64_t)d->M, d->N));
     if (d->groups == PG_DUAL_GROUPS_BATCHED && d->G > 1 &&
-        (set_layout_batch(p->la, d->G, d->N * d->K, why, why_len) ||
-         set_layout_batch(p->lb, d->G, d->M * d->K, why, why_len) ||
-         set_layout_batch(p->ld, d->G, d->M * d->N, why, why_len)))
+        (pg_lt_layout_batch(p->la, d->G, d->N * d->K, why, why_len) ||
+         pg_lt_layout_batch(p->lb, d->G, d->M * d->K, why, why_len) ||
+         pg_lt_layout_batch(p->ld, d->G, d->M * d->N, why, why_len)))
         goto refused;
-    LT(cublasLtMatmulAlgoGetHeuristic(h, p->op, p->la, p->lb, p->ld, p->ld, pref, 1, &p->heur, &found));
+    PG_LT_TRY(cublasLtMatmulAlgoGetHeuristic(h, p->op, p->la, p->lb, p->ld, p->ld, pref, 1, &p->heur, &found));
     if (found < 1) {
         snprintf(why, why_len, "cublasLtMatmulAlgoGetHeuristic: no algorithm for this configuration");
         goto refused;
@@ -166,7 +140,6 @@ refused:
     plan_free(p);
     return 1;
 }
-#undef LT
 
 static int lt_matmul(const pg_dual_baseline *b, const pg_dual_plan *p, int64_t g, int64_t batch, cudaStream_t stream,
                      const char *which)
@@ -188,7 +161,7 @@ static int lt_matmul(const pg_dual_baseline *b, const pg_dual_plan *p, int64_t g
     const uint8_t *Ag = b->buf.A + g * d->M * d->K;
     uint16_t *Dg = p->d + g * d->M * d->N;
     st = cublasLtMatmul(b->lt, p->op, &alpha, Bg, p->la, Ag, p->lb, &beta, Dg, p->ld, Dg, p->ld, &p->heur.algo, b->ws,
-                        WORKSPACE_BYTES, stream);
+                        PG_LT_WORKSPACE_BYTES, stream);
     if (st != CUBLAS_STATUS_SUCCESS)
         return pg_fail("cublasLtMatmul (%s, group %lld): %s", which, (long long)g, cublasLtGetStatusString(st));
     return 0;
@@ -276,7 +249,7 @@ static int copy_block_scales(pg_dual_baseline *b, cudaStream_t stream)
 
 static int open_lt(pg_dual_baseline *b, cublasLtMatmulPreference_t *pref)
 {
-    const size_t ws_bytes = WORKSPACE_BYTES;
+    const size_t ws_bytes = PG_LT_WORKSPACE_BYTES;
     cublasLtHandle_t h = NULL;
     cublasStatus_t st = cublasLtCreate(&h);
     if (st != CUBLAS_STATUS_SUCCESS)

@@ -32,13 +32,10 @@ fi
 OUT=$(realpath -m "$1")
 cd "$(dirname "$0")/.." || exit 2
 FILES="dual_build_test.log dual_check.log dual_fit.log dual_bench.log dual_torch.jsonl dual_torch.log dual_sanitize.log dual_summary.txt dual_runs.tar.gz"
-for f in $FILES; do
-    if [ -e "$OUT/$f" ]; then
-        echo "$0: $OUT/$f exists; not replacing it (choose another OUTDIR)" >&2
-        exit 2
-    fi
-done
-mkdir -p "$OUT" || exit 2
+# shellcheck source=scripts/lib_outdir.sh
+. scripts/lib_outdir.sh || exit 2
+# shellcheck disable=SC2086 # FILES is a word list on purpose
+outdir_claim "$OUT" $FILES
 RUNS=$(mktemp -d) || exit 2
 trap 'rm -rf "$RUNS"' EXIT
 T0=$(date +%s)

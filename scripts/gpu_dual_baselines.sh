@@ -20,13 +20,9 @@ if [ $# != 1 ]; then
 fi
 OUT=$(realpath -m "$1")
 cd "$(dirname "$0")/.." || exit 2
-for f in dual_env.log dual_test.log dual_torch.jsonl dual_torch.log; do
-    if [ -e "$OUT/$f" ]; then
-        echo "$0: $OUT/$f exists; not replacing it (choose another OUTDIR)" >&2
-        exit 2
-    fi
-done
-mkdir -p "$OUT" || exit 2
+# shellcheck source=scripts/lib_outdir.sh
+. scripts/lib_outdir.sh || exit 2
+outdir_claim "$OUT" dual_env.log dual_test.log dual_torch.jsonl dual_torch.log
 fails=0
 summary=()
 note() { summary+=("$(printf '%-44s %s' "$1" "$2")"); }

@@ -18,33 +18,14 @@
 
 #include "dual_baselines.h"
 #include "formats.h"
+#include "gpu_skip.h"
 #include "pg_error.h"
 #include "rng.h"
 
-static const char *gpu_missing(void)
+/* The GPU cases need cuBLASLt block scales: Hopper-only. */
+static const char *lt_gpu_missing(void)
 {
-    static char why[256];
-    int n = 0;
-    struct cudaDeviceProp prop;
-    cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess || n == 0) {
-        snprintf(why, sizeof why, "no CUDA GPU (%s)", e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
-        return why;
-    }
-    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess || prop.major != 9 || prop.minor != 0) {
-        snprintf(why, sizeof why, "GPU 0 is not sm_90 (cuBLASLt block scales are Hopper-only)");
-        return why;
-    }
-    return NULL;
-}
-
-static void skip_without_gpu(void)
-{
-    const char *why = gpu_missing();
-    if (why) {
-        print_message("skipping GPU case: %s\n", why);
-        skip();
-    }
+    return gpu_missing_because("GPU 0 is not sm_90 (cuBLASLt block scales are Hopper-only)");
 }
 
 /* Host copies of one problem. */
@@ -243,7 +224,7 @@ done:
 static void test_block_bf16(void **state)
 {
     (void)state;
-    skip_without_gpu();
+    skip_without_gpu_because(lt_gpu_missing());
     run_case((pg_dual_dims){1, 256, 384, 512, PG_DUAL_OUT_BF16, PG_DUAL_SCALE_BLOCK, PG_DUAL_GROUPS_LOOP}, 1);
 }
 
@@ -251,21 +232,21 @@ static void test_block_bf16(void **state)
 static void test_block_partial_fp16_groups(void **state)
 {
     (void)state;
-    skip_without_gpu();
+    skip_without_gpu_because(lt_gpu_missing());
     run_case((pg_dual_dims){2, 200, 136, 272, PG_DUAL_OUT_FP16, PG_DUAL_SCALE_BLOCK, PG_DUAL_GROUPS_LOOP}, 2);
 }
 
 static void test_block_batched(void **state)
 {
     (void)state;
-    skip_without_gpu();
+    skip_without_gpu_because(lt_gpu_missing());
     run_case((pg_dual_dims){3, 128, 256, 384, PG_DUAL_OUT_BF16, PG_DUAL_SCALE_BLOCK, PG_DUAL_GROUPS_BATCHED}, 3);
 }
 
 static void test_tensor_fallback(void **state)
 {
     (void)state;
-    skip_without_gpu();
+    skip_without_gpu_because(lt_gpu_missing());
     run_case((pg_dual_dims){2, 64, 128, 256, PG_DUAL_OUT_BF16, PG_DUAL_SCALE_TENSOR, PG_DUAL_GROUPS_LOOP}, 4);
 }
 
@@ -317,7 +298,7 @@ int main(void)
         cmocka_unit_test(test_tensor_fallback),
     };
     const int failed = cmocka_run_group_tests(cpu_tests, NULL, NULL);
-    const char *why = gpu_missing();
+    const char *why = lt_gpu_missing();
     if (why) {
         print_message("skipping the GPU cases: %s\n", why);
         return failed ? 1 : 77;

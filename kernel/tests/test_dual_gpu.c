@@ -24,25 +24,9 @@
 #include "accum.h"
 #include "dual_gpu.h"
 #include "formats.h"
+#include "gpu_skip.h"
 #include "pg_error.h"
 #include "rng.h"
-
-static const char *gpu_missing(void)
-{
-    static char why[256];
-    int n = 0;
-    struct cudaDeviceProp prop;
-    cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess || n == 0) {
-        snprintf(why, sizeof why, "no CUDA GPU (%s)", e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
-        return why;
-    }
-    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess || prop.major != 9 || prop.minor != 0) {
-        snprintf(why, sizeof why, "GPU 0 is not sm_90");
-        return why;
-    }
-    return NULL;
-}
 
 /* ---------------------------------------------------------------- inputs */
 typedef struct {

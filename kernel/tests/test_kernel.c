@@ -15,35 +15,10 @@
 
 #include "gemm.h"
 #include "gpu_session.h"
+#include "gpu_skip.h"
 #include "inputs.h"
 #include "pg_error.h"
 #include "runner.h"
-
-static const char *gpu_missing(void)
-{
-    static char why[256];
-    int n = 0;
-    struct cudaDeviceProp prop;
-    cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess || n == 0) {
-        snprintf(why, sizeof why, "no CUDA GPU (%s)", e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
-        return why;
-    }
-    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess || prop.major != 9 || prop.minor != 0) {
-        snprintf(why, sizeof why, "GPU 0 is not sm_90");
-        return why;
-    }
-    return NULL;
-}
-
-static void skip_without_gpu(void)
-{
-    const char *why = gpu_missing();
-    if (why) {
-        print_message("skipping GPU case: %s\n", why);
-        skip();
-    }
-}
 
 static void compare_case(pg_shape s, pg_family f, uint64_t seed, const char *rows_spec)
 {
