@@ -5,9 +5,10 @@
  * The sequence (every step one IEEE binary32 operation, round to nearest
  * even; fl() = one rounding; no approximate instruction, no contraction):
  *
- *   0. x NaN                        -> the NaN 0x7FFFFFFF (PG_F32_QNAN_BITS)
- *   1. a = |x| (sign bit cleared)
- *      a > 110 (incl. inf)          -> x if x > 0, else -0.0f (|silu| < 2^-151)
+ *   1. a = |x| (sign bit cleared); x is special if NaN or a > 110 (incl.
+ *      inf): then steps 2-8 run on x' = +-0 (x's sign) instead of x, so
+ *      every value they compute is finite and every conversion in range,
+ *      and step 9 replaces their result
  *   2. z  = fl(-a * L2E)                          L2E = 0x1.715476p+0
  *   3. nf = fl(fl(z + 0x1.8p23) - 0x1.8p23)       rint(z), RNE; n = (int)nf in [-159, 0]
  *   4. r  = fma(nf, -LN2_HI, -a)                  LN2_HI = 0x1.62e4p-1
@@ -17,9 +18,16 @@
  *      r2 = fl(r * r); q = fma(P, r2, r); p = fl(q + 1)      p ~ e^r
  *   6. n1 = max(n, -100), n2 = n - n1             (2^n1, 2^n2 normal fp32, built from bits)
  *      e  = fl(fl(p * 2^n1) * 2^n2)               e ~ exp(-a); the first multiply is exact
- *   7. d  = fl(1 + e)
- *   8. x >= 0 (sign clear):  silu = fl(x / d)
- *      x <  0:               s = fl(fl(x * p) / d); silu = fl(fl(s * 2^n1) * 2^n2)
+ *   7. d  = fl(1 + e)                             d in [1, 2]
+ *   8. num = x (x >= 0, sign clear) or fl(x * p) (x < 0)
+ *      q   = fl(num / d)                          the one division
+ *      silu = q (x >= 0) or fl(fl(q * 2^n1) * 2^n2) (x < 0)
+ *   9. x NaN                        -> the NaN 0x7FFFFFFF (PG_F32_QNAN_BITS)
+ *      else a > 110 (incl. inf)     -> x if x > 0, else -0.0f (|silu| < 2^-151)
+ *
+ * Steps 8 and 9 are selects, not branches: every input runs the same
+ * operations (the kernel's warps do not diverge) and the values are the
+ * same as when x >= 0 and x < 0 took separate paths.
  *
  * Why this shape: exp is only ever taken of -|x| <= 0, so it cannot
  * overflow; for x < 0 silu = x e^x / (1 + e^x) is formed from the scaled
@@ -42,7 +50,9 @@
  * statement, so no compiler flag (-ffp-contract=fast included) can fuse it
  * with the add that follows.  Device: __fmul_rn / __fadd_rn / __fmaf_rn /
  * __fdiv_rn, which nvcc never contracts; compile without -ftz=true
- * (--use_fast_math), since subnormal results are part of the definition. */
+ * (--use_fast_math), since subnormal results are part of the definition.
+ * Step 8's division on the device is pg_silu_div (below): a branch-free
+ * sequence equal to __fdiv_rn on every (num, d) that silu gives it. */
 #ifndef PG_SILU_FP32_H
 #define PG_SILU_FP32_H
 
@@ -164,6 +174,7 @@ static inline PG_HOSTDEV float pg_sf_pow2(int k)
 #define PG_SILU_C4 0x1.555554p-3f       /* 1.6666665459E-1 */
 #define PG_SILU_C5 0x1p-1f              /* 5.0000001201E-1 rounds to 0.5 */
 #define PG_SILU_MAX_ABS 110.0f          /* beyond: silu = x (x > 0) or -0 */
+#define PG_SILU_MAX_ABS_BITS 0x42DC0000u /* the bits of 110.0f: |x|'s bits above it are special */
 #define PG_SILU_SPLIT_MIN (-100)        /* n1 = max(n, -100) */
 
 /* Steps 2-5 for a = |x| in [0, 110]: *n and p with exp(-a) ~ p * 2^n. */
@@ -199,24 +210,78 @@ static inline PG_HOSTDEV float pg_silu_exp_neg(float a)
     return pg_silu_scale(p, n);
 }
 
-/* silu(x) = x / (1 + exp(-x)): the sequence at the top of this file. */
+/* Step 8's division q = fl(num / d), for d = 1 + e in [1, 2] and the num
+ * silu gives it: num = x in [0, 110] or fl(x * p) with x in [-110, 0) and p
+ * in about [0.7, 1.42], tiny and subnormal numerators and +-0 included.
+ * Host: the IEEE division.  Device: no FCHK and no slow-path call, so the
+ * kernel's 64 outputs a thread can interleave:
+ *   y0 = rcp.approx(d)                   MUFU.RCP; .ftz flushes nothing here:
+ *                                        d in [1, 2], y0 in [0.5, 1]
+ *   y  = fma(y0, fma(-d, y0, 1), y0)     one Newton step
+ *   q0 = fl(num * y)
+ *   t  = fma(d, q0, -num)                -(num - d q0), the residual negated
+ *   q  = fma(-t, y, q0)
+ * These are the operations of nvcc's own __fdiv_rn fast path (MUFU.RCP and
+ * five FFMA on sm_90), which __fdiv_rn returns when its FCHK finds the
+ * operands in range; only the residual is formed negated, which gives the
+ * same value for num != 0 and keeps num's sign for num = +-0 (num = -0:
+ * q0 = -0, t = +0, q = fma(-0, y, -0) = -0, as -0 / d is).  Outside FCHK's
+ * range silu only goes with tiny numerators, and those only occur with
+ * d = 2 exactly (|x| < 2^-25: p = 1, n = 0, e = 1): then y = 1/2 exactly,
+ * q0 = fl(num / 2), t is exact and q = fl(q0 + (num - 2 q0) / 2) =
+ * fl(num / 2).  Proven by exhaustion, not by this argument:
+ * kernel/tests/test_silu_gpu.c runs silu on the GPU for all 2^32 inputs and
+ * compares this with __fdiv_rn on every (num, d) reached (0 differences),
+ * and silu's bits with the host's.  Valid only for such operands: it is not
+ * a general division (silu's own use, nowhere else). */
+static inline PG_HOSTDEV float pg_silu_div(float num, float d)
+{
+#ifdef __CUDA_ARCH__
+    float y0;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y0) : "f"(d));
+    const float y = __fmaf_rn(y0, __fmaf_rn(-d, y0, 1.0f), y0);
+    const float q0 = __fmul_rn(num, y);
+    const float t = __fmaf_rn(d, q0, -num);
+    return __fmaf_rn(-t, y, q0);
+#else
+    return pg_sf_div(num, d);
+#endif
+}
+
+/* (mask & a) | (~mask & b) on the bits: a select the compiler cannot turn
+ * into a branch (one LOP3 on the device). */
+static inline PG_HOSTDEV uint32_t pg_sf_pick(uint32_t mask, uint32_t a, uint32_t b)
+{
+    return (mask & a) | (~mask & b);
+}
+
+/* silu(x) = x / (1 + exp(-x)): the sequence at the top of this file, with
+ * no branch: steps 2-8 run for every x (on +-0 for the special inputs),
+ * steps 8 and 9 choose by masks. */
 static inline PG_HOSTDEV float pg_silu_f32(float x)
 {
-    uint32_t bits = pg_sf_bits(x);
-    uint32_t abs_bits = bits & 0x7FFFFFFFu;
-    if (abs_bits > 0x7F800000u)
-        return pg_sf_from_bits(0x7FFFFFFFu);
-    float a = pg_sf_from_bits(abs_bits);
-    int negative = (bits >> 31) != 0;
-    if (a > PG_SILU_MAX_ABS)
-        return negative ? -0.0f : x;
+    const uint32_t bits = pg_sf_bits(x);
+    const uint32_t abs_bits = bits & 0x7FFFFFFFu;
+    const uint32_t sign = bits & 0x80000000u;
+    const uint32_t negative = 0u - (sign >> 31);                         /* all ones if x < 0 */
+    const uint32_t special = 0u - (uint32_t)(abs_bits > PG_SILU_MAX_ABS_BITS); /* |x| > 110, inf, NaN */
+    const uint32_t is_nan = 0u - (uint32_t)(abs_bits > 0x7F800000u);
+    /* step 1: x' = x, or +-0 for the special inputs */
+    const uint32_t safe_bits = pg_sf_pick(special, sign, bits);
+    const float xs = pg_sf_from_bits(safe_bits);
+    const float a = pg_sf_from_bits(safe_bits & 0x7FFFFFFFu);
+    /* steps 2-7 */
     int n;
-    float p = pg_silu_exp_parts(a, &n);
-    float d = pg_sf_add(1.0f, pg_silu_scale(p, n));
-    if (!negative)
-        return pg_sf_div(x, d);
-    float s = pg_sf_div(pg_sf_mul(x, p), d);
-    return pg_silu_scale(s, n);
+    const float p = pg_silu_exp_parts(a, &n);
+    const float d = pg_sf_add(1.0f, pg_silu_scale(p, n));
+    /* step 8 */
+    const float num = pg_sf_from_bits(pg_sf_pick(negative, pg_sf_bits(pg_sf_mul(xs, p)), safe_bits));
+    const float q = pg_silu_div(num, d);
+    uint32_t out = pg_sf_pick(negative, pg_sf_bits(pg_silu_scale(q, n)), pg_sf_bits(q));
+    /* step 9 */
+    out = pg_sf_pick(special, pg_sf_pick(negative, 0x80000000u, bits), out);
+    out = pg_sf_pick(is_nan, 0x7FFFFFFFu, out);
+    return pg_sf_from_bits(out);
 }
 
 #endif
