@@ -26,13 +26,10 @@ __global__ void pg_silu_check_kernel(uint32_t first, uint32_t count, float *out,
     out[i] = y;
     if (__float_as_uint(y) != __float_as_uint(pg_silu_f32_old(x)))
         note(&counts->old_differ, &counts->first_old, bits);
-    /* steps 1-8 of silu_fp32.h's sequence up to the division (on +-0 for
-     * the special inputs, as pg_silu_f32 does) */
-    const float xs = (bits & 0x7FFFFFFFu) > PG_SILU_MAX_ABS_BITS ? __uint_as_float(bits & 0x80000000u) : x;
+    /* the division's operands as pg_silu_f32 forms them */
+    float d;
     int n;
-    const float p = pg_silu_exp_parts(fabsf(xs), &n);
-    const float d = pg_sf_add(1.0f, pg_silu_scale(p, n));
-    const float num = (bits >> 31) ? pg_sf_mul(xs, p) : xs;
+    const float num = pg_silu_division_operands(x, &d, &n);
     if (__float_as_uint(pg_silu_div(num, d)) != __float_as_uint(__fdiv_rn(num, d)))
         note(&counts->div_differ, &counts->first_div, bits);
 }

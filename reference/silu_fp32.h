@@ -217,32 +217,55 @@ static inline PG_HOSTDEV float pg_silu_exp_neg(float a)
  * kernel's 64 outputs a thread can interleave:
  *   y0 = rcp.approx(d)                   MUFU.RCP; .ftz flushes nothing here:
  *                                        d in [1, 2], y0 in [0.5, 1]
- *   y  = fma(y0, fma(-d, y0, 1), y0)     one Newton step
+ *   y  = fma(y0, fma(-d, y0, 1), y0)     one Newton step: y = RN(1/d) for
+ *                                        every d in [1, 2] and every y0
+ *                                        within 1 ulp of 1/d (PTX's bound
+ *                                        for rcp.approx), checked over all
+ *                                        2^23 + 1 such d, except
+ *   y  = 0x1.000002p-1 if d = 0x1.fffffep+0   where 1/d is 2^-49 above a
+ *                                        midpoint and y0 = 0.5 gives y = 0.5
  *   q0 = fl(num * y)
  *   t  = fma(d, q0, -num)                -(num - d q0), the residual negated
  *   q  = fma(-t, y, q0)
- * These are the operations of nvcc's own __fdiv_rn fast path (MUFU.RCP and
- * five FFMA on sm_90), which __fdiv_rn returns when its FCHK finds the
- * operands in range; only the residual is formed negated, which gives the
- * same value for num != 0 and keeps num's sign for num = +-0 (num = -0:
- * q0 = -0, t = +0, q = fma(-0, y, -0) = -0, as -0 / d is).  Outside FCHK's
- * range silu only goes with tiny numerators, and those only occur with
- * d = 2 exactly (|x| < 2^-25: p = 1, n = 0, e = 1): then y = 1/2 exactly,
- * q0 = fl(num / 2), t is exact and q = fl(q0 + (num - 2 q0) / 2) =
- * fl(num / 2).  Proven by exhaustion, not by this argument:
+ * With y = RN(1/d), q0 within an ulp and t exact, q = fl(num / d) where
+ * the quotient is normal (Markstein's theorem); these are the operations
+ * of nvcc's own __fdiv_rn fast path (MUFU.RCP and five FFMA on sm_90),
+ * which __fdiv_rn returns when its FCHK finds the operands in range, plus
+ * the select (one FSETP, one FSEL) that makes y independent of MUFU's
+ * rounding.  The residual is formed negated: the same value for num != 0,
+ * and num's sign kept for num = +-0 (num = -0: q0 = -0, t = +0,
+ * q = fma(-0, y, -0) = -0, as -0 / d is).  Tiny and subnormal quotients
+ * occur only with d = 2 exactly (|x| < 2^-25: p = 1, n = 0, e = 1): then
+ * y = 1/2, q0 = fl(num / 2), t is exact and q = fl(q0 + (num - 2 q0) / 2) =
+ * fl(num / 2).  Proven by exhaustion, not by this argument: on the host
+ * (reference/tests/test_silu_div.c, suite slow) y = RN(1/d) for every d in
+ * [1, 2] and y0 within an ulp, and the sequence (pg_silu_div_from_rcp)
+ * with y0 = RN(1/d) and either neighbour equals '/' on the (num, d) of all
+ * 2^32 inputs, whatever MUFU.RCP rounds to; on the GPU,
  * kernel/tests/test_silu_gpu.c runs silu on the GPU for all 2^32 inputs and
  * compares this with __fdiv_rn on every (num, d) reached (0 differences),
  * and silu's bits with the host's.  Valid only for such operands: it is not
  * a general division (silu's own use, nowhere else). */
+#define PG_SILU_D_HARD 0x1.fffffep+0f      /* 2 - 2^-23: y0 = 0.5 gives y = 0.5 */
+#define PG_SILU_D_HARD_RCP 0x1.000002p-1f  /* RN(1 / PG_SILU_D_HARD) */
+
+/* The device division's steps after the reciprocal, from y0 (the host
+ * tests call it with chosen y0: reference/tests/test_silu_div.c). */
+static inline PG_HOSTDEV float pg_silu_div_from_rcp(float num, float d, float y0)
+{
+    float y = pg_sf_fma(y0, pg_sf_fma(-d, y0, 1.0f), y0);
+    y = d == PG_SILU_D_HARD ? PG_SILU_D_HARD_RCP : y;
+    const float q0 = pg_sf_mul(num, y);
+    const float t = pg_sf_fma(d, q0, -num);
+    return pg_sf_fma(-t, y, q0);
+}
+
 static inline PG_HOSTDEV float pg_silu_div(float num, float d)
 {
 #ifdef __CUDA_ARCH__
     float y0;
     asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y0) : "f"(d));
-    const float y = __fmaf_rn(y0, __fmaf_rn(-d, y0, 1.0f), y0);
-    const float q0 = __fmul_rn(num, y);
-    const float t = __fmaf_rn(d, q0, -num);
-    return __fmaf_rn(-t, y, q0);
+    return pg_silu_div_from_rcp(num, d, y0);
 #else
     return pg_sf_div(num, d);
 #endif
@@ -255,6 +278,23 @@ static inline PG_HOSTDEV uint32_t pg_sf_pick(uint32_t mask, uint32_t a, uint32_t
     return (mask & a) | (~mask & b);
 }
 
+/* Steps 1-8 up to the division, with no branch: returns num and sets *d
+ * and *n, for x itself or for +-0 (x's sign) when x is special (NaN or
+ * |x| > 110).  pg_silu_f32's first half; the tests use it to reach the
+ * division's operands. */
+static inline PG_HOSTDEV float pg_silu_division_operands(float x, float *d, int *n)
+{
+    const uint32_t bits = pg_sf_bits(x);
+    const uint32_t sign = bits & 0x80000000u;
+    const uint32_t negative = 0u - (sign >> 31); /* all ones if x < 0 */
+    const uint32_t special = 0u - (uint32_t)((bits & 0x7FFFFFFFu) > PG_SILU_MAX_ABS_BITS);
+    const uint32_t safe_bits = pg_sf_pick(special, sign, bits); /* step 1: x' */
+    const float a = pg_sf_from_bits(safe_bits & 0x7FFFFFFFu);
+    const float p = pg_silu_exp_parts(a, n); /* steps 2-5 */
+    *d = pg_sf_add(1.0f, pg_silu_scale(p, *n)); /* steps 6-7 */
+    return pg_sf_from_bits(pg_sf_pick(negative, pg_sf_bits(pg_sf_mul(pg_sf_from_bits(safe_bits), p)), safe_bits));
+}
+
 /* silu(x) = x / (1 + exp(-x)): the sequence at the top of this file, with
  * no branch: steps 2-8 run for every x (on +-0 for the special inputs),
  * steps 8 and 9 choose by masks. */
@@ -262,20 +302,12 @@ static inline PG_HOSTDEV float pg_silu_f32(float x)
 {
     const uint32_t bits = pg_sf_bits(x);
     const uint32_t abs_bits = bits & 0x7FFFFFFFu;
-    const uint32_t sign = bits & 0x80000000u;
-    const uint32_t negative = 0u - (sign >> 31);                         /* all ones if x < 0 */
+    const uint32_t negative = 0u - (bits >> 31);
     const uint32_t special = 0u - (uint32_t)(abs_bits > PG_SILU_MAX_ABS_BITS); /* |x| > 110, inf, NaN */
     const uint32_t is_nan = 0u - (uint32_t)(abs_bits > 0x7F800000u);
-    /* step 1: x' = x, or +-0 for the special inputs */
-    const uint32_t safe_bits = pg_sf_pick(special, sign, bits);
-    const float xs = pg_sf_from_bits(safe_bits);
-    const float a = pg_sf_from_bits(safe_bits & 0x7FFFFFFFu);
-    /* steps 2-7 */
+    float d;
     int n;
-    const float p = pg_silu_exp_parts(a, &n);
-    const float d = pg_sf_add(1.0f, pg_silu_scale(p, n));
-    /* step 8 */
-    const float num = pg_sf_from_bits(pg_sf_pick(negative, pg_sf_bits(pg_sf_mul(xs, p)), safe_bits));
+    const float num = pg_silu_division_operands(x, &d, &n); /* steps 1-8's num */
     const float q = pg_silu_div(num, d);
     uint32_t out = pg_sf_pick(negative, pg_sf_bits(pg_silu_scale(q, n)), pg_sf_bits(q));
     /* step 9 */
