@@ -25,7 +25,9 @@
  * Scales: each consumer thread reads its two rows' scale_a and the tile's
  * scale_b for the k-block with __ldg; the next k-block's are loaded before
  * waiting for its stage.
- * Epilogue: h = fl(pg_silu_f32(acc1) * acc2), converted with RNE
+ * Epilogue: h = fl(pg_silu_f32(acc1) * acc2) (silu_fp32.h's device silu is
+ * branch-free with one division and no slow-path call, so a thread's 64
+ * outputs interleave: docs/experiments.md D3), converted with RNE
  * (cvt.rn.{bf16,f16}x2.f32; NaN made the reference's 0x7FFF explicitly),
  * written into the 32 KB staging buffer (two 128 x 64 sub-tiles, 128B
  * swizzle), fence.proxy.async, a named barrier over the 256 consumer

@@ -5,9 +5,10 @@
  * The sequence (every step one IEEE binary32 operation, round to nearest
  * even; fl() = one rounding; no approximate instruction, no contraction):
  *
- *   0. x NaN                        -> the NaN 0x7FFFFFFF (PG_F32_QNAN_BITS)
- *   1. a = |x| (sign bit cleared)
- *      a > 110 (incl. inf)          -> x if x > 0, else -0.0f (|silu| < 2^-151)
+ *   1. a = |x| (sign bit cleared); x is special if NaN or a > 110 (incl.
+ *      inf): then steps 2-8 run on x' = +-0 (x's sign) instead of x, so
+ *      every value they compute is finite and every conversion in range,
+ *      and step 9 replaces their result
  *   2. z  = fl(-a * L2E)                          L2E = 0x1.715476p+0
  *   3. nf = fl(fl(z + 0x1.8p23) - 0x1.8p23)       rint(z), RNE; n = (int)nf in [-159, 0]
  *   4. r  = fma(nf, -LN2_HI, -a)                  LN2_HI = 0x1.62e4p-1
@@ -17,9 +18,16 @@
  *      r2 = fl(r * r); q = fma(P, r2, r); p = fl(q + 1)      p ~ e^r
  *   6. n1 = max(n, -100), n2 = n - n1             (2^n1, 2^n2 normal fp32, built from bits)
  *      e  = fl(fl(p * 2^n1) * 2^n2)               e ~ exp(-a); the first multiply is exact
- *   7. d  = fl(1 + e)
- *   8. x >= 0 (sign clear):  silu = fl(x / d)
- *      x <  0:               s = fl(fl(x * p) / d); silu = fl(fl(s * 2^n1) * 2^n2)
+ *   7. d  = fl(1 + e)                             d in [1, 2]
+ *   8. num = x (x >= 0, sign clear) or fl(x * p) (x < 0)
+ *      q   = fl(num / d)                          the one division
+ *      silu = q (x >= 0) or fl(fl(q * 2^n1) * 2^n2) (x < 0)
+ *   9. x NaN                        -> the NaN 0x7FFFFFFF (PG_F32_QNAN_BITS)
+ *      else a > 110 (incl. inf)     -> x if x > 0, else -0.0f (|silu| < 2^-151)
+ *
+ * Steps 8 and 9 are selects, not branches: every input runs the same
+ * operations (the kernel's warps do not diverge) and the values are the
+ * same as when x >= 0 and x < 0 took separate paths.
  *
  * Why this shape: exp is only ever taken of -|x| <= 0, so it cannot
  * overflow; for x < 0 silu = x e^x / (1 + e^x) is formed from the scaled
@@ -42,7 +50,9 @@
  * statement, so no compiler flag (-ffp-contract=fast included) can fuse it
  * with the add that follows.  Device: __fmul_rn / __fadd_rn / __fmaf_rn /
  * __fdiv_rn, which nvcc never contracts; compile without -ftz=true
- * (--use_fast_math), since subnormal results are part of the definition. */
+ * (--use_fast_math), since subnormal results are part of the definition.
+ * Step 8's division on the device is pg_silu_div (below): a branch-free
+ * sequence equal to __fdiv_rn on every (num, d) that silu gives it. */
 #ifndef PG_SILU_FP32_H
 #define PG_SILU_FP32_H
 
@@ -164,6 +174,7 @@ static inline PG_HOSTDEV float pg_sf_pow2(int k)
 #define PG_SILU_C4 0x1.555554p-3f       /* 1.6666665459E-1 */
 #define PG_SILU_C5 0x1p-1f              /* 5.0000001201E-1 rounds to 0.5 */
 #define PG_SILU_MAX_ABS 110.0f          /* beyond: silu = x (x > 0) or -0 */
+#define PG_SILU_MAX_ABS_BITS 0x42DC0000u /* the bits of 110.0f: |x|'s bits above it are special */
 #define PG_SILU_SPLIT_MIN (-100)        /* n1 = max(n, -100) */
 
 /* Steps 2-5 for a = |x| in [0, 110]: *n and p with exp(-a) ~ p * 2^n. */
@@ -199,24 +210,110 @@ static inline PG_HOSTDEV float pg_silu_exp_neg(float a)
     return pg_silu_scale(p, n);
 }
 
-/* silu(x) = x / (1 + exp(-x)): the sequence at the top of this file. */
+/* Step 8's division q = fl(num / d), for d = 1 + e in [1, 2] and the num
+ * silu gives it: num = x in [0, 110] or fl(x * p) with x in [-110, 0) and p
+ * in about [0.7, 1.42], tiny and subnormal numerators and +-0 included.
+ * Host: the IEEE division.  Device: no FCHK and no slow-path call, so the
+ * kernel's 64 outputs a thread can interleave:
+ *   y0 = rcp.approx(d)                   MUFU.RCP; .ftz flushes nothing here:
+ *                                        d in [1, 2], y0 in [0.5, 1]
+ *   y  = fma(y0, fma(-d, y0, 1), y0)     one Newton step: y = RN(1/d) for
+ *                                        every d in [1, 2] and every y0
+ *                                        within 1 ulp of 1/d (PTX's bound
+ *                                        for rcp.approx), checked over all
+ *                                        2^23 + 1 such d, except
+ *   y  = 0x1.000002p-1 if d = 0x1.fffffep+0   where 1/d is 2^-49 above a
+ *                                        midpoint and y0 = 0.5 gives y = 0.5
+ *   q0 = fl(num * y)
+ *   t  = fma(d, q0, -num)                -(num - d q0), the residual negated
+ *   q  = fma(-t, y, q0)
+ * With y = RN(1/d), q0 within an ulp and t exact, q = fl(num / d) where
+ * the quotient is normal (Markstein's theorem); these are the operations
+ * of nvcc's own __fdiv_rn fast path (MUFU.RCP and five FFMA on sm_90),
+ * which __fdiv_rn returns when its FCHK finds the operands in range, plus
+ * the select (one FSETP, one FSEL) that makes y independent of MUFU's
+ * rounding.  The residual is formed negated: the same value for num != 0,
+ * and num's sign kept for num = +-0 (num = -0: q0 = -0, t = +0,
+ * q = fma(-0, y, -0) = -0, as -0 / d is).  Tiny and subnormal quotients
+ * occur only with d = 2 exactly (|x| < 2^-25: p = 1, n = 0, e = 1): then
+ * y = 1/2, q0 = fl(num / 2), t is exact and q = fl(q0 + (num - 2 q0) / 2) =
+ * fl(num / 2).  Proven by exhaustion, not by this argument: on the host
+ * (reference/tests/test_silu_div.c, suite slow) y = RN(1/d) for every d in
+ * [1, 2] and y0 within an ulp, and the sequence (pg_silu_div_from_rcp)
+ * with y0 = RN(1/d) and either neighbour equals '/' on the (num, d) of all
+ * 2^32 inputs, whatever MUFU.RCP rounds to; on the GPU,
+ * kernel/tests/test_silu_gpu.c runs silu on the GPU for all 2^32 inputs and
+ * compares this with __fdiv_rn on every (num, d) reached (0 differences),
+ * and silu's bits with the host's.  Valid only for such operands: it is not
+ * a general division (silu's own use, nowhere else). */
+#define PG_SILU_D_HARD 0x1.fffffep+0f      /* 2 - 2^-23: y0 = 0.5 gives y = 0.5 */
+#define PG_SILU_D_HARD_RCP 0x1.000002p-1f  /* RN(1 / PG_SILU_D_HARD) */
+
+/* The device division's steps after the reciprocal, from y0 (the host
+ * tests call it with chosen y0: reference/tests/test_silu_div.c). */
+static inline PG_HOSTDEV float pg_silu_div_from_rcp(float num, float d, float y0)
+{
+    float y = pg_sf_fma(y0, pg_sf_fma(-d, y0, 1.0f), y0);
+    y = d == PG_SILU_D_HARD ? PG_SILU_D_HARD_RCP : y;
+    const float q0 = pg_sf_mul(num, y);
+    const float t = pg_sf_fma(d, q0, -num);
+    return pg_sf_fma(-t, y, q0);
+}
+
+static inline PG_HOSTDEV float pg_silu_div(float num, float d)
+{
+#ifdef __CUDA_ARCH__
+    float y0;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y0) : "f"(d));
+    return pg_silu_div_from_rcp(num, d, y0);
+#else
+    return pg_sf_div(num, d);
+#endif
+}
+
+/* (mask & a) | (~mask & b) on the bits: a select the compiler cannot turn
+ * into a branch (one LOP3 on the device). */
+static inline PG_HOSTDEV uint32_t pg_sf_pick(uint32_t mask, uint32_t a, uint32_t b)
+{
+    return (mask & a) | (~mask & b);
+}
+
+/* Steps 1-8 up to the division, with no branch: returns num and sets *d
+ * and *n, for x itself or for +-0 (x's sign) when x is special (NaN or
+ * |x| > 110).  pg_silu_f32's first half; the tests use it to reach the
+ * division's operands. */
+static inline PG_HOSTDEV float pg_silu_division_operands(float x, float *d, int *n)
+{
+    const uint32_t bits = pg_sf_bits(x);
+    const uint32_t sign = bits & 0x80000000u;
+    const uint32_t negative = 0u - (sign >> 31); /* all ones if x < 0 */
+    const uint32_t special = 0u - (uint32_t)((bits & 0x7FFFFFFFu) > PG_SILU_MAX_ABS_BITS);
+    const uint32_t safe_bits = pg_sf_pick(special, sign, bits); /* step 1: x' */
+    const float a = pg_sf_from_bits(safe_bits & 0x7FFFFFFFu);
+    const float p = pg_silu_exp_parts(a, n); /* steps 2-5 */
+    *d = pg_sf_add(1.0f, pg_silu_scale(p, *n)); /* steps 6-7 */
+    return pg_sf_from_bits(pg_sf_pick(negative, pg_sf_bits(pg_sf_mul(pg_sf_from_bits(safe_bits), p)), safe_bits));
+}
+
+/* silu(x) = x / (1 + exp(-x)): the sequence at the top of this file, with
+ * no branch: steps 2-8 run for every x (on +-0 for the special inputs),
+ * steps 8 and 9 choose by masks. */
 static inline PG_HOSTDEV float pg_silu_f32(float x)
 {
-    uint32_t bits = pg_sf_bits(x);
-    uint32_t abs_bits = bits & 0x7FFFFFFFu;
-    if (abs_bits > 0x7F800000u)
-        return pg_sf_from_bits(0x7FFFFFFFu);
-    float a = pg_sf_from_bits(abs_bits);
-    int negative = (bits >> 31) != 0;
-    if (a > PG_SILU_MAX_ABS)
-        return negative ? -0.0f : x;
+    const uint32_t bits = pg_sf_bits(x);
+    const uint32_t abs_bits = bits & 0x7FFFFFFFu;
+    const uint32_t negative = 0u - (bits >> 31);
+    const uint32_t special = 0u - (uint32_t)(abs_bits > PG_SILU_MAX_ABS_BITS); /* |x| > 110, inf, NaN */
+    const uint32_t is_nan = 0u - (uint32_t)(abs_bits > 0x7F800000u);
+    float d;
     int n;
-    float p = pg_silu_exp_parts(a, &n);
-    float d = pg_sf_add(1.0f, pg_silu_scale(p, n));
-    if (!negative)
-        return pg_sf_div(x, d);
-    float s = pg_sf_div(pg_sf_mul(x, p), d);
-    return pg_silu_scale(s, n);
+    const float num = pg_silu_division_operands(x, &d, &n); /* steps 1-8's num */
+    const float q = pg_silu_div(num, d);
+    uint32_t out = pg_sf_pick(negative, pg_sf_bits(pg_silu_scale(q, n)), pg_sf_bits(q));
+    /* step 9 */
+    out = pg_sf_pick(special, pg_sf_pick(negative, 0x80000000u, bits), out);
+    out = pg_sf_pick(is_nan, 0x7FFFFFFFu, out);
+    return pg_sf_from_bits(out);
 }
 
 #endif

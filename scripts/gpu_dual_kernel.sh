@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The fused dual-GEMM kernel (kernel/dual.cuh) on a GPU machine: build with
 # CUDA (scripts/gpu_build.sh), the dual kernel's test (every element against
-# pg_dual_gemm_ref, verbose), the kernel test suite, compute-sanitizer
+# pg_dual_gemm_ref, verbose), the exhaustive device silu check (all 2^32
+# inputs, kernel/tests/test_silu_gpu.c) and the SASS counts of the
+# epilogue's division (no CALL / FCHK), the kernel test suite, compute-sanitizer
 # memcheck / racecheck / synccheck on the small cases (memcheck also on the
 # multi-tile case), the dual kernels' register and smem usage.
 #
@@ -61,6 +63,16 @@ OBJ=$(find build-gpu/kernel -name 'kernel_dual.cu.o' | head -1)
 step "cuobjdump -res-usage (dual kernels)" res_usage.log 120 cuobjdump -res-usage "$OBJ"
 step "no local memory (spills) in the dual kernels' SASS" sass_local.log 120 \
     bash -c "cuobjdump -sass '$OBJ' > '$OUT/kernel_dual.sass' && ! grep -nE 'STL|LDL' '$OUT/kernel_dual.sass'"
+
+# the epilogue's silu (docs/experiments.md D3): no slow-path CALL, no FCHK,
+# no divergent regions in the dual kernels; the counts per kernel, logged
+step "dual kernels' SASS: no CALL / FCHK (epilogue silu)" sass_counts.log 120 \
+    scripts/dual_sass_counts.sh "$OUT/kernel_dual.sass"
+
+# the device silu against the host's on all 2^32 fp32 inputs, its division
+# against __fdiv_rn, the old two-division formula (~1 min)
+S=./build-gpu/kernel/tests/test_silu_gpu
+step "test_silu_gpu (all 2^32 inputs)" test_silu_gpu.log 600 "$S"
 
 # the test itself, directly (mismatches printed: count, first few with index/got/want)
 step "test_dual_gpu (all cases)" test_dual_gpu.log 600 "$T"
