@@ -221,7 +221,7 @@ static PFN_cuMemGetAddressRange_v3020 get_address_range(void)
     if (!fn) {
         void *p = NULL;
         enum cudaDriverEntryPointQueryResult q;
-        cudaError_t e = cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &p, 3020, cudaEnableDefault, &q);
+        cudaError_t e = cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &p, 12000, cudaEnableDefault, &q);
         if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !p) {
             pg_fail("the CUDA driver has no cuMemGetAddressRange (%s)", cudaGetErrorString(e));
             return NULL;
