@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cudaTypedefs.h>
+
 #include "dual_kernel.h"
 #include "formats.h"
 #include "pg_error.h"
@@ -21,6 +23,7 @@ struct pg_dual_gpu {
     pg_dual_params params; /* descriptors and shape; delays and trace set per launch */
     int grid;
     int64_t tiles;
+    int owns_buffers; /* 1: create's uploads, freed with the handle; 0: wrap's, the caller's */
 };
 
 #define CUDA_OK(call)                                                                                              \
@@ -49,6 +52,25 @@ int pg_dual_design_parse(const char *s, pg_dual_design *d)
     return pg_fail("unknown dual-GEMM design '%s' (inter, seq)", s ? s : "(null)");
 }
 
+/* What the kernel needs of the shape and output type. */
+static int check_dims(int64_t G, int64_t M, int64_t N, int64_t K, pg_out_dtype out)
+{
+    if (G < 1 || M < 1 || N < 1 || K < 1)
+        return pg_fail("dual GPU kernel: shape G=%lld M=%lld N=%lld K=%lld", (long long)G, (long long)M,
+                       (long long)N, (long long)K);
+    if (out != PG_OUT_BF16 && out != PG_OUT_FP16)
+        return pg_fail("dual GPU kernel: output type %s unsupported (bf16, fp16)", pg_out_dtype_name(out));
+    if (M % PG_DUAL_BLOCK || N % PG_DUAL_BLOCK || K % PG_DUAL_BLOCK)
+        return pg_fail("dual GPU kernel: M, N, K must be multiples of %d (M=%lld N=%lld K=%lld)", PG_DUAL_BLOCK,
+                       (long long)M, (long long)N, (long long)K);
+    /* TMA coordinates and the kernel's row and tile indices are 32-bit
+     * (G*M first: with M, N >= 128 and G*M, G*N < 2^31 nothing below overflows) */
+    if (G > INT32_MAX / M || G > INT32_MAX / N || K > INT32_MAX ||
+        G * (M / PG_DUAL_BLOCK) * (N / PG_DUAL_BLOCK) > INT32_MAX)
+        return pg_fail("dual GPU kernel: G*M, G*N, K and the tile count must stay below 2^31");
+    return 0;
+}
+
 /* What the kernel needs of the problem, p aside. */
 static int check_shape(const pg_dual_problem *dp)
 {
@@ -57,15 +79,8 @@ static int check_shape(const pg_dual_problem *dp)
     if (dp->fmt_a != PG_FMT_E4M3 || dp->fmt_b != PG_FMT_E4M3)
         return pg_fail("dual GPU kernel: operand formats %s x %s unsupported (e4m3 x e4m3 only)",
                        pg_fp8_format_name(dp->fmt_a), pg_fp8_format_name(dp->fmt_b));
-    if (dp->out != PG_OUT_BF16 && dp->out != PG_OUT_FP16)
-        return pg_fail("dual GPU kernel: output type code %d unsupported (bf16, fp16)", (int)dp->out);
-    if (dp->M % PG_DUAL_BLOCK || dp->N % PG_DUAL_BLOCK || dp->K % PG_DUAL_BLOCK)
-        return pg_fail("dual GPU kernel: M, N, K must be multiples of %d (M=%lld N=%lld K=%lld)", PG_DUAL_BLOCK,
-                       (long long)dp->M, (long long)dp->N, (long long)dp->K);
-    /* TMA coordinates and the kernel's row and tile indices are 32-bit */
-    if (dp->G * dp->M > INT32_MAX || dp->G * dp->N > INT32_MAX || dp->K > INT32_MAX ||
-        dp->G * (dp->M / PG_DUAL_BLOCK) * (dp->N / PG_DUAL_BLOCK) > INT32_MAX)
-        return pg_fail("dual GPU kernel: G*M, G*N, K and the tile count must stay below 2^31");
+    if (check_dims(dp->G, dp->M, dp->N, dp->K, dp->out) != 0)
+        return -1;
     if (!dp->scale_a || !dp->scale_b1 || !dp->scale_b2)
         return pg_fail("dual GPU kernel: block scales missing");
     return 0;
@@ -131,44 +146,157 @@ static int build_maps(pg_dual_gpu *g)
     return 0;
 }
 
+/* A handle for a checked shape, buffers not yet set. */
+static pg_dual_gpu *handle_new(int64_t G, int64_t M, int64_t N, int64_t K, pg_out_dtype out, int owns_buffers)
+{
+    pg_dual_gpu *g = calloc(1, sizeof *g);
+    if (!g) {
+        pg_fail("dual GPU kernel: out of host memory");
+        return NULL;
+    }
+    g->G = G, g->M = M, g->N = N, g->K = K, g->out = out, g->owns_buffers = owns_buffers;
+    g->MB = M / PG_DUAL_BLOCK, g->NB = N / PG_DUAL_BLOCK, g->KB = K / PG_DUAL_BLOCK;
+    g->tiles = G * g->MB * g->NB;
+    return g;
+}
+
+/* The bytes of each buffer of g's shape. */
+typedef struct {
+    size_t a, b, sa, sb, c;
+} buffer_bytes;
+
+static buffer_bytes bytes_of(const pg_dual_gpu *g)
+{
+    return (buffer_bytes){
+        .a = (size_t)(g->G * g->M * g->K),
+        .b = (size_t)(g->G * g->N * g->K),
+        .sa = (size_t)(g->G * g->M * g->KB) * sizeof(float),
+        .sb = (size_t)(g->G * g->NB * g->KB) * sizeof(float),
+        .c = (size_t)(g->G * g->M * g->N) * sizeof(uint16_t),
+    };
+}
+
 int pg_dual_gpu_create(pg_dual_gpu **out, const pg_dual_problem *dp)
 {
     int rc = -1;
+    pg_dual_gpu *g = NULL;
     *out = NULL;
     if (!dp || !dp->A || !dp->B1 || !dp->B2)
         return pg_fail("dual GPU kernel: missing problem or operands");
-    if (dp->G < 1 || dp->M < 1 || dp->N < 1 || dp->K < 1)
-        return pg_fail("dual GPU kernel: shape G=%lld M=%lld N=%lld K=%lld", (long long)dp->G, (long long)dp->M,
-                       (long long)dp->N, (long long)dp->K);
-    if (check_shape(dp) != 0)
+    if (check_shape(dp) != 0 || !(g = handle_new(dp->G, dp->M, dp->N, dp->K, dp->out, 1)))
         return -1;
-    pg_dual_gpu *g = calloc(1, sizeof *g);
-    if (!g)
-        return pg_fail("dual GPU kernel: out of host memory");
-    g->G = dp->G, g->M = dp->M, g->N = dp->N, g->K = dp->K, g->out = dp->out;
-    g->MB = g->M / PG_DUAL_BLOCK, g->NB = g->N / PG_DUAL_BLOCK, g->KB = g->K / PG_DUAL_BLOCK;
-    g->tiles = g->G * g->MB * g->NB;
-    const size_t a_bytes = (size_t)(g->G * g->M * g->K), b_bytes = (size_t)(g->G * g->N * g->K);
-    const size_t sa_bytes = (size_t)(g->G * g->M * g->KB) * sizeof(float);
-    const size_t sb_bytes = (size_t)(g->G * g->NB * g->KB) * sizeof(float);
-    const size_t c_bytes = (size_t)(g->G * g->M * g->N) * sizeof(uint16_t);
-    CUDA_OK(cudaMalloc((void **)&g->A, a_bytes));
-    CUDA_OK(cudaMalloc((void **)&g->B1, b_bytes));
-    CUDA_OK(cudaMalloc((void **)&g->B2, b_bytes));
-    CUDA_OK(cudaMalloc((void **)&g->scale_a, sa_bytes));
-    CUDA_OK(cudaMalloc((void **)&g->scale_b1, sb_bytes));
-    CUDA_OK(cudaMalloc((void **)&g->scale_b2, sb_bytes));
-    CUDA_OK(cudaMalloc((void **)&g->C, c_bytes));
-    CUDA_OK(cudaMemcpy(g->A, dp->A, a_bytes, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(g->B1, dp->B1, b_bytes, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(g->B2, dp->B2, b_bytes, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(g->scale_a, dp->scale_a, sa_bytes, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(g->scale_b1, dp->scale_b1, sb_bytes, cudaMemcpyHostToDevice));
-    CUDA_OK(cudaMemcpy(g->scale_b2, dp->scale_b2, sb_bytes, cudaMemcpyHostToDevice));
+    const buffer_bytes n = bytes_of(g);
+    CUDA_OK(cudaMalloc((void **)&g->A, n.a));
+    CUDA_OK(cudaMalloc((void **)&g->B1, n.b));
+    CUDA_OK(cudaMalloc((void **)&g->B2, n.b));
+    CUDA_OK(cudaMalloc((void **)&g->scale_a, n.sa));
+    CUDA_OK(cudaMalloc((void **)&g->scale_b1, n.sb));
+    CUDA_OK(cudaMalloc((void **)&g->scale_b2, n.sb));
+    CUDA_OK(cudaMalloc((void **)&g->C, n.c));
+    CUDA_OK(cudaMemcpy(g->A, dp->A, n.a, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(g->B1, dp->B1, n.b, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(g->B2, dp->B2, n.b, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(g->scale_a, dp->scale_a, n.sa, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(g->scale_b1, dp->scale_b1, n.sb, cudaMemcpyHostToDevice));
+    CUDA_OK(cudaMemcpy(g->scale_b2, dp->scale_b2, n.sb, cudaMemcpyHostToDevice));
     /* poison: 0xFFFF is a NaN neither converter writes (theirs is 0x7FFF), so
      * an element the kernel never stored shows in any comparison */
-    CUDA_OK(cudaMemset(g->C, 0xFF, c_bytes));
+    CUDA_OK(cudaMemset(g->C, 0xFF, n.c));
     if (build_maps(g) != 0 || grid_for(g) != 0)
+        goto done;
+    *out = g;
+    rc = 0;
+done:
+    if (rc)
+        pg_dual_gpu_free(g);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- caller-owned buffers */
+/* The driver's cuMemGetAddressRange, through the runtime (as tma_maps.c
+ * gets its encoder), so nothing links libcuda. */
+static PFN_cuMemGetAddressRange_v3020 get_address_range(void)
+{
+    static PFN_cuMemGetAddressRange_v3020 fn = NULL;
+    if (!fn) {
+        void *p = NULL;
+        enum cudaDriverEntryPointQueryResult q;
+        cudaError_t e = cudaGetDriverEntryPointByVersion("cuMemGetAddressRange", &p, 12000, cudaEnableDefault, &q);
+        if (e != cudaSuccess || q != cudaDriverEntryPointSuccess || !p) {
+            pg_fail("the CUDA driver has no cuMemGetAddressRange (%s)", cudaGetErrorString(e));
+            return NULL;
+        }
+        fn = (PFN_cuMemGetAddressRange_v3020)p;
+    }
+    return fn;
+}
+
+/* No device touched: present, aligned (TMA needs 16-byte base addresses;
+ * the scales are read as floats). */
+static int check_pointer(const void *p, size_t align, const char *what)
+{
+    if (!p)
+        return pg_fail("dual GPU kernel: %s is NULL", what);
+    if ((uintptr_t)p % align)
+        return pg_fail("dual GPU kernel: %s at %p is not %zu-byte aligned", what, p, align);
+    return 0;
+}
+
+/* p .. p + bytes is device memory of the current device, inside one
+ * allocation (a smaller tensor would be read past its end). */
+static int check_device_range(const void *p, size_t bytes, const char *what)
+{
+    int rc = -1, dev = 0;
+    struct cudaPointerAttributes at;
+    CUdeviceptr base = 0;
+    size_t size = 0;
+    PFN_cuMemGetAddressRange_v3020 range = get_address_range();
+    if (!range)
+        goto done;
+    CUDA_OK(cudaGetDevice(&dev));
+    CUDA_OK(cudaPointerGetAttributes(&at, p));
+    if ((at.type != cudaMemoryTypeDevice && at.type != cudaMemoryTypeManaged) || at.device != dev) {
+        rc = pg_fail("dual GPU kernel: %s at %p is not memory of the current device %d (type %d, device %d)", what,
+                     p, dev, (int)at.type, at.device);
+        goto done;
+    }
+    const CUresult r = range(&base, &size, (CUdeviceptr)(uintptr_t)p);
+    if (r != CUDA_SUCCESS) {
+        rc = pg_fail("dual GPU kernel: cuMemGetAddressRange of %s at %p: CUresult %d", what, p, (int)r);
+        goto done;
+    }
+    if ((uintptr_t)p - (uintptr_t)base > size || size - ((uintptr_t)p - (uintptr_t)base) < bytes) {
+        rc = pg_fail("dual GPU kernel: %s at %p needs %zu bytes; its allocation ends %zu bytes after it", what, p,
+                     bytes, (size_t)(size - ((uintptr_t)p - (uintptr_t)base)));
+        goto done;
+    }
+    rc = 0;
+done:
+    return rc;
+}
+
+int pg_dual_gpu_wrap(pg_dual_gpu **out, int64_t G, int64_t M, int64_t N, int64_t K, pg_out_dtype out_dtype,
+                     const void *A, const void *B1, const void *B2, const float *scale_a, const float *scale_b1,
+                     const float *scale_b2, void *C)
+{
+    int rc = -1;
+    pg_dual_gpu *g = NULL;
+    *out = NULL;
+    if (check_dims(G, M, N, K, out_dtype) != 0 || check_pointer(A, 16, "A") || check_pointer(B1, 16, "B1") ||
+        check_pointer(B2, 16, "B2") || check_pointer(scale_a, 4, "scale_a") ||
+        check_pointer(scale_b1, 4, "scale_b1") || check_pointer(scale_b2, 4, "scale_b2") ||
+        check_pointer(C, 16, "C") || !(g = handle_new(G, M, N, K, out_dtype, 0)))
+        return -1;
+    /* the kernel only reads A, B1, B2 and the scales (the handle's fields
+     * serve create's uploads too, hence not const) */
+    g->A = (uint8_t *)(uintptr_t)A, g->B1 = (uint8_t *)(uintptr_t)B1, g->B2 = (uint8_t *)(uintptr_t)B2;
+    g->scale_a = (float *)(uintptr_t)scale_a, g->scale_b1 = (float *)(uintptr_t)scale_b1;
+    g->scale_b2 = (float *)(uintptr_t)scale_b2, g->C = C;
+    const buffer_bytes n = bytes_of(g);
+    if (check_device_range(A, n.a, "A") || check_device_range(B1, n.b, "B1") || check_device_range(B2, n.b, "B2") ||
+        check_device_range(scale_a, n.sa, "scale_a") || check_device_range(scale_b1, n.sb, "scale_b1") ||
+        check_device_range(scale_b2, n.sb, "scale_b2") || check_device_range(C, n.c, "C") || build_maps(g) != 0 ||
+        grid_for(g) != 0)
         goto done;
     *out = g;
     rc = 0;
@@ -343,6 +471,10 @@ void pg_dual_gpu_free(pg_dual_gpu *g)
 {
     if (!g)
         return;
+    if (!g->owns_buffers) {
+        free(g);
+        return;
+    }
     cudaFree(g->A);
     cudaFree(g->B1);
     cudaFree(g->B2);

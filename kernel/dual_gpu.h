@@ -31,6 +31,17 @@ int pg_dual_gpu_supports(const pg_dual_problem *dp, const pg_accum_params *p);
 /* The problem resident on the GPU, for repeated launches. */
 typedef struct pg_dual_gpu pg_dual_gpu;
 int pg_dual_gpu_create(pg_dual_gpu **out, const pg_dual_problem *dp);
+/* A handle on CALLER-OWNED device buffers (a framework's tensors), nothing
+ * allocated or uploaded; pg_dual_gpu_free leaves the buffers alone.  The
+ * kernel's layouts, all row-major and contiguous: A [G][M][K] e4m3 codes,
+ * B1, B2 [G][N][K], scale_a [G][M][K/128] fp32, scale_b1, scale_b2
+ * [G][N/128][K/128] fp32, C [G][M][N] bf16/fp16 bits (out_dtype).  -1 with
+ * a message for a shape the kernel does not run, a NULL or misaligned
+ * pointer (A, B1, B2, C 16 bytes: TMA; scales 4), memory not of the current
+ * device, or an allocation smaller than the shape needs. */
+int pg_dual_gpu_wrap(pg_dual_gpu **out, int64_t G, int64_t M, int64_t N, int64_t K, pg_out_dtype out_dtype,
+                     const void *A, const void *B1, const void *B2, const float *scale_a, const float *scale_b1,
+                     const float *scale_b2, void *C);
 /* The model's probes: cycles spun after the mainloop / the epilogue math. */
 typedef struct {
     int64_t epi_delay, mainloop_delay;

@@ -13,6 +13,22 @@ with FP8 E4M3 A [G,M,K], B1, B2 [G,N,K] and DeepGEMM block scales
              fused gate/up weight; needs N % 128 == 0), then silu * mul of halves
   cat_compile the same, the elementwise part compiled
 
+and, in the same process on the same tensors, pegemm's fused kernel through
+its C ABI (kernel/dual_capi.h, build*/kernel/libpegemm_dual.so, ctypes):
+
+  pegemm_inter, pegemm_seq  the two designs, one launch each for all groups
+                            (shapes with M, N, K multiples of 128)
+
+The kernel reads the tensors make_inputs creates as they are (A [G,M,K],
+B1/B2 [G,N,K] E4M3 codes, scale_a [G,M,KB], scale_b [G,NB,KB] fp32, all
+contiguous: the kernel's layouts) and writes its own C [G,M,N]; _scaled_mm
+gets its scales from copies in the strides it wants.  Both multiply the
+block scales into the products (acc += partial * sa * sb), so the rows
+compute the same math with different roundings: the line reports C's
+relative error against torch's x2 row and, for group 0, against silu * mul
+of the fp32 dequantized products, and whether the two designs agree bit for
+bit.
+
 Block scales go to _scaled_mm in the layouts its cuBLASLt path checks
 (aten/src/ATen/native/cuda/ScaledBlas.cpp, is_blockwise_1x128_scaling /
 is_blockwise_128x128_scaling): scale_a (M, KB) with strides (1, M); scale_b
@@ -21,26 +37,37 @@ BLK128x128 layout requires.  If this torch refuses block scales, the rows
 use row-wise scales (one per row of A, one per row of B) and say so in
 "scaling".  Fast accumulation is off (torch refuses it with block scales).
 
-Timing (CUDA events): burst = median of --reps launches after --warmup, each
-launch bracketed by its own events; sustained = launches in batches of 20
+Timing (CUDA events), every row alike, on torch's current stream: burst =
+median of --reps launches after --warmup, each launch bracketed by its own
+events, the launches split into --rounds round-robin rounds over the rows
+(the order rotated each round, as `pegemm dual bench`), so clock and
+temperature drift hit every row alike; sustained = launches in batches of 20
 for --sustain-s seconds after a 0.5 s warm-up, wall time per launch, and
 energy per launch from NVML's total-energy counter over the same interval
 (the method of kernel/energy.c; without pynvml, torch.cuda.power_draw sampled
-once per batch, integrated).
+once per batch, integrated), one row after another; the first row is
+measured again at the end ("sustained_again") to show the drift.
 
 One JSON line per shape.  Exit 0; 1 if a result check failed (d1 of group 0
-against a dequantized fp32 matmul, relative Frobenius error > 1e-2); 2 for
-usage errors or no CUDA GPU.
+against a dequantized fp32 matmul, or pegemm's C against silu * mul of the
+dequantized fp32 products: relative Frobenius error > 1e-2; the designs
+differing; pegemm refusing the tensors); 2 for usage errors, no CUDA GPU, or
+an explicitly given --pegemm-lib that is missing or does not load.
 
   python3 scripts/dual_torch_bench.py [--shape G,M,N,K ...] [--out-dtype bf16|fp16]
+                                      [--pegemm-lib PATH | --no-pegemm]
 """
 import argparse
+import ctypes
 import json
+import os
 import statistics
 import sys
 import time
 
 BLOCK = 128
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_LIBS = [os.path.join(ROOT, b, "kernel", "libpegemm_dual.so") for b in ("build-gpu", "build")]
 
 
 def parse_shape(text):
@@ -98,6 +125,60 @@ class Energy:
         return self.torch.cuda.power_draw(0)
 
 
+class Pegemm:
+    """libpegemm_dual.so (kernel/dual_capi.h) through ctypes."""
+
+    DESIGNS = {"pegemm_inter": 0, "pegemm_seq": 1}
+
+    def __init__(self, path):
+        self.path = path
+        lib = ctypes.CDLL(path)
+        lib.pegemm_dual_create.restype = ctypes.c_void_p
+        lib.pegemm_dual_create.argtypes = [ctypes.c_int64] * 4 + [ctypes.c_char_p] + [ctypes.c_void_p] * 7
+        lib.pegemm_dual_launch.restype = ctypes.c_int
+        lib.pegemm_dual_launch.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t]
+        lib.pegemm_dual_grid.restype = ctypes.c_int
+        lib.pegemm_dual_grid.argtypes = [ctypes.c_void_p]
+        lib.pegemm_dual_destroy.restype = None
+        lib.pegemm_dual_destroy.argtypes = [ctypes.c_void_p]
+        lib.pegemm_dual_last_error.restype = ctypes.c_char_p
+        lib.pegemm_dual_last_error.argtypes = []
+        self.lib = lib
+
+    def error(self):
+        return self.lib.pegemm_dual_last_error().decode(errors="replace")
+
+    def create(self, x, C, out_dtype):
+        """A handle on the tensors (kept alive by the caller), or RuntimeError."""
+        g, m, k = x["A"].shape
+        n = x["B1"].shape[1]
+        for name in ("A", "B1", "B2", "sa", "sb1", "sb2"):
+            if not x[name].is_contiguous():
+                raise RuntimeError(f"pegemm: tensor {name} is not contiguous")
+        h = self.lib.pegemm_dual_create(g, m, n, k, out_dtype.encode(), x["A"].data_ptr(), x["B1"].data_ptr(),
+                                        x["B2"].data_ptr(), x["sa"].data_ptr(), x["sb1"].data_ptr(),
+                                        x["sb2"].data_ptr(), C.data_ptr())
+        if not h:
+            raise RuntimeError(self.error())
+        return h
+
+    def launcher(self, torch, h, design):
+        def launch():
+            if self.lib.pegemm_dual_launch(h, design, torch.cuda.current_stream().cuda_stream) != 0:
+                raise RuntimeError(self.error())
+        return launch
+
+
+def find_lib(explicit):
+    """(path or None, why not): the given library, else the first built one."""
+    if explicit:
+        return (explicit, None) if os.path.isfile(explicit) else (None, f"--pegemm-lib {explicit}: no such file")
+    for path in DEFAULT_LIBS:
+        if os.path.isfile(path):
+            return path, None
+    return None, "libpegemm_dual.so not built (" + ", ".join(DEFAULT_LIBS) + ")"
+
+
 def make_inputs(torch, g, m, n, k, seed):
     gen = torch.Generator(device="cuda").manual_seed(seed)
     kb, nb = cdiv(k, BLOCK), cdiv(n, BLOCK)
@@ -153,17 +234,29 @@ def dequant_ref(torch, a, sa_rows, b, sb_blocks, n, k):
     return (a.float() * sa) @ (b.float() * sb).t()
 
 
-def time_burst(torch, fn, warmup, reps):
-    for _ in range(warmup):
-        fn()
-    ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(reps)]
-    for e0, e1 in ev:
-        e0.record()
-        fn()
-        e1.record()
-    torch.cuda.synchronize()
-    ms = sorted(e0.elapsed_time(e1) for e0, e1 in ev)
-    return statistics.median(ms), ms[len(ms) // 10], ms[(9 * len(ms)) // 10]
+def time_bursts(torch, rows, warmup, reps, rounds):
+    """name -> (median, p10, p90) ms: each row's --reps launches in round-robin bursts, the order rotated."""
+    names = list(rows)
+    for name in names:
+        for _ in range(warmup):
+            rows[name]()
+    ms = {name: [] for name in names}
+    for r in range(rounds):
+        burst = reps // rounds + (r < reps % rounds)
+        for j in range(len(names)):
+            name = names[(r + j) % len(names)]
+            ev = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(burst)]
+            for e0, e1 in ev:
+                e0.record()
+                rows[name]()
+                e1.record()
+            torch.cuda.synchronize()
+            ms[name] += [e0.elapsed_time(e1) for e0, e1 in ev]
+    out = {}
+    for name in names:
+        v = sorted(ms[name])
+        out[name] = (statistics.median(v), v[len(v) // 10], v[(9 * len(v)) // 10])
+    return out
 
 
 def launch_for(torch, fn, seconds, on_batch=None):
@@ -266,7 +359,55 @@ def pick_scaling(torch, x, g, m, n, k):
     raise RuntimeError("torch._scaled_mm refused every scaling: " + "; ".join(errors))
 
 
-def bench_shape(torch, shape, args, energy):
+def rel_err(torch, got, ref):
+    return (got.float() - ref.float()).norm().item() / max(ref.float().norm().item(), 1e-30)
+
+
+def add_pegemm(torch, x, rows, line, pegemm, g, m, n, k, out_name, out_dtype):
+    """pegemm's rows on x's tensors, checked once; returns the handle (None: no rows) and C."""
+    if m % BLOCK or n % BLOCK or k % BLOCK:
+        line["pegemm"] = f"skipped: the kernel needs M, N, K multiples of {BLOCK}"
+        return None, None
+    C = torch.empty(g, m, n, device="cuda", dtype=out_dtype)
+    try:
+        h = pegemm.create(x, C, out_name)
+    except RuntimeError as e:
+        line["pegemm"] = f"FAILED: {e}"
+        line["check"] = "FAILED"
+        return None, None
+    line["pegemm"] = {"lib": pegemm.path, "grid": pegemm.lib.pegemm_dual_grid(h)}
+    for name, design in Pegemm.DESIGNS.items():
+        rows[name] = pegemm.launcher(torch, h, design)
+    # the check: the designs agree bit for bit; C against torch's x2 (all
+    # groups) and against silu * mul of the fp32 dequantized products (group 0)
+    rows["pegemm_seq"]()
+    torch.cuda.synchronize()
+    c_seq = C.clone()
+    rows["pegemm_inter"]()
+    torch.cuda.synchronize()
+    differ = int((C.view(torch.int16) != c_seq.view(torch.int16)).sum().item())
+    d1 = dequant_ref(torch, x["A"][0], x["sa"][0], x["B1"][0], x["sb1"][0], n, k)
+    d2 = dequant_ref(torch, x["A"][0], x["sa"][0], x["B2"][0], x["sb2"][0], n, k)
+    ref = torch.nn.functional.silu(d1) * d2
+    del d1, d2
+    err_ref = rel_err(torch, C[0], ref)
+    del ref
+    err_torch = rel_err(torch, C, torch.stack(rows["x2"]())) if "x2" in rows else None
+    line["pegemm"].update({
+        "designs_differ": differ, "rel_err_vs_fp32_group0": err_ref, "rel_err_vs_torch_x2": err_torch,
+        "torch_x2_scaling": line["scaling"],
+    })
+    ok = differ == 0 and err_ref <= 1e-2
+    line["pegemm"]["check"] = "ok" if ok else "FAILED"
+    if not ok:
+        line["check"] = "FAILED"
+    print(f"dual_torch_bench: G={g} M={m} N={n} K={k}: pegemm C vs fp32 silu*mul (group 0) rel err {err_ref:.3e}, "
+          f"vs torch x2 ({line['scaling']} scales) {err_torch if err_torch is None else f'{err_torch:.3e}'}, "
+          f"designs differ in {differ} elements", file=sys.stderr)
+    return h, C
+
+
+def bench_shape(torch, shape, args, energy, pegemm):
     g, m, n, k = shape
     out_dtype = torch.bfloat16 if args.out_dtype == "bf16" else torch.float16
     x = make_inputs(torch, g, m, n, k, args.seed)
@@ -277,7 +418,7 @@ def bench_shape(torch, shape, args, energy):
         "device": torch.cuda.get_device_name(0), "torch": torch.__version__,
         "scaling": sc["kind"], "scaling_refused": refusals,
         "check_rel_err_d1_group0": err, "check": "ok" if err <= 1e-2 else "FAILED",
-        "flops": flops, "rows": [],
+        "flops": flops, "rounds": args.rounds, "rows": [],
     }
     compile_note = None
     rows = build_rows(torch, x, sc, g, n, out_dtype, not args.no_compile)
@@ -292,12 +433,26 @@ def bench_shape(torch, shape, args, energy):
             del rows[name]
     if compile_note:
         line["compile"] = compile_note
-    for name, fn in rows.items():
-        med, p10, p90 = time_burst(torch, fn, args.warmup, args.reps)
-        row = {"name": name, "burst_median_ms": med, "burst_p10_ms": p10, "burst_p90_ms": p90,
-               "tflops_burst": flops / (med * 1e-3) / 1e12}
-        row.update(time_sustained(torch, fn, args.sustain_s, energy))
-        line["rows"].append(row)
+    h, C = (None, None)
+    if pegemm:
+        h, C = add_pegemm(torch, x, rows, line, pegemm, g, m, n, k, args.out_dtype, out_dtype)
+    else:
+        line["pegemm"] = "not run: " + args.pegemm_why
+    try:
+        bursts = time_bursts(torch, rows, args.warmup, args.reps, args.rounds)
+        for name, fn in rows.items():
+            med, p10, p90 = bursts[name]
+            row = {"name": name, "burst_median_ms": med, "burst_p10_ms": p10, "burst_p90_ms": p90,
+                   "tflops_burst": flops / (med * 1e-3) / 1e12}
+            row.update(time_sustained(torch, fn, args.sustain_s, energy))
+            line["rows"].append(row)
+        first = next(iter(rows))
+        line["sustained_again"] = {"name": first, **time_sustained(torch, rows[first], args.sustain_s, energy)}
+    finally:
+        torch.cuda.synchronize()
+        if h:
+            pegemm.lib.pegemm_dual_destroy(h)
+        del C
     if energy.why and not energy.nvml:
         line["energy_note"] = energy.why
     return line
@@ -313,10 +468,28 @@ def main():
     ap.add_argument("--reps", type=int, default=100)
     ap.add_argument("--sustain-s", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--rounds", type=int, default=10, help="round-robin rounds the --reps launches are split into")
     ap.add_argument("--no-compile", action="store_true", help="skip the torch.compile rows")
+    lib = ap.add_mutually_exclusive_group()
+    lib.add_argument("--pegemm-lib", metavar="PATH",
+                     help="libpegemm_dual.so (default: build-gpu/kernel/, else build/kernel/, if built)")
+    lib.add_argument("--no-pegemm", action="store_true", help="torch's rows only")
     args = ap.parse_args()
-    if args.warmup < 0 or args.reps < 1 or not args.sustain_s > 0:
-        ap.error("--warmup >= 0, --reps >= 1, --sustain-s > 0")
+    if args.warmup < 0 or args.reps < 1 or not args.sustain_s > 0 or not 1 <= args.rounds <= args.reps:
+        ap.error("--warmup >= 0, --reps >= 1, --sustain-s > 0, 1 <= --rounds <= --reps")
+    pegemm, args.pegemm_why = None, "--no-pegemm"
+    if not args.no_pegemm:
+        path, args.pegemm_why = find_lib(args.pegemm_lib)
+        if path:
+            try:
+                pegemm = Pegemm(path)
+            except OSError as e:
+                args.pegemm_why = f"{path} does not load ({e})"
+        if not pegemm and args.pegemm_lib:
+            print(f"dual_torch_bench: {args.pegemm_why}", file=sys.stderr)
+            return 2
+        if not pegemm:
+            print(f"dual_torch_bench: pegemm rows not run: {args.pegemm_why}", file=sys.stderr)
     shapes = args.shape or [(8, 256, 4096, 7168), (1, 8192, 2048, 7168)]
     try:
         import torch
@@ -333,7 +506,7 @@ def main():
     energy = Energy(torch)
     failed = False
     for shape in shapes:
-        line = bench_shape(torch, shape, args, energy)
+        line = bench_shape(torch, shape, args, energy, pegemm)
         failed |= line["check"] != "ok"
         print(json.dumps(line), flush=True)
     return 1 if failed else 0

@@ -15,7 +15,9 @@
 #   4. `pegemm model fit` of each run file with its schedule
 #      (h100-dual-inter / h100-dual-seq);
 #   5. `pegemm dual bench --energy` on both shapes (designs and the cuBLASLt
-#      baselines, interleaved, one process) and scripts/dual_torch_bench.py;
+#      baselines, interleaved, one process) and scripts/dual_torch_bench.py
+#      (torch's rows and the fused kernel through libpegemm_dual.so,
+#      interleaved, one process);
 #   6. compute-sanitizer memcheck, racecheck, synccheck, initcheck of both
 #      designs on a reduced shape (2,1152,1152,768).
 # Writes into OUTDIR (refuses to replace any): dual_build_test.log,
@@ -108,8 +110,11 @@ for shape in large pitch; do
 done
 if [ $hung = 0 ]; then
     t=$(date +%s)
+    # pegemm's fused kernel in the same process, on torch's tensors (the
+    # library gpu_build.sh built; exit 2 if it is missing)
     # shellcheck disable=SC2086 # DUAL_TORCH_ARGS is a word list on purpose
-    PYTHONUNBUFFERED=1 timeout 240 python3 scripts/dual_torch_bench.py --shape $LARGE --shape $PITCH ${DUAL_TORCH_ARGS:-} \
+    PYTHONUNBUFFERED=1 timeout 240 python3 scripts/dual_torch_bench.py --shape $LARGE --shape $PITCH \
+        --pegemm-lib build-gpu/kernel/libpegemm_dual.so ${DUAL_TORCH_ARGS:-} \
         >"$OUT/dual_torch.jsonl" 2>"$OUT/dual_torch.log"
     rc=$?
     tail -5 "$OUT/dual_torch.log"
