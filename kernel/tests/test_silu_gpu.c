@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <cuda_runtime_api.h>
 
+#include "gpu_skip.h"
 #include "silu_check.h"
 #include "silu_fp32.h"
 
@@ -24,22 +25,6 @@
 #define CHUNK ((uint32_t)1 << CHUNK_LOG2)
 #define CHUNKS (1u << (32 - CHUNK_LOG2))
 
-static const char *gpu_missing(void)
-{
-    static char why[256];
-    int n = 0;
-    struct cudaDeviceProp prop;
-    cudaError_t e = cudaGetDeviceCount(&n);
-    if (e != cudaSuccess || n == 0) {
-        snprintf(why, sizeof why, "no CUDA GPU (%s)", e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
-        return why;
-    }
-    if (cudaGetDeviceProperties(&prop, 0) != cudaSuccess || prop.major != 9 || prop.minor != 0) {
-        snprintf(why, sizeof why, "GPU 0 is not sm_90");
-        return why;
-    }
-    return NULL;
-}
 
 #define CUDA_OK(call) assert_int_equal((call), cudaSuccess)
 
