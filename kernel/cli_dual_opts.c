@@ -1,5 +1,7 @@
-/* `pegemm dual run` / `pegemm dual bench` options (cli_dual_opts.h). */
+/* `pegemm dual run|bench|ref|check` options (cli_dual_opts.h). */
 #include "cli_dual_opts.h"
+
+#include "cli_dual_ref.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +17,7 @@ const char *pg_dual_cli_design_name(int d) { return d >= 0 && d < PG_DUAL_CLI_DE
 
 enum {
     O_PROBLEM, O_DESIGN, O_DESIGNS, O_OUT, O_SEED, O_CHECK, O_ROWS, O_TRACE, O_EPI_DELAY, O_MAINLOOP_DELAY,
-    O_ENERGY, O_REPS, O_WARMUP, O_ROUNDS, O_JSON, O_COUNT
+    O_ENERGY, O_REPS, O_WARMUP, O_ROUNDS, O_JSON, O_DIR, O_GOT, O_MODE, O_COUNT
 };
 
 static const pg_cli_opt k_opts[O_COUNT] = {
@@ -34,28 +36,64 @@ static const pg_cli_opt k_opts[O_COUNT] = {
     [O_WARMUP] = {"warmup", 0, "N", "bench: untimed launches of each first (0..1000; default 5)"},
     [O_ROUNDS] = {"rounds", 0, "N", "bench: round-robin rounds the launches are split into (1..100; default 5)"},
     [O_JSON] = {"json", 0, "FILE", "also write the results as JSON (- for stdout)"},
+    [O_DIR] = {"dir", 0, "DIR", "ref: write the .npy files and problem.json here; check: read A, B1, B2, scales here"},
+    [O_GOT] = {"got", 0, "FILE.npy", "check: your kernel's C, uint16 [G,M,N] bf16/fp16 bits (required)"},
+    [O_MODE] = {"mode", 0, "MODE", "ref, check: accumulation: sm90 (default), sm90-promote, exact, fp32, sm100, PRESET,f=v"},
 };
 
-/* Which of `dual run` (1) and `dual bench` (2) take each option. */
+static const char *const k_subs[PG_DUAL_SUBS] = {"run", "bench", "ref", "check"};
+
+/* Which subcommands take each option: bit 1 << PG_DUAL_SUB_* (1 run, 2
+ * bench, 4 ref, 8 check). */
 static const unsigned char k_where[O_COUNT] = {
-    [O_PROBLEM] = 3, [O_DESIGN] = 1, [O_DESIGNS] = 2, [O_OUT] = 3, [O_SEED] = 3, [O_CHECK] = 1, [O_ROWS] = 1,
+    [O_PROBLEM] = 7, [O_DESIGN] = 1, [O_DESIGNS] = 2, [O_OUT] = 15, [O_SEED] = 7, [O_CHECK] = 1, [O_ROWS] = 1,
     [O_TRACE] = 1, [O_EPI_DELAY] = 1, [O_MAINLOOP_DELAY] = 1, [O_ENERGY] = 2, [O_REPS] = 2, [O_WARMUP] = 2,
-    [O_ROUNDS] = 2, [O_JSON] = 3,
+    [O_ROUNDS] = 2, [O_JSON] = 11, [O_DIR] = 12, [O_GOT] = 8, [O_MODE] = 12,
 };
+
+/* The usage text of `dual ref` and `dual check` (no GPU). */
+static void usage_ref_check(FILE *f, int check)
+{
+    if (check)
+        fprintf(f, "usage: pegemm dual check --dir DIR --got FILE.npy [--mode MODE] [--out bf16|fp16] [--json FILE]\n"
+                   "Check YOUR dual-GEMM kernel bit for bit: read A.npy, B1.npy, B2.npy, scale_a.npy, scale_b1.npy,\n"
+                   "scale_b2.npy from DIR (as `pegemm dual ref` writes them, or your own inputs in that layout; G, M,\n"
+                   "N, K come from their shapes), compute the CPU reference C = silu(A B1^T) * (A B2^T) under MODE,\n"
+                   "and compare every element of FILE.npy (uint16 [G,M,N]: the output's bf16/fp16 bits) with it.\n"
+                   "Prints how many differ and the first 10 (g, m, n, got, want, ULP distance).\n");
+    else
+        fprintf(f, "usage: pegemm dual ref --problem G,M,N,K --dir DIR [--seed S] [--out bf16|fp16] [--mode MODE]\n"
+                   "Write the exact inputs and the CPU reference output of the fused SwiGLU dual GEMM as NumPy\n"
+                   "files into DIR (created if missing; existing files are never replaced): A.npy uint8 [G,M,K]\n"
+                   "E4M3 codes, B1.npy / B2.npy uint8 [G,N,K], scale_a.npy float32 [G,M,K/128], scale_b1.npy /\n"
+                   "scale_b2.npy float32 [G,N/128,K/128] (DeepGEMM block scales), C.npy uint16 [G,M,N] output bits,\n"
+                   "problem.json.  Then run your kernel on them and `pegemm dual check --dir DIR --got C_yours.npy`.\n");
+    fprintf(f, "Shapes: N and K multiples of 128 (the block scales)%s.  Needs no GPU (docs/numerics.md,\n"
+               "\"Dual GEMM (SwiGLU)\").\nexit status: 0 ok, 1 %s, 2 bad usage or input\noptions:\n",
+            check ? "" : ", M a multiple of 128 like `dual run`", check ? "some outputs differ" : "-");
+}
 
 void pg_dual_usage(FILE *f, const char *sub)
 {
     if (!sub) {
-        fprintf(f, "usage: pegemm dual run|bench [options]   (pegemm dual run --help, pegemm dual bench --help)\n"
+        fprintf(f, "usage: pegemm dual run|bench|ref|check [options]   (pegemm dual SUB --help)\n"
                    "The fused SwiGLU dual GEMM C = silu(A B1^T) * (A B2^T) on the GPU (FP8 E4M3, DeepGEMM block\n"
                    "scales, bf16/fp16 out, G groups; issue 14):\n"
                    "  run    generate the inputs, run one kernel design; --check against the CPU reference,\n"
                    "         --trace writes the trace build's run file (pegemm model fit --schedule h100-dual-*)\n"
-                   "  bench  time the designs and the unfused cuBLASLt baseline, interleaved in one process\n");
+                   "  bench  time the designs and the unfused cuBLASLt baseline, interleaved in one process\n"
+                   "  ref    (no GPU) write the exact inputs and the reference C as .npy files, for your own kernel\n"
+                   "  check  (no GPU) compare your kernel's C (.npy) with the reference, bit for bit\n");
         return;
     }
-    const int bench = strcmp(sub, "bench") == 0;
-    if (bench)
+    int s = PG_DUAL_SUB_RUN;
+    for (int i = 0; i < PG_DUAL_SUBS; i++)
+        if (strcmp(sub, k_subs[i]) == 0)
+            s = i;
+    const int bench = s == PG_DUAL_SUB_BENCH;
+    if (s == PG_DUAL_SUB_REF || s == PG_DUAL_SUB_CHECK)
+        usage_ref_check(f, s == PG_DUAL_SUB_CHECK);
+    else if (bench)
         fprintf(f, "usage: pegemm dual bench --problem G,M,N,K [--designs inter,seq] [--out bf16|fp16] [--energy]\n"
                    "                         [--reps N] [--json FILE]\n"
                    "Time the fused kernel's designs and what a user runs instead (two cuBLASLt block-scaled FP8\n"
@@ -67,14 +105,15 @@ void pg_dual_usage(FILE *f, const char *sub)
                    "                       [--epi-delay N] [--mainloop-delay N] [--json FILE] [-q]\n"
                    "Generate the inputs (reference/ generator), run the kernel once; --check compares every\n"
                    "selected output with pg_dual_gemm_ref (sm90 preset) and exits 1 on any difference.\n");
-    fprintf(f, "Shapes: M, N, K multiples of %d (the kernel's tile and k-block).  Needs a CUDA build and an\n"
-               "sm_90 GPU; without one the arguments are checked and the command exits 2.\n"
-               "exit status: 0 ok, 1 a check failed, 2 bad usage or input (or no GPU)\noptions:\n",
-            PG_DUAL_CLI_BLOCK);
+    if (s == PG_DUAL_SUB_RUN || bench)
+        fprintf(f, "Shapes: M, N, K multiples of %d (the kernel's tile and k-block).  Needs a CUDA build and an\n"
+                   "sm_90 GPU; without one the arguments are checked and the command exits 2.\n"
+                   "exit status: 0 ok, 1 a check failed, 2 bad usage or input (or no GPU)\noptions:\n",
+                PG_DUAL_CLI_BLOCK);
     pg_cli_opt opts[O_COUNT];
     int n = 0;
     for (int k = 0; k < O_COUNT; k++)
-        if (k_where[k] & (bench ? 2 : 1))
+        if (k_where[k] & (1u << s))
             opts[n++] = k_opts[k];
     pg_cli_print_options(f, opts, n);
 }
@@ -171,14 +210,24 @@ static int take(dual_opts *o, int k, const char *v)
     case O_WARMUP: return pg_cli_int("--warmup", v, 0, 1000, &x) ? -1 : (o->warmup = (int)x, 0);
     case O_ROUNDS: return pg_cli_int("--rounds", v, 1, 100, &x) ? -1 : (o->rounds = (int)x, 0);
     case O_JSON: o->json = v; return 0;
+    case O_DIR: o->dir = v; return 0;
+    case O_GOT: o->got = v; return 0;
+    case O_MODE: o->mode = v; return pg_accum_params_parse(v, &o->accum) ? pg_fail_context("--mode") : 0;
     default: return pg_fail("internal: option %d not handled", k);
     }
 }
 
 /* After every option: what depends on several of them. */
-static int finish(dual_opts *o, int bench)
+static int finish(dual_opts *o, int sub)
 {
-    if (o->G == 0)
+    const int bench = sub == PG_DUAL_SUB_BENCH;
+    if (sub == PG_DUAL_SUB_REF || sub == PG_DUAL_SUB_CHECK) {
+        if (sub == PG_DUAL_SUB_CHECK && !o->got)
+            return pg_fail("give your kernel's output: --got FILE.npy");
+        if (!o->dir)
+            return pg_fail("give the directory of the .npy files: --dir DIR");
+    }
+    if (o->G == 0 && sub != PG_DUAL_SUB_CHECK)
         return pg_fail("give the problem: --problem G,M,N,K");
     if (bench && o->rounds > o->reps)
         return pg_fail("--rounds %d is more than --reps %d (each round times every design at least once)", o->rounds,
@@ -193,6 +242,8 @@ static int finish(dual_opts *o, int bench)
 /* Outputs that cannot be written should not cost a GPU run (or a reference). */
 static int check_outputs(const dual_opts *o)
 {
+    if (o->dir && !o->got && pg_dual_ref_dir_check(o->dir) != 0)
+        return -1;
     if (o->json && o->trace && strcmp(o->json, o->trace) == 0)
         return pg_fail("--json and --trace name the same file '%s'", o->json);
     if (o->trace && strcmp(o->trace, "-") == 0)
@@ -204,10 +255,15 @@ static int check_outputs(const dual_opts *o)
     return 0;
 }
 
-int pg_dual_parse(int argc, char **argv, int bench, dual_opts *o)
+int pg_dual_parse(int argc, char **argv, int sub, dual_opts *o)
 {
-    const char *cmd = bench ? "dual bench" : "dual run";
+    static const char *const cmds[PG_DUAL_SUBS] = {"dual run", "dual bench", "dual ref", "dual check"};
+    if (sub < 0 || sub >= PG_DUAL_SUBS)
+        return pg_fail("internal: dual subcommand %d", sub), 2;
+    const char *cmd = cmds[sub];
     memset(o, 0, sizeof *o);
+    o->mode = "sm90";
+    o->accum = *pg_accum_preset(PG_ACC_SM90);
     o->out = PG_OUT_BF16;
     o->seed = 1;
     o->design = 0;
@@ -215,21 +271,27 @@ int pg_dual_parse(int argc, char **argv, int bench, dual_opts *o)
     o->reps = 50, o->warmup = 5, o->rounds = 5;
     pg_cli c;
     if (pg_cli_begin(&c, cmd, k_opts, O_COUNT, argc, argv)) {
-        pg_dual_usage(stdout, bench ? "bench" : "run");
+        pg_dual_usage(stdout, k_subs[sub]);
         return 1;
     }
     int k;
     while ((k = pg_cli_next_option(&c)) != PG_CLI_END) {
         if (k == PG_CLI_ERROR)
             return 2;
-        if (!(k_where[k] & (bench ? 2 : 1))) {
-            pg_fail("%s is a `pegemm dual %s` option", c.arg, bench ? "run" : "bench");
+        if (!(k_where[k] & (1u << sub))) {
+            const char *which[PG_DUAL_SUBS];
+            int n = 0;
+            for (int i = 0; i < PG_DUAL_SUBS; i++)
+                if (k_where[k] & (1u << i))
+                    which[n++] = k_subs[i];
+            pg_fail("%s is not a `pegemm %s` option (it is one of dual %s%s%s)", c.arg, cmd, which[0],
+                    n > 1 ? ", " : "", n > 1 ? which[1] : "");
             return pg_cli_usage_error(&c);
         }
         if (take(o, k, c.value) != 0)
             return pg_cli_usage_error(&c);
     }
-    if (finish(o, bench) != 0) {
+    if (finish(o, sub) != 0) {
         pg_dual_opts_free(o);
         return pg_cli_usage_error(&c);
     }
@@ -257,19 +319,28 @@ int pg_dual_dispatch(int argc, char **argv, int (*run_fn)(const dual_opts *), in
         pg_dual_usage(stdout, NULL);
         return 0;
     }
-    const int bench = strcmp(sub, "bench") == 0;
-    if (!bench && strcmp(sub, "run") != 0) {
-        fprintf(stderr, "pegemm dual: unknown subcommand '%s' (run, bench)\n\n", sub);
+    int s = -1;
+    for (int i = 0; i < PG_DUAL_SUBS; i++)
+        if (strcmp(sub, k_subs[i]) == 0)
+            s = i;
+    if (s < 0) {
+        fprintf(stderr, "pegemm dual: unknown subcommand '%s' (run, bench, ref, check)\n\n", sub);
         pg_dual_usage(stderr, NULL);
         return 2;
     }
     dual_opts o;
-    const int pr = pg_dual_parse(argc - 1, argv + 1, bench, &o);
+    const int pr = pg_dual_parse(argc - 1, argv + 1, s, &o);
     if (pr == 1)
         return 0;
     if (pr != 0)
         return 2;
-    const int rc = bench ? bench_fn(&o) : run_fn(&o);
+    int rc = 2;
+    switch (s) {
+    case PG_DUAL_SUB_RUN: rc = run_fn(&o); break;
+    case PG_DUAL_SUB_BENCH: rc = bench_fn(&o); break;
+    case PG_DUAL_SUB_REF: rc = pg_dual_cmd_ref(&o); break;
+    case PG_DUAL_SUB_CHECK: rc = pg_dual_cmd_check(&o); break;
+    }
     pg_dual_opts_free(&o);
     return rc;
 }

@@ -1,7 +1,9 @@
-/* The command line of `pegemm dual run` and `pegemm dual bench` (the fused
- * SwiGLU dual GEMM, issue 14), shared by the CUDA build (cli_dual.c,
- * cli_dual_bench.c) and the reference-only build (cli_nocuda.c), so both
- * take, check and reject the same arguments before any GPU is looked for.
+/* The command line of `pegemm dual run`, `dual bench`, `dual ref` and `dual
+ * check` (the fused SwiGLU dual GEMM, issue 14), shared by the CUDA build
+ * (cli_dual.c, cli_dual_bench.c) and the reference-only build
+ * (cli_nocuda.c), so both take, check and reject the same arguments before
+ * any GPU is looked for.  `ref` and `check` need no GPU (cli_dual_ref.c) and
+ * work the same in both builds.
  * No CUDA header here: the design names are this file's own copy of
  * kernel/dual_gpu.h's (PG_DUAL_INTER = 0, PG_DUAL_SEQ = 1); the CUDA build
  * checks at run time that the two agree. */
@@ -11,10 +13,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "accum_params.h"
 #include "scaled.h"
 
 #define PG_DUAL_CLI_DESIGNS 2 /* inter, seq: the indices of pg_dual_design */
 #define PG_DUAL_CLI_BLOCK 128 /* M, N, K: multiples of the kernel's tile and k-block */
+
+/* The subcommands, in the order of pg_dual_parse's `sub`. */
+enum { PG_DUAL_SUB_RUN = 0, PG_DUAL_SUB_BENCH = 1, PG_DUAL_SUB_REF = 2, PG_DUAL_SUB_CHECK = 3, PG_DUAL_SUBS };
 
 /* "inter" / "seq" for design index d (< PG_DUAL_CLI_DESIGNS). */
 const char *pg_dual_cli_design_name(int d);
@@ -37,23 +43,29 @@ typedef struct {
     int ndesigns;
     int energy;
     int reps, warmup, rounds;
+    /* ref, check */
+    const char *dir;        /* --dir DIR: the .npy files */
+    const char *got;        /* check: --got FILE.npy, the user's C */
+    const char *mode;       /* --mode SPEC as given (default "sm90") */
+    pg_accum_params accum;  /* what --mode names */
 } dual_opts;
 
-/* The usage of `pegemm dual`, `dual run` or `dual bench` (sub = NULL, "run"
- * or "bench"). */
+/* The usage of `pegemm dual` or one subcommand (sub = NULL, "run", "bench",
+ * "ref" or "check"). */
 void pg_dual_usage(FILE *f, const char *sub);
 
 /* Parse and check everything that needs no GPU (the problem and the
  * kernel's shape rules, numbers, the row selection, that the outputs can be
- * written).  argv[0] is "run" or "bench".  0 ok; 1 --help was printed (exit
- * 0); 2 a usage or input error, message printed.  On 0, free with
- * pg_dual_opts_free. */
-int pg_dual_parse(int argc, char **argv, int bench, dual_opts *o);
+ * written).  argv[0] is the subcommand, `sub` its PG_DUAL_SUB_*.  0 ok; 1
+ * --help was printed (exit 0); 2 a usage or input error, message printed.
+ * On 0, free with pg_dual_opts_free. */
+int pg_dual_parse(int argc, char **argv, int sub, dual_opts *o);
 void pg_dual_opts_free(dual_opts *o);
 
-/* `pegemm dual SUB ...`: the "run" / "bench" dispatch, --help and an unknown
- * subcommand (2), shared by both builds; run_fn / bench_fn do the work with
- * the parsed options (argv[0] "run" or "bench"). */
+/* `pegemm dual SUB ...`: the "run" / "bench" / "ref" / "check" dispatch,
+ * --help and an unknown subcommand (2), shared by both builds; run_fn /
+ * bench_fn do the GPU work with the parsed options, ref and check are
+ * cli_dual_ref.c's in both builds. */
 int pg_dual_dispatch(int argc, char **argv, int (*run_fn)(const dual_opts *), int (*bench_fn)(const dual_opts *));
 
 #endif

@@ -73,7 +73,7 @@ static void assert_contains(const char *text, const char *what)
 static const char *const k_commands[] = {
     "inputs", "ref", "bench-ref", "run", "bench", "model predict", "model sweep", "model fit", "model list",
     "model show", "model import-seed", "model validate-delays", "verify outputs", "verify modes", "verify trace",
-    "trace export", "demo", "dual run", "dual bench",
+    "trace export", "demo", "dual run", "dual bench", "dual ref", "dual check",
 };
 #define NCOMMANDS (sizeof k_commands / sizeof k_commands[0])
 
