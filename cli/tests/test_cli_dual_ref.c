@@ -16,57 +16,20 @@
 
 #include <cmocka.h>
 
-static const char *g_exe;
-static char g_dir[128];
-static char g_out[8192], g_err[8192];
+#include "cli_harness.h"
 
 static const char *const k_files[] = {"A.npy",        "B1.npy", "B2.npy",      "scale_a.npy", "scale_b1.npy",
                                       "scale_b2.npy", "C.npy",  "problem.json"};
 #define NFILES (sizeof k_files / sizeof k_files[0])
 
-static void path_in(char *out, size_t n, const char *name) { snprintf(out, n, "%s/%s", g_dir, name); }
-
-static void slurp(const char *path, char *buf, size_t n)
-{
-    buf[0] = '\0';
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return;
-    size_t got = fread(buf, 1, n - 1, f);
-    buf[got] = '\0';
-    fclose(f);
-}
-
-/* `pegemm ARGS` in g_dir, stdout/stderr into g_out/g_err; the exit status. */
+/* `pegemm ARGS` in g_dir; the exit status. */
 static int pegemm(const char *fmt, ...)
 {
-    char args[2048], cmd[4096], o[256], e[256];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
+    int rc = pegemm_v(NULL, fmt, ap);
     va_end(ap);
-    path_in(o, sizeof o, "stdout.txt");
-    path_in(e, sizeof e, "stderr.txt");
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s > '%s' 2> '%s' < /dev/null", g_dir, g_exe, args, o, e);
-    int st = system(cmd);
-    assert_true(WIFEXITED(st));
-    slurp(o, g_out, sizeof g_out);
-    slurp(e, g_err, sizeof g_err);
-    return WEXITSTATUS(st);
-}
-
-static int exists(const char *name)
-{
-    char p[256];
-    struct stat st;
-    path_in(p, sizeof p, name);
-    return lstat(p, &st) == 0;
-}
-
-static void assert_contains(const char *text, const char *what)
-{
-    if (!strstr(text, what))
-        fail_msg("expected '%s' in:\n%s", what, text);
+    return rc;
 }
 
 /* The file `name` (in g_dir) into a malloc'd buffer. */
