@@ -60,7 +60,7 @@ static inline int exists(const char *name)
 static inline void assert_contains(const char *text, const char *what)
 {
     if (!strstr(text, what))
-        fail_msg("expected '%s' in:\n%s", what, text);
+        fail_msg("expected '%s' in:\n%s", what, text ? text : "(null)");
 }
 
 #endif

@@ -32,7 +32,8 @@ static int pegemm(const char *fmt, ...)
     return rc;
 }
 
-/* The file `name` (in g_dir) into a malloc'd buffer. */
+/* The file `name` (in g_dir) into a malloc'd buffer, NUL-terminated (one
+ * byte past *n) so that text searches stay inside it. */
 static unsigned char *load(const char *name, size_t *n)
 {
     char p[256];
@@ -42,9 +43,10 @@ static unsigned char *load(const char *name, size_t *n)
     assert_int_equal(fseek(f, 0, SEEK_END), 0);
     *n = (size_t)ftell(f);
     rewind(f);
-    unsigned char *b = malloc(*n);
+    unsigned char *b = malloc(*n + 1);
     assert_non_null(b);
     assert_int_equal(fread(b, 1, *n, f), *n);
+    b[*n] = 0;
     fclose(f);
     return b;
 }
@@ -75,8 +77,6 @@ static void test_ref_then_check(void **state)
     assert_contains(g_err, "wrote");
     size_t n;
     unsigned char *j = load("d/problem.json", &n);
-    j = realloc(j, n + 1);
-    j[n] = '\0';
     assert_contains((char *)j, "\"mode\": \"sm90\"");
     assert_contains((char *)j, "Dual GEMM (SwiGLU)");
     free(j);
@@ -110,8 +110,6 @@ static void test_flipped_bit(void **state)
     assert_contains(g_err, "(1 ULP)");
     size_t jn;
     unsigned char *j = load("r.json", &jn);
-    j = realloc(j, jn + 1);
-    j[jn] = '\0';
     assert_contains((char *)j, "\"differ\": 1");
     assert_contains((char *)j, "\"pass\": false");
     free(j);

@@ -72,8 +72,9 @@ static void test_round_trip(void **state)
     free(got);
     /* the file as NumPy lays it out: version 1.0, data 64-byte aligned, header ends in '\n' */
     FILE *f = fopen(p, "rb");
-    unsigned char head[128];
+    unsigned char head[129]; /* + a NUL, so the header can be searched as text */
     assert_int_equal(fread(head, 1, 128, f), 128);
+    head[128] = 0;
     fclose(f);
     assert_memory_equal(head, "\x93NUMPY\x01\x00", 8);
     const size_t hlen = head[8] | (size_t)head[9] << 8;
