@@ -27,15 +27,10 @@
 # 9 minutes on one H100 with 16 CPU cores.  Exit status: the number of
 # failed steps (0 = all ok); 2 for usage errors.
 set -uo pipefail
-if [ $# != 1 ]; then
-    echo "usage: $0 OUTDIR" >&2
-    exit 2
-fi
-OUT=$(realpath -m "$1")
-cd "$(dirname "$0")/.." || exit 2
-FILES="dual_build_test.log dual_check.log dual_fit.log dual_bench.log dual_torch.jsonl dual_torch.log dual_sanitize.log dual_summary.txt dual_runs.tar.gz"
 # shellcheck source=scripts/lib_outdir.sh
-. scripts/lib_outdir.sh || exit 2
+. "$(dirname "$0")/lib_outdir.sh" || exit 2
+outdir_args "$@"
+FILES="dual_build_test.log dual_check.log dual_fit.log dual_bench.log dual_torch.jsonl dual_torch.log dual_sanitize.log dual_summary.txt dual_runs.tar.gz"
 # shellcheck disable=SC2086 # FILES is a word list on purpose
 outdir_claim "$OUT" $FILES
 RUNS=$(mktemp -d) || exit 2

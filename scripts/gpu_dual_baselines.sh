@@ -14,14 +14,9 @@
 # as a failure).  Exit status: the number of failed steps (0 = all ok);
 # 2 for usage errors.
 set -uo pipefail
-if [ $# != 1 ]; then
-    echo "usage: $0 OUTDIR" >&2
-    exit 2
-fi
-OUT=$(realpath -m "$1")
-cd "$(dirname "$0")/.." || exit 2
 # shellcheck source=scripts/lib_outdir.sh
-. scripts/lib_outdir.sh || exit 2
+. "$(dirname "$0")/lib_outdir.sh" || exit 2
+outdir_args "$@"
 outdir_claim "$OUT" dual_env.log dual_test.log dual_torch.jsonl dual_torch.log
 fails=0
 summary=()

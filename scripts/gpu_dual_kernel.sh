@@ -14,17 +14,10 @@
 # step, not the machine's time).  Exit status: the number of failed steps
 # (0 = all ok); 2 for usage errors.
 set -uo pipefail
-if [ $# != 1 ]; then
-    echo "usage: $0 OUTDIR" >&2
-    exit 2
-fi
-OUT=$(realpath -m "$1")
-cd "$(dirname "$0")/.." || exit 2
-if [ -e "$OUT/gpu_dual_kernel.log" ]; then
-    echo "$0: $OUT/gpu_dual_kernel.log exists; not replacing it (choose another OUTDIR)" >&2
-    exit 2
-fi
-mkdir -p "$OUT" || exit 2
+# shellcheck source=scripts/lib_outdir.sh
+. "$(dirname "$0")/lib_outdir.sh" || exit 2
+outdir_args "$@"
+outdir_claim "$OUT" gpu_dual_kernel.log
 exec > >(tee -a "$OUT/gpu_dual_kernel.log") 2>&1
 fails=0
 summary=()
