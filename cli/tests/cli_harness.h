@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -61,6 +62,29 @@ static inline void assert_contains(const char *text, const char *what)
 {
     if (!strstr(text, what))
         fail_msg("expected '%s' in:\n%s", what, text ? text : "(null)");
+}
+
+/* main's start: g_exe from argv[1] and a fresh g_dir (/tmp/PREFIX_XXXXXX);
+ * 0, or 2 after a usage message naming `test`. */
+static inline int cli_harness_begin(int argc, char **argv, const char *test, const char *prefix)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: %s PATH/TO/pegemm\n", test);
+        return 2;
+    }
+    g_exe = argv[1];
+    snprintf(g_dir, sizeof g_dir, "/tmp/%s_XXXXXX", prefix);
+    return mkdtemp(g_dir) ? 0 : 2;
+}
+
+/* main's end: remove g_dir; returns `failed` (cmocka's count). */
+static inline int cli_harness_end(int failed)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", g_dir);
+    return failed;
 }
 
 #endif

@@ -243,13 +243,7 @@ static void test_progress_redirected_and_quiet(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_cli_convention PATH/TO/pegemm\n");
-        return 2;
-    }
-    g_exe = argv[1];
-    snprintf(g_dir, sizeof g_dir, "/tmp/pegemm_cli_XXXXXX");
-    if (!mkdtemp(g_dir))
+    if (cli_harness_begin(argc, argv, "test_cli_convention", "pegemm_cli") != 0)
         return 2;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unknown_option),
@@ -262,10 +256,5 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_output_and_shape_everywhere),
         cmocka_unit_test(test_progress_redirected_and_quiet),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", g_dir);
-    return failed;
+    return cli_harness_end(cmocka_run_group_tests(tests, NULL, NULL));
 }

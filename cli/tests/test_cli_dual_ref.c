@@ -187,13 +187,7 @@ static void test_bad_usage_writes_nothing(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) {
-        fprintf(stderr, "usage: test_cli_dual_ref PATH/TO/pegemm\n");
-        return 2;
-    }
-    g_exe = argv[1];
-    snprintf(g_dir, sizeof g_dir, "/tmp/pegemm_dualref_XXXXXX");
-    if (!mkdtemp(g_dir))
+    if (cli_harness_begin(argc, argv, "test_cli_dual_ref", "pegemm_dualref") != 0)
         return 2;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ref_then_check),
@@ -201,10 +195,5 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bad_usage_writes_nothing),
         cmocka_unit_test(test_own_inputs),
     };
-    int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", g_dir);
-    if (system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", g_dir);
-    return failed;
+    return cli_harness_end(cmocka_run_group_tests(tests, NULL, NULL));
 }
