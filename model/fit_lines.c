@@ -59,13 +59,14 @@ static int contend_fit_line(pg_schedule *s, const pg_run *run, const int64_t *ro
     return contend_fit(s, &run->trace, row_of, ntiles);
 }
 
-/* `kblocks`: ... and of one of its k-blocks */
+/* `kblocks`: ... and of its loop, set as the tile's (split over count, so
+ * that a what-if on the count splits the run's tile work: `--set kblocks=`) */
 static int kblocks_scale_work(pg_schedule *s, double ratio)
 {
     char opt[96];
-    if (s->kb_node < 0 || ratio == 1)
+    if (s->kb_node < 0)
         return 0;
-    snprintf(opt, sizeof opt, "kblocks.compute=%.9g", s->kb_compute * ratio);
+    snprintf(opt, sizeof opt, "kblocks.tile_compute=%.9g", s->kb_compute * s->kb_count * ratio);
     return pg_schedule_set(s, opt, 0);
 }
 

@@ -129,6 +129,7 @@ int sch_kblocks_resolve(pg_schedule *s)
         return FAIL(s->kb_line, "kblocks compute= and calibrated_mean= must be >= 0");
     s->kb_count = (int)count;
     s->kb_stages = (int)stages;
+    s->kb_tile_form = 0;
     /* the phase's work step: one chain, its only dependency the step before it */
     int kn = -1, kr, ks;
     if (sch_find_work(s, phase, &kr, &ks) == 0) {
@@ -182,32 +183,58 @@ int sch_kblocks_check_order(pg_schedule *s)
     return 0;
 }
 
+/* `kblocks.compute` is one k-block's compute; `kblocks.tile_compute` the
+ * whole loop's, split evenly over count (re-applied after every compile, so
+ * it follows a changed count: 12 k-blocks of a tile's 2,304 cycles are 192
+ * each, not the calibration's 384) */
 int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
 {
-    double *f = strcmp(stat, "compute") == 0           ? &s->kb_compute
+    const int tile = strcmp(stat, "tile_compute") == 0;
+    double *f = strcmp(stat, "compute") == 0 || tile      ? &s->kb_compute
                 : strcmp(stat, "calibrated_mean") == 0 ? &s->kb_calibrated_mean
                                                        : NULL;
     if (!f || s->kb_node < 0)
         return pg_fail("'%s': %s", param,
-                       s->kb_node < 0 ? "this schedule has no kblocks line" : "kblocks takes compute, calibrated_mean");
-    double v = relative ? *f + value : value;
+                       s->kb_node < 0 ? "this schedule has no kblocks line"
+                                      : "kblocks takes compute, tile_compute, calibrated_mean");
+    const double scale = tile ? s->kb_count : 1;
+    double v = relative ? *f * scale + value : value;
     if (!(v >= 0))
         return pg_fail("'%s' must be >= 0", param);
-    *f = v;
+    *f = v / scale;
+    if (tile)
+        s->kb_tile_form = 1;
+    else if (f == &s->kb_compute)
+        s->kb_tile_form = 0;
     return 0;
 }
 
-/* the line as written (its $options stay), its fitted numbers replaced */
+/* the count= token's value as written (e.g. `$kblocks`), for the tile form */
+static void count_text(const char *spec, char *out, size_t n)
+{
+    const char *c = strstr(spec, "count=");
+    while (c && c != spec && c[-1] != ' ' && c[-1] != '\t')
+        c = strstr(c + 1, "count=");
+    size_t len = c ? strcspn(c + 6, " \t") : 0;
+    snprintf(out, n, "%.*s", len < n ? (int)len : (int)n - 1, c ? c + 6 : "");
+}
+
+/* the line as written (its $options stay), its fitted numbers replaced; a
+ * compute set as the tile's (kb_tile_form) is written as TILE/(COUNT) */
 int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
 {
     if (s->kb_node < 0)
         return 0;
+    char count[128];
+    count_text(text, count, sizeof count); /* as written: before strtok_r cuts it */
     char *save = NULL;
     int first = 1;
     for (char *tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), first = 0) {
         if (!first)
             fputc(' ', f);
-        if (strncmp(tok, "compute=", 8) == 0)
+        if (strncmp(tok, "compute=", 8) == 0 && s->kb_tile_form && count[0])
+            fprintf(f, "compute=%.9g/(%s)", s->kb_compute * s->kb_count, count);
+        else if (strncmp(tok, "compute=", 8) == 0)
             fprintf(f, "compute=%.9g", s->kb_compute);
         else if (strncmp(tok, "calibrated_mean=", 16) == 0)
             fprintf(f, "calibrated_mean=%.9g", s->kb_calibrated_mean);

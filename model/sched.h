@@ -179,6 +179,11 @@ struct pg_schedule {
     int kb_node;      /* -1: none */
     int kb_count, kb_stages;
     double kb_compute, kb_calibrated_mean;
+    /* 1 once a `kblocks.tile_compute` override set kb_compute as the tile's
+     * compute split over count (as `pegemm model fit` sets it), so that a
+     * later count (--set kblocks=) splits the same tile work, and the
+     * written schedule keeps it that way */
+    int kb_tile_form;
     int kb_issue_node; /* the issuing step: its start issues k-block 0 */
     int kb_phase_slot, kb_load_slot, kb_release_slot;
     int kb_line;

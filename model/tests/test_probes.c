@@ -94,8 +94,11 @@ static void test_epi_and_structure(void **state)
         /* M21: +15.7% (the replayed load latency is the 4-stage ring's queue) */
         expect_in(period_error(H100_PP0, H100_PP_S3, s3, 1, seed), 0.13, 0.18, "H100 pingpong 3 stages", seed);
         const char *b64[] = {"kblocks=12", "stages=8"};
-        /* M21: +29.4% (M20 expected about this much) */
-        expect_in(period_error(H100_BRES0, H100_BRES64, b64, 2, seed), 0.26, 0.33, "H100 bres64 from bres", seed);
+        /* M21 had +29.4%: the fit froze a k-block's compute at the
+         * calibration's 384 cycles, so 12 k-blocks ran 4,608 cycles of
+         * wgmma.  With the tile's compute split over the count (M24):
+         * -11.3% (the replayed latency is an 8 KB stage's, 4 in flight) */
+        expect_in(period_error(H100_BRES0, H100_BRES64, b64, 2, seed), -0.14, -0.09, "H100 bres64 from bres", seed);
     }
 }
 

@@ -167,6 +167,40 @@ static void test_overrides(void **state)
     pg_schedule_free(s);
 }
 
+/* `kblocks.tile_compute` (as `pegemm model fit` sets the loop's work) is
+ * split over the count, follows a later --set of the count, and is written
+ * back as TILE/(COUNT as written); `kblocks.compute` stays one k-block's */
+static void test_kblocks_tile_compute(void **state)
+{
+    (void)state;
+    pg_schedule *s = NULL, *t = NULL;
+    assert_int_equal(pg_schedule_load("h100-bres", &s), 0);
+    assert_true(fabs(s->kb_compute - 2304.0 / 6) < 1e-9);
+    assert_int_equal(pg_schedule_set(s, "kblocks.tile_compute=3000", 0), 0);
+    assert_true(fabs(s->kb_compute - 500) < 1e-9);
+    assert_int_equal(pg_schedule_set(s, "kblocks=12", 0), 0);
+    assert_int_equal(pg_schedule_set(s, "stages=8", 0), 0);
+    assert_true(fabs(s->kb_compute - 250) < 1e-9);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(pg_schedule_write(s, f, "tile form"), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "compute=3000/($kblocks)"));
+    assert_int_equal(pg_schedule_load_text(buf, "tile.sched", &t), 0);
+    assert_int_equal(pg_schedule_set(t, "stages=4", 0), 0); /* stages first: the ring must fit the count */
+    assert_int_equal(pg_schedule_set(t, "kblocks=6", 0), 0);
+    assert_true(fabs(t->kb_compute - 500) < 1e-9);
+    /* one k-block's compute set directly does not follow the count */
+    assert_int_equal(pg_schedule_set(t, "kblocks.compute=100", 0), 0);
+    assert_int_equal(pg_schedule_set(t, "kblocks=12", 0), 0);
+    assert_true(fabs(t->kb_compute - 100) < 1e-9);
+    free(buf);
+    pg_schedule_free(s);
+    pg_schedule_free(t);
+}
+
 /* The fitted log-normal reproduces the summaries it was fitted to. */
 static int cmp(const void *a, const void *b)
 {
@@ -408,7 +442,8 @@ int main(void)
         cmocka_unit_test(test_good_loads),        cmocka_unit_test(test_invalid_files),
         cmocka_unit_test(test_own_vocabulary),    cmocka_unit_test(test_match_trace),
         cmocka_unit_test(test_file_rejected_names_file), cmocka_unit_test(test_builtins_roundtrip),
-        cmocka_unit_test(test_overrides),         cmocka_unit_test(test_lognormal_fit),
+        cmocka_unit_test(test_overrides),         cmocka_unit_test(test_kblocks_tile_compute),
+                cmocka_unit_test(test_lognormal_fit),
         cmocka_unit_test(test_mem_clock),         cmocka_unit_test(test_whole_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
