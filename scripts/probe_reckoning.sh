@@ -38,7 +38,8 @@ TILES=${TILES:-40000}
 # MODEL_ARGS: --set/--delta arguments given to every prediction before the
 # probe's own (M22: "--set dramq=1 --set dramq.bytes_per_s=B ...")
 MODEL_ARGS=${MODEL_ARGS:-}
-# PROBESET: 1 (M20's probes, default) or 2 (M22's, scripts/gpu_probes2.sh);
+# PROBESET: 1 (M20's probes, default), 2 (M22's, scripts/gpu_probes2.sh) or
+# 3 (M24's, scripts/gpu_probes3.sh; CAL3_BRES_EPI: its seed-13 sweep's calibration);
 # PREDICT_ONLY=1: the predictions alone (no run needed: before the runs);
 # CAL2_BRES_EPI: the calibration of probe set 2's bres seed-11 epi sweep
 # (default its own zero-delay run)
@@ -146,5 +147,29 @@ done
 for d in 600 1000 2800; do
     probe "pingpong_epi_$(printf %05d $d)" pingpong_ml_00000 --set epi_delay=$d
 done
+}
+probes3() { # M24's probes (scripts/gpu_probes3.sh), calibrations of the same names
+for v in pingpong bres; do
+    for d in 600 1000 2000 3600; do
+        probe "${v}_ml_$(printf %05d $d)" ${v}_ml_00000 --set mainloop_delay=$d
+    done
+done
+for d in 300 700 1000 1400 2000 2800; do
+    probe "bres_epi_s13_$(printf %05d $d)" "${CAL3_BRES_EPI:-bres_epi_s13_00000}" --set epi_delay=$d
+done
+for d in 1200 2000 4000; do
+    probe "pingpong_epi_$(printf %05d $d)" pingpong_ml_00000 --set epi_delay=$d
+done
+for v in pingpong bres; do
+    probe "${v}_both_00800" ${v}_ml_00000 --set epi_delay=800 --set mainloop_delay=800
+done
+for m in 150528 602112; do
+    probe "pingpong_m$m" pingpong_ml_00000 --set tiles=$((m / 64 * 3)) --set flops=$((2 * m * 768 * 768))
+    probe "bres_m$m" bres_ml_00000 --set tiles=$((m / 64 * 4)) --set flops=$((2 * m * 768 * 768))
+done
+probe bres64_ml_00000 bres_ml_00000 --set kblocks=12 --set stages=8
+probe bres64_ml_01000 bres_ml_00000 --set kblocks=12 --set stages=8 --set mainloop_delay=1000
+probe bres_prefetch2 bres_ml_00000 --delta kblock_load.mean=-400 --delta first_load.mean=-500
+probe pingpong_s3_epi_01000 pingpong_ml_00000 --set stages=3 --set epi_delay=1000
 }
 "probes${PROBESET:-1}"
