@@ -13,9 +13,11 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
     E->means_only = means_only;
     E->x = calloc((size_t)E->R * (size_t)s->nnodes, sizeof(double));
     E->smp = calloc((size_t)E->R * (size_t)(s->nslots ? s->nslots : 1), sizeof(double));
-    if (s->kb_node >= 0)
+    if (s->kb_node >= 0) {
         E->kb = calloc((size_t)E->R * (size_t)(s->kb_count + 1), sizeof(double));
-    if (!E->x || !E->smp || (s->kb_node >= 0 && !E->kb)) {
+        E->kb_land = calloc((size_t)E->R * (size_t)s->kb_count, sizeof(double));
+    }
+    if (!E->x || !E->smp || (s->kb_node >= 0 && (!E->kb || !E->kb_land))) {
         engine_free(E);
         return pg_fail("out of memory for the recurrence");
     }
@@ -35,8 +37,10 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
 void engine_reset(engine *E, uint64_t seed)
 {
     memset(E->x, 0, sizeof(double) * (size_t)E->R * (size_t)E->s->nnodes);
-    if (E->kb)
+    if (E->kb) {
         memset(E->kb, 0, sizeof(double) * (size_t)E->R * (size_t)(E->s->kb_count + 1));
+        memset(E->kb_land, 0, sizeof(double) * (size_t)E->R * (size_t)E->s->kb_count);
+    }
     rng_seed(&E->r, seed);
     E->k = 0;
     E->ct_mean = E->s->ct_overlap;
@@ -56,7 +60,8 @@ void engine_free(engine *E)
     free(E->x);
     free(E->smp);
     free(E->kb);
-    E->x = E->smp = E->kb = NULL;
+    free(E->kb_land);
+    E->x = E->smp = E->kb = E->kb_land = NULL;
 }
 
 static void draw(engine *E, double *out)

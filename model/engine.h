@@ -15,6 +15,9 @@ typedef struct {
     double *x;      /* [R][nnodes] event times (end of each step) */
     double *smp;    /* [R][nslots] samples */
     double *kb;     /* [R][kb_count + 1]: a `kblocks` loop's k-block starts and its end, NULL without one */
+    double *kb_land; /* [R][kb_count]: when each k-block's stage landed (k-block 0: unused), with kb */
+    double kb_n_sum; /* the loads in flight at each k-block load's issue, summed (kblocks `queue=`) ... */
+    int64_t kb_n_count; /* ... over this many loads */
     int col[SCH_MAX_NODES]; /* slot -> trace table column, -1 = parametric */
     double scale[SCH_MAX_NODES]; /* slot -> factor on its samples (memory terms at another clock) */
     double dq[SCH_MAX_NODES];    /* slot -> `dramq` factor on its samples, replayed ones included */

@@ -25,16 +25,35 @@
  * spread (its sampled phase less the phase's mean, shared evenly); the
  * latency: `load` plus the bandwidth term's shift of the phase mean
  * (kblocks_run). */
+/* How many of this SM's k-block loads are in flight at time t, this one
+ * included: this tile's loads before k-block j and the previous tile's
+ * (k-block 0's stage is the `first_load` term, not counted either time) */
+static int in_flight(const double *land, int j, const double *prev_land, int n, double t)
+{
+    int count = 1;
+    for (int i = 1; i < j; i++)
+        count += land[i] > t;
+    for (int i = 1; prev_land && i < n; i++)
+        count += prev_land[i] > t;
+    return count;
+}
+
 /* the loop from `start` with load latency `load`: b[j] = k-block j's start,
- * returns the loop's end */
-static double run_loop(const engine *E, int64_t k, double start, double c, double load, double handover, double *b,
-                       int *hit)
+ * land[j] its stage's landing; returns the loop's end.  With `queue=` a
+ * load's latency grows with the loads in flight at its issue (Little's law
+ * in a saturated memory system), counted into E's sums when `count`. */
+static double run_loop(engine *E, int64_t k, double start, double c, double load, double handover, double *b,
+                       int *hit, int count)
 {
     const pg_schedule *s = E->s;
     const int n = s->kb_count, st = s->kb_stages, R = E->R;
     const double *prev = k >= 1 ? E->kb + ((k - 1) % R) * (n + 1) : NULL;
+    const double *prev_land = k >= 1 ? E->kb_land + ((k - 1) % R) * n : NULL;
+    double *land = E->kb_land + (k % R) * n;
+    const double F = s->kb_queue, ncal = s->kb_inflight > 0 ? s->kb_inflight : st;
     double issue = engine_start(E, s->kb_issue_node, k), end = start + c;
     b[0] = start;
+    land[0] = start;
     for (int j = 1; j < n; j++) {
         const int g = j - st; /* the k-block whose slot this one reuses */
         double rel = -INFINITY;
@@ -44,7 +63,18 @@ static double run_loop(const engine *E, int64_t k, double start, double c, doubl
             rel = prev[n + g + 1];
         if (rel + handover > issue)
             issue = rel + handover;
-        const double landed = issue + load + tmaqueue_extra(E, k, start, issue + load, hit);
+        double lat = load;
+        if (F > 0 || (count && E->kb_fit_load)) {
+            const int nf = in_flight(land, j, prev_land, n, issue);
+            if (F > 0)
+                lat = load * (1 - F + F * nf / ncal);
+            if (count && E->kb_fit_load) {
+                E->kb_n_sum += nf;
+                E->kb_n_count++;
+            }
+        }
+        const double landed = issue + lat + tmaqueue_extra(E, k, start, issue + lat, hit);
+        land[j] = landed;
         b[j] = landed > end ? landed : end;
         end = b[j] + c;
     }
@@ -76,14 +106,14 @@ void kblocks_run(engine *E, int64_t k, double start, double extra, double *b)
          * the loop's length is continuous and non-decreasing in it */
         const double want = start + smp[s->kb_phase_slot];
         double lo = 0, hi = 1024;
-        if (run_loop(E, k, start, c, lo, handover, b, &hit) >= want) {
+        if (run_loop(E, k, start, c, lo, handover, b, &hit, 0) >= want) {
             hi = 0;
         } else {
-            while (run_loop(E, k, start, c, hi, handover, b, &hit) < want && hi < 1e9)
+            while (run_loop(E, k, start, c, hi, handover, b, &hit, 0) < want && hi < 1e9)
                 hi *= 2;
             for (int it = 0; it < 60 && hi - lo > 1e-3; it++) {
                 const double mid = 0.5 * (lo + hi);
-                if (run_loop(E, k, start, c, mid, handover, b, &hit) < want)
+                if (run_loop(E, k, start, c, mid, handover, b, &hit, 0) < want)
                     lo = mid;
                 else
                     hi = mid;
@@ -97,7 +127,7 @@ void kblocks_run(engine *E, int64_t k, double start, double extra, double *b)
     if (L < 0)
         L = 0;
     hit = 0;
-    b[n] = run_loop(E, k, start, c, L, handover, b, &hit) + extra;
+    b[n] = run_loop(E, k, start, c, L, handover, b, &hit, 1) + extra;
     if (E->kb_fit_hit && E->row >= E->kb_fit_first && E->row < E->kb_fit_end)
         E->kb_fit_hit[E->row] = (unsigned char)hit;
 }

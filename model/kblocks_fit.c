@@ -42,7 +42,7 @@ static int loop_mean(pg_schedule *s, const char *load, const char *phase, double
  * values become the latency's table column.  At the fitted point the loop
  * then reproduces each traced tile's phase (exactly where the model's
  * timeline is the trace's); elsewhere the ring's timing moves it. */
-static int replay_fit(pg_schedule *s, int col, int ld, unsigned char *hit)
+static int replay_fit(pg_schedule *s, int col, int ld, unsigned char *hit, double *inflight)
 {
     sch_table *T = s->table;
     double *L = malloc(sizeof(double) * (size_t)T->rows);
@@ -69,6 +69,7 @@ static int replay_fit(pg_schedule *s, int col, int ld, unsigned char *hit)
         for (int64_t r = first; r < last; r++)
             engine_step(&E);
     }
+    *inflight = E.kb_n_count ? E.kb_n_sum / (double)E.kb_n_count : 0;
     engine_free(&E);
     double sum = 0;
     int64_t n = 0;
@@ -80,6 +81,29 @@ static int replay_fit(pg_schedule *s, int col, int ld, unsigned char *hit)
     }
     free(L);
     s->dists[ld].emp_mean = n ? sum / (double)n : 0;
+    return 0;
+}
+
+/* The replay, and the loads in flight at a k-block load's issue averaged
+ * over it, recorded as `kblocks.inflight` (the point at which `queue=`
+ * scales a latency by 1).  With queue > 0 the replayed latencies depend on
+ * that mean and the mean on them: a fixed point, a few rounds. */
+static int replay_inflight(pg_schedule *s, int col, int ld, unsigned char *hit)
+{
+    double prev = -1, now = 0;
+    for (int round = 0; round < 6; round++) {
+        /* the table column is overwritten each round from the traced phases,
+         * so each round starts from the same data */
+        if (replay_fit(s, col, ld, hit, &now))
+            return -1;
+        char opt[64];
+        snprintf(opt, sizeof opt, "kblocks.inflight=%.6g", now);
+        if (now > 0 && pg_schedule_set(s, opt, 0))
+            return -1;
+        if (!(s->kb_queue > 0) || fabs(now - prev) < 0.005)
+            break;
+        prev = now;
+    }
     return 0;
 }
 
@@ -102,7 +126,7 @@ int kblocks_fit_hits(pg_schedule *s, double traced_mean, unsigned char *hit)
     const int ld = s->slots[s->kb_load_slot].dist;
     const int col = sch_table_column(s, ld, 0);
     if (col >= 0 && s->dists[ld].family == DIST_EMPIRICAL)
-        return replay_fit(s, col, ld, hit);
+        return replay_inflight(s, col, ld, hit);
     /* the loop's mean grows with the load latency (every k-block that waits
      * waits longer): bisection on [0, 4 x the traced mean] */
     double lo = 0, hi = 4 * traced_mean, m;

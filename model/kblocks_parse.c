@@ -87,7 +87,7 @@ int sch_kblocks_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
 int sch_kblocks_resolve(pg_schedule *s)
 {
     static const char *const keys[] = {"count", "stages", "compute", "issue", "load", "release", "calibrated_mean",
-                                       NULL};
+                                       "queue", "inflight", NULL};
     if (!s->kb_line)
         return 0;
     char phase[SCH_NAME + 8] = "", v[128];
@@ -109,7 +109,7 @@ int sch_kblocks_resolve(pg_schedule *s)
                 ok |= len > strlen(keys[k]) && strncmp(p, keys[k], strlen(keys[k])) == 0 && p[strlen(keys[k])] == '=';
             if (!ok)
                 return FAIL(s->kb_line, "kblocks: '%.*s': expected KEY=VALUE with KEY one of count, stages, compute, "
-                                        "issue, load, release, calibrated_mean", (int)len, p);
+                                        "issue, load, release, calibrated_mean, queue, inflight", (int)len, p);
         }
         p += len;
     }
@@ -127,6 +127,20 @@ int sch_kblocks_resolve(pg_schedule *s)
                                 "k-block would wait for its own release", stages);
     if (!(s->kb_compute >= 0) || !(s->kb_calibrated_mean >= 0))
         return FAIL(s->kb_line, "kblocks compute= and calibrated_mean= must be >= 0");
+    /* optional: the queueing share of the load latency and the calibration's loads in flight */
+    s->kb_queue = 0;
+    s->kb_inflight = 0;
+    char qv[128];
+    if (spec_value(s->kb_spec, "queue", qv, sizeof qv) && spec_num(s, "queue", &s->kb_queue))
+        return -1;
+    if (spec_value(s->kb_spec, "inflight", qv, sizeof qv) && spec_num(s, "inflight", &s->kb_inflight))
+        return -1;
+    if (!(s->kb_queue >= 0 && s->kb_queue <= 1))
+        return FAIL(s->kb_line, "kblocks queue= must be in [0, 1] (the share of the load latency that is queueing; "
+                                "got %g)", s->kb_queue);
+    if (!(s->kb_inflight >= 0 && s->kb_inflight <= 1024))
+        return FAIL(s->kb_line, "kblocks inflight= must be in [0, 1024] (0: the stage count; got %g)",
+                    s->kb_inflight);
     s->kb_count = (int)count;
     s->kb_stages = (int)stages;
     s->kb_tile_form = 0;
@@ -192,15 +206,18 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
     const int tile = strcmp(stat, "tile_compute") == 0;
     double *f = strcmp(stat, "compute") == 0 || tile      ? &s->kb_compute
                 : strcmp(stat, "calibrated_mean") == 0 ? &s->kb_calibrated_mean
+                : strcmp(stat, "queue") == 0           ? &s->kb_queue
+                : strcmp(stat, "inflight") == 0        ? &s->kb_inflight
                                                        : NULL;
     if (!f || s->kb_node < 0)
         return pg_fail("'%s': %s", param,
                        s->kb_node < 0 ? "this schedule has no kblocks line"
-                                      : "kblocks takes compute, tile_compute, calibrated_mean");
+                                      : "kblocks takes compute, tile_compute, calibrated_mean, queue, inflight");
     const double scale = tile ? s->kb_count : 1;
     double v = relative ? *f * scale + value : value;
-    if (!(v >= 0))
-        return pg_fail("'%s' must be >= 0", param);
+    if (!(v >= 0) || (f == &s->kb_queue && v > 1) || (f == &s->kb_inflight && v > 1024))
+        return pg_fail("'%s' must be >= 0%s", param,
+                       f == &s->kb_queue ? " and <= 1" : f == &s->kb_inflight ? " and <= 1024" : "");
     *f = v / scale;
     if (tile)
         s->kb_tile_form = 1;
@@ -228,7 +245,7 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
     char count[128];
     count_text(text, count, sizeof count); /* as written: before strtok_r cuts it */
     char *save = NULL;
-    int first = 1;
+    int first = 1, wrote_inflight = 0;
     for (char *tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), first = 0) {
         if (!first)
             fputc(' ', f);
@@ -238,9 +255,15 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
             fprintf(f, "compute=%.9g", s->kb_compute);
         else if (strncmp(tok, "calibrated_mean=", 16) == 0)
             fprintf(f, "calibrated_mean=%.9g", s->kb_calibrated_mean);
+        else if (strncmp(tok, "queue=", 6) == 0 && !strchr(tok, '$'))
+            fprintf(f, "queue=%.9g", s->kb_queue);
+        else if (strncmp(tok, "inflight=", 9) == 0)
+            fprintf(f, "inflight=%.9g", s->kb_inflight), wrote_inflight = 1;
         else
             fputs(tok, f);
     }
+    if (!wrote_inflight && s->kb_inflight > 0)
+        fprintf(f, " inflight=%.9g", s->kb_inflight);
     fputc('\n', f);
     return 1;
 }

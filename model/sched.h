@@ -184,6 +184,13 @@ struct pg_schedule {
      * later count (--set kblocks=) splits the same tile work, and the
      * written schedule keeps it that way */
     int kb_tile_form;
+    /* queue= (0..1): the share of a k-block load's latency that is queueing
+     * in a saturated memory system, which by Little's law grows with the
+     * loads in flight: a load issued with n of this SM's loads in flight
+     * (itself included) takes latency x (1 - queue + queue x n / inflight);
+     * inflight: the mean n at the calibration (set by `pegemm model fit`).
+     * queue=0 (default): the latency as replayed (docs/experiments.md M25) */
+    double kb_queue, kb_inflight;
     int kb_issue_node; /* the issuing step: its start issues k-block 0 */
     int kb_phase_slot, kb_load_slot, kb_release_slot;
     int kb_line;

@@ -201,6 +201,53 @@ static void test_kblocks_tile_compute(void **state)
     pg_schedule_free(t);
 }
 
+/* the model's mean mainloop of h100-bres with the given kblocks queue/inflight */
+static double bres_mainloop(double queue, double inflight)
+{
+    pg_schedule *s = NULL;
+    char q[64], n[64];
+    snprintf(q, sizeof q, "kblocks.queue=%g", queue);
+    snprintf(n, sizeof n, "kblocks.inflight=%g", inflight);
+    assert_int_equal(pg_schedule_load("h100-bres", &s), 0);
+    assert_int_equal(pg_schedule_set(s, q, 0), 0);
+    assert_int_equal(pg_schedule_set(s, n, 0), 0);
+    pg_model_opts o = {.tiles = 4000, .seed = 1, .deterministic = 1};
+    pg_prediction p;
+    assert_int_equal(pg_model_predict(s, &o, &p), 0);
+    const pg_stat *st = pg_prediction_find(&p, "mainloop");
+    assert_non_null(st);
+    const double m = st->mean;
+    pg_schedule_free(s);
+    return m;
+}
+
+/* kblocks queue= (docs/experiments.md M25): a load's latency x (1 - q + q n /
+ * inflight); queue=0 ignores inflight; a larger calibration count means each
+ * load queues less, down to the loop's pure compute; out-of-range values are
+ * refused */
+static void test_kblocks_queue(void **state)
+{
+    (void)state;
+    const double plain = bres_mainloop(0, 4);
+    assert_true(fabs(bres_mainloop(0, 1) - plain) < 1e-9);
+    const double fast = bres_mainloop(1, 1000), slow = bres_mainloop(1, 0.5), mid = bres_mainloop(1, 2);
+    assert_true(fast < mid && mid < slow);
+    assert_true(fast < plain && plain < slow);
+    assert_true(fabs(fast - 2304) < 20); /* loads land at once: compute only */
+    pg_schedule *s = NULL;
+    assert_int_equal(pg_schedule_load("h100-bres", &s), 0);
+    assert_int_not_equal(pg_schedule_set(s, "kblocks.queue=1.5", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "<= 1"));
+    assert_int_not_equal(pg_schedule_set(s, "kblocks.inflight=-1", 0), 0);
+    pg_schedule_free(s);
+    char text[sizeof k_good + 256];
+    snprintf(text, sizeof text, "%s%s", k_good,
+             "latency L family=const mean=5\nlatency H family=const mean=1\n"
+             "kblocks mainloop count=4 stages=2 compute=2 issue=producer.producer_issue load=L release=H "
+             "calibrated_mean=200 queue=2\n");
+    expect_reject(text, "bad.sched:15", "queue= must be in [0, 1]");
+}
+
 /* The fitted log-normal reproduces the summaries it was fitted to. */
 static int cmp(const void *a, const void *b)
 {
@@ -443,6 +490,7 @@ int main(void)
         cmocka_unit_test(test_own_vocabulary),    cmocka_unit_test(test_match_trace),
         cmocka_unit_test(test_file_rejected_names_file), cmocka_unit_test(test_builtins_roundtrip),
         cmocka_unit_test(test_overrides),         cmocka_unit_test(test_kblocks_tile_compute),
+        cmocka_unit_test(test_kblocks_queue),
                 cmocka_unit_test(test_lognormal_fit),
         cmocka_unit_test(test_mem_clock),         cmocka_unit_test(test_whole_run),
     };
