@@ -149,7 +149,7 @@ static void expect_reject(const char *line, int replace, const char *what)
 static void test_rejects(void **state)
 {
     (void)state;
-    expect_reject("contend mainloop by=epilogue_regs slowdown=0.1", 0, "only one `contend` line");
+    expect_reject("contend epilogue_regs by=mainloop tile=previous slowdown=0.1", 0, "already slowed by the line at 14");
     static const struct {
         const char *line, *what;
     } bad[] = {
@@ -159,7 +159,6 @@ static void test_rejects(void **state)
         {"contend epilogue_regs by=mainloop slowdown=0.1 frob=2", "expected KEY=VALUE"},
         {"contend epilogue_regs by=epilogue_regs slowdown=0.1", "must be another work step"},
         {"contend epilogue_regs slowdown=0.1", "usage: contend"},
-        {"contend mainloop by=epilogue_regs slowdown=0.1", "by=epilogue_regs follows mainloop"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         expect_reject(bad[i].line, 1, bad[i].what);
