@@ -1,21 +1,26 @@
-/* The `contend` line: `contend PHASE by=PHASE slowdown=C overlap=OV
- * window=W`.  A work step of a role whose instances take tiles in turn (the
- * ping-pong warpgroups) runs slower the more of it the *next* tile's instance
- * spends in its `by` step: they share the SM's shared memory (the epilogue's
- * ld/st.shared against wgmma's operand reads and the stage ring's TMA
- * writes).  Each cycle of overlap costs C cycles of work.  The step's sampled
- * work (a traced tile's, which had the trace's overlap, OV on average) moves
- * by C x (the model's overlap, averaged over the last W tiles, - OV): at the
- * fitted point the traced tiles replay as they ran, tails included, and a
- * probe that changes the overlap (a longer epilogue delays the other
- * mainloop) moves the step's mean.  Constants added to the step (a probe's
- * spin, which the kernel runs after the work) do not contend.
+/* The `contend` lines: `contend PHASE by=PHASE [tile=next|previous]
+ * slowdown=C overlap=OV window=W`.  A work step of a role whose instances
+ * take tiles in turn (the ping-pong warpgroups) runs slower the more of it
+ * the other instance spends in its `by` step: they share the SM's shared
+ * memory (the epilogue's ld/st.shared against wgmma's operand reads and the
+ * stage ring's TMA writes).  tile=next (the default): the next tile's `by`
+ * step (the other warpgroup's mainloop beside this epilogue); tile=previous:
+ * the previous tile's (the other warpgroup's epilogue, which began before
+ * this mainloop).  Each cycle of overlap costs C cycles of work.  The step's
+ * sampled work (a traced tile's, which had the trace's overlap, OV on
+ * average) moves by C x (the model's overlap, averaged over the last W
+ * tiles, - OV): at the fitted point the traced tiles replay as they ran,
+ * tails included, and a probe that changes the overlap moves the step's
+ * mean.  Only work contends: constants added to either step (a probe's
+ * spin, which the kernel runs after the work) do not.  A `kblocks` loop's
+ * contention goes on its k-blocks' compute (kblocks.c).
  * docs/model.md "Contention"; docs/experiments.md M17.
  *
- * The next tile's `by` step starts after this tile's step may have begun, so
- * the engine evaluates the contended step and what follows it in its tile
- * one tile late (engine.c): that needs no dependency of the next tile on
- * those steps, which resolve checks here. */
+ * Tile k's work uses the overlaps of earlier tiles only, so the engine runs
+ * the steps in tile order: each step records the interval of its work, and
+ * a tile's overlap joins the running mean once both intervals are known
+ * (tile=next: when tile k + 1's `by` step has run; tile=previous: when tile
+ * k's contended step has). */
 #include <stdio.h>
 #include <string.h>
 
@@ -29,16 +34,84 @@ double contend_overlap(double start, double end, double by_start, double by_end)
     return hi > lo ? hi - lo : 0;
 }
 
-double contend_step_end(engine *E, int64_t k, double start, double best)
+double contend_extra(const engine *E, int line)
+{
+    const sch_contend *c = &E->s->ct[line];
+    return c->slowdown * (E->ct_mean[line] - c->overlap);
+}
+
+/* tile k's record of line i: [0, 1] the contended step's work, [2, 3] the
+ * `by` step's */
+static double *record(engine *E, int i, int64_t k)
+{
+    return E->ct_iv + ((k % E->R) * E->s->nct + i) * 4;
+}
+
+static void add_overlap(engine *E, int i, const double *step, const double *by)
+{
+    const double ov = contend_overlap(step[0], step[1], by[2], by[3]);
+    E->ct_mean[i] += (ov - E->ct_mean[i]) / E->s->ct[i].window;
+}
+
+void contend_record(engine *E, int v, int64_t k, double start, double work_end)
 {
     const pg_schedule *s = E->s;
-    const double work = E->smp[(k % E->R) * s->nslots + s->ct_slot];
-    const double rest = best - start - work; /* constants after the work (a probe's spin) */
-    double w = work + s->ct_slowdown * (E->ct_mean - s->ct_overlap);
-    if (w < 0)
-        w = 0;
-    const double ov = contend_overlap(start, start + w, engine_start(E, s->ct_by_node, k + 1),
-                                      engine_x(E, s->ct_by_node, k + 1));
-    E->ct_mean += (ov - E->ct_mean) / s->ct_window;
-    return start + w + rest;
+    for (int i = 0; i < s->nct; i++) {
+        const sch_contend *c = &s->ct[i];
+        double *r = record(E, i, k);
+        if (v == c->node) {
+            r[0] = start;
+            r[1] = work_end;
+            if (c->previous && k >= 1)
+                add_overlap(E, i, r, record(E, i, k - 1));
+        }
+        if (v == c->by_node) {
+            r[2] = start;
+            r[3] = work_end;
+            if (!c->previous && k >= 1)
+                add_overlap(E, i, record(E, i, k - 1), r);
+        }
+    }
+}
+
+double contend_step_end(engine *E, int v, int64_t k, double start, double best)
+{
+    const pg_schedule *s = E->s;
+    for (int i = 0; i < s->nct; i++) {
+        const sch_contend *c = &s->ct[i];
+        if (c->node == v) {
+            const double work = E->smp[(k % E->R) * s->nslots + c->slot];
+            const double rest = best - start - work; /* constants after the work (a probe's spin) */
+            double w = work + contend_extra(E, i);
+            if (w < 0)
+                w = 0;
+            contend_record(E, v, k, start, start + w);
+            return start + w + rest;
+        }
+    }
+    /* a `by` step only: its work is its sample, the rest constants */
+    for (int i = 0; i < s->nct; i++)
+        if (s->ct[i].by_node == v) {
+            contend_record(E, v, k, start, start + E->smp[(k % E->R) * s->nslots + s->ct[i].by_slot]);
+            break;
+        }
+    return best;
+}
+
+double contend_loop_extra(const engine *E)
+{
+    const pg_schedule *s = E->s;
+    for (int i = 0; i < s->nct; i++)
+        if (s->ct[i].node == s->kb_node)
+            return contend_extra(E, i);
+    return 0;
+}
+
+void contend_reset(engine *E)
+{
+    const pg_schedule *s = E->s;
+    for (int i = 0; i < s->nct; i++)
+        E->ct_mean[i] = s->ct[i].overlap; /* no overlap measured yet: the sampled work as traced */
+    if (E->ct_iv)
+        memset(E->ct_iv, 0, sizeof(double) * (size_t)E->R * (size_t)s->nct * 4);
 }

@@ -1,16 +1,21 @@
-/* Fitting a `contend` line to a trace (docs/experiments.md M17).
+/* Fitting the `contend` lines to a trace (docs/experiments.md M17), each
+ * on its own.
  *
- * Each traced tile's contended step (the epilogue's register work, w cycles
- * once the probe's spin is taken off) overlapped the next tile's `by` step
- * (the other warpgroup's mainloop, on the same SM) for `ov` cycles; that
- * step began `g` cycles after the contended one.  With C cycles of work per
- * cycle of overlap the work without contention is u = w - C x ov.  C is the
- * value at which u no longer depends on g: the work a warpgroup has to do
- * cannot depend on when the other warpgroup started, so any correlation left
- * between them is contention.  The estimator uses the trace's own spread of g
- * (tiles where the other mainloop started late ran their epilogue faster)
- * and nothing from runs at other delays.  overlap = the trace's mean ov, the
- * point at which the traced samples replay unchanged. */
+ * Each traced tile's contended step (w cycles of work once the probe's
+ * spin is taken off) overlapped the `by` step's work of the next tile
+ * (tile=next: the other warpgroup's mainloop beside this epilogue) or of
+ * the previous tile (tile=previous: the other warpgroup's epilogue that
+ * began before this mainloop), on the same SM, for `ov` cycles.  g is the
+ * exogenous timing of the two: the cycles from the contended step's start
+ * to the next tile's `by` start (next), or from the previous tile's `by`
+ * start to the contended step's start (previous); the more g, the less
+ * overlap.  With C cycles of work per cycle of overlap the work without
+ * contention is u = w - C x ov.  C is the value at which u no longer
+ * depends on g: the work a warpgroup has to do cannot depend on when the
+ * other warpgroup started, so any correlation left between them is
+ * contention.  The estimator uses the trace's own spread of g and nothing
+ * from runs at other delays.  overlap = the trace's mean ov, the point at
+ * which the traced samples replay unchanged (contend.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +27,7 @@
 
 typedef struct {
     int32_t sm;
-    double mb, me; /* the tile's `by` step */
+    double mb, me; /* the tile's `by` step's work */
     int64_t tile;
 } by_iv;
 
@@ -50,11 +55,22 @@ static double corr_at(double C, const double *w, const double *ov, const double 
     return vu > 0 && vg > 0 ? cov / sqrt(vu * vg) : 0;
 }
 
+static double variance(const double *x, int64_t n)
+{
+    double sx = 0, sxx = 0;
+    for (int64_t i = 0; i < n; i++) {
+        sx += x[i];
+        sxx += x[i] * x[i];
+    }
+    return n > 1 ? (sxx - sx * sx / (double)n) / (double)(n - 1) : 0;
+}
+
 double contend_estimate(const double *w, const double *ov, const double *g, int64_t n)
 {
-    /* corr(w - C ov, g) rises with C (w - C ov falls most where g is small) */
+    /* corr(w - C ov, g) rises with C (w - C ov falls most where g is
+     * small); an overlap that never changes explains nothing */
     double lo = 0, hi = 0.999;
-    if (corr_at(lo, w, ov, g, n) >= 0)
+    if (!(variance(ov, n) > 1e-9) || corr_at(lo, w, ov, g, n) >= 0)
         return 0;
     if (corr_at(hi, w, ov, g, n) < 0)
         return hi;
@@ -68,74 +84,124 @@ double contend_estimate(const double *w, const double *ov, const double *g, int6
     return 0.5 * (lo + hi);
 }
 
-int contend_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64_t ntiles)
+/* The work of tile k's phase `col` (the table's, the probe's constant taken
+ * off), else the traced [begin, end]'s */
+static double work_of(const pg_schedule *s, const int64_t *row_of, int64_t k, int col, double begin, double end)
 {
-    if (s->ct_node < 0)
-        return 0;
-    const sch_node *cn = &s->nodes[s->ct_node], *bn = &s->nodes[s->ct_by_node];
+    const sch_table *T = s->table;
+    if (col >= 0 && row_of[k] >= 0)
+        return T->v[row_of[k] * T->cols + col];
+    return end - begin;
+}
+
+typedef struct {
+    double *ebt, *w, *ov, *g;
+    by_iv *iv;
+} fit_bufs;
+
+/* the line's (w, ov, g) per tile; *n of them, *ovsum their overlaps' sum */
+static int collect(const pg_schedule *s, const sch_contend *c, const pg_trace *t, const int64_t *row_of,
+                   int64_t ntiles, fit_bufs *B, int64_t *nout, double *ovsum)
+{
+    const sch_node *cn = &s->nodes[c->node], *bn = &s->nodes[c->by_node];
     const sch_role *R = &s->roles[cn->role];
-    const int col = s->table ? sch_table_column(s, R->steps[cn->step].dist, 0) : -1;
-    if (col < 0 || !row_of)
-        return 0; /* the phase is not replayed per tile: the line's figures stay */
+    const int col = sch_table_column(s, R->steps[cn->step].dist, 0),
+              bcol = sch_table_column(s, R->steps[bn->step].dist, 0);
     const int role = sch_trace_role(s, t, cn->role), pc = sch_trace_phase(t, R->steps[cn->step].name),
               pb = sch_trace_phase(t, R->steps[bn->step].name);
     if (role < 0 || pc < 0 || pb < 0)
         return pg_fail("contend: %s.%s or %s is not a traced role and phase", R->name, R->steps[cn->step].name,
                        R->steps[bn->step].name);
-    int rc = -1;
-    double *ebt = malloc(sizeof(double) * (size_t)ntiles), *w = malloc(sizeof(double) * (size_t)ntiles),
-           *ov = malloc(sizeof(double) * (size_t)ntiles), *g = malloc(sizeof(double) * (size_t)ntiles);
-    by_iv *iv = malloc(sizeof(by_iv) * (size_t)ntiles);
-    if (!ebt || !w || !ov || !g || !iv) {
-        pg_fail("out of memory for %lld tiles", (long long)ntiles);
-        goto done;
-    }
     for (int64_t k = 0; k < ntiles; k++) {
-        ebt[k] = NAN;
-        iv[k] = (by_iv){.sm = INT32_MAX, .mb = NAN, .me = NAN, .tile = k};
+        B->ebt[k] = NAN;
+        B->iv[k] = (by_iv){.sm = INT32_MAX, .mb = NAN, .me = NAN, .tile = k};
     }
     for (int64_t i = 0; i < t->n; i++) {
         if (t->role[i] != role || t->tile[i] < 0 || t->tile[i] >= ntiles)
             continue;
+        const int64_t k = t->tile[i];
         if (t->phase[i] == pc)
-            ebt[t->tile[i]] = (double)t->begin[i];
+            B->ebt[k] = (double)t->begin[i];
         else if (t->phase[i] == pb)
-            iv[t->tile[i]] = (by_iv){.sm = t->sm[i], .mb = (double)t->begin[i], .me = (double)t->end[i], .tile = t->tile[i]};
+            B->iv[k] = (by_iv){.sm = t->sm[i],
+                               .mb = (double)t->begin[i],
+                               .me = (double)t->begin[i] +
+                                     work_of(s, row_of, k, bcol, (double)t->begin[i], (double)t->end[i]),
+                               .tile = k};
     }
-    qsort(iv, (size_t)ntiles, sizeof *iv, cmp_by);
-    /* the tiles whose next tile on their SM ran its `by` step */
+    qsort(B->iv, (size_t)ntiles, sizeof *B->iv, cmp_by);
+    /* the tiles whose next (previous) tile on their SM ran its `by` step */
     int64_t n = 0;
-    double ovsum = 0;
-    const sch_table *T = s->table;
-    for (int64_t q = 0; q + 1 < ntiles; q++) {
-        const int64_t k = iv[q].tile;
-        if (iv[q].sm == INT32_MAX || iv[q + 1].sm != iv[q].sm || !isfinite(ebt[k]) || row_of[k] < 0)
+    *ovsum = 0;
+    for (int64_t q = 0; q < ntiles; q++) {
+        const int64_t qn = c->previous ? q - 1 : q + 1;
+        if (qn < 0 || qn >= ntiles)
             continue;
-        const double wk = T->v[row_of[k] * T->cols + col]; /* the work, the probe's constant taken off */
-        if (!isfinite(wk) || !(iv[q + 1].me > iv[q + 1].mb))
+        const int64_t k = B->iv[q].tile;
+        const by_iv *nb = &B->iv[qn];
+        if (B->iv[q].sm == INT32_MAX || nb->sm != B->iv[q].sm || !isfinite(B->ebt[k]) || row_of[k] < 0)
             continue;
-        w[n] = wk;
-        ov[n] = contend_overlap(ebt[k], ebt[k] + wk, iv[q + 1].mb, iv[q + 1].me);
-        g[n] = fmin(fmax(iv[q + 1].mb - ebt[k], 0), wk);
-        ovsum += ov[n];
+        const double wk = s->table->v[row_of[k] * s->table->cols + col];
+        if (!isfinite(wk) || !(nb->me > nb->mb))
+            continue;
+        B->w[n] = wk;
+        B->ov[n] = contend_overlap(B->ebt[k], B->ebt[k] + wk, nb->mb, nb->me);
+        B->g[n] = c->previous ? fmin(fmax(B->ebt[k] - nb->mb, -wk), nb->me - nb->mb)
+                              : fmin(fmax(nb->mb - B->ebt[k], 0), wk);
+        *ovsum += B->ov[n];
         n++;
     }
-    if (n < 10) {
-        rc = 0; /* too few tiles to measure it: the line's figures stay */
+    *nout = n;
+    return 0;
+}
+
+static int fit_one(pg_schedule *s, int line, const pg_trace *t, const int64_t *row_of, int64_t ntiles, fit_bufs *B)
+{
+    const sch_contend *c = &s->ct[line];
+    const sch_node *cn = &s->nodes[c->node];
+    const int col = s->table ? sch_table_column(s, s->roles[cn->role].steps[cn->step].dist, 0) : -1;
+    if (col < 0 || !row_of)
+        return 0; /* the phase is not replayed per tile: the line's figures stay */
+    int64_t n = 0;
+    double ovsum = 0;
+    if (collect(s, c, t, row_of, ntiles, B, &n, &ovsum))
+        return -1;
+    if (n < 10)
+        return 0; /* too few tiles to measure it: the line's figures stay */
+    const double C = contend_estimate(B->w, B->ov, B->g, n);
+    /* contend.KEY with one line (as fits reported it before there could be
+     * more), contend.PHASE.KEY with several */
+    char opt[SCH_NAME + 64], name[SCH_NAME + 1] = "";
+    if (s->nct > 1)
+        snprintf(name, sizeof name, "%s.", c->spec[0]);
+    snprintf(opt, sizeof opt, "contend.%sslowdown=%.9g", name, C);
+    if (pg_schedule_set(s, opt, 0))
+        return -1;
+    snprintf(opt, sizeof opt, "contend.%soverlap=%.9g", name, ovsum / (double)n);
+    return pg_schedule_set(s, opt, 0);
+}
+
+int contend_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64_t ntiles)
+{
+    if (s->nct == 0)
+        return 0;
+    int rc = -1;
+    fit_bufs B = {malloc(sizeof(double) * (size_t)ntiles), malloc(sizeof(double) * (size_t)ntiles),
+                  malloc(sizeof(double) * (size_t)ntiles), malloc(sizeof(double) * (size_t)ntiles),
+                  malloc(sizeof(by_iv) * (size_t)ntiles)};
+    if (!B.ebt || !B.w || !B.ov || !B.g || !B.iv) {
+        pg_fail("out of memory for %lld tiles", (long long)ntiles);
         goto done;
     }
-    const double C = contend_estimate(w, ov, g, n);
-    char opt[64];
-    snprintf(opt, sizeof opt, "contend.slowdown=%.9g", C);
-    if (pg_schedule_set(s, opt, 0))
-        goto done;
-    snprintf(opt, sizeof opt, "contend.overlap=%.9g", ovsum / (double)n);
-    rc = pg_schedule_set(s, opt, 0);
+    for (int i = 0; i < s->nct; i++)
+        if (fit_one(s, i, t, row_of, ntiles, &B))
+            goto done;
+    rc = 0;
 done:
-    free(ebt);
-    free(w);
-    free(ov);
-    free(g);
-    free(iv);
+    free(B.ebt);
+    free(B.w);
+    free(B.ov);
+    free(B.g);
+    free(B.iv);
     return rc;
 }

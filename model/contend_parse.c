@@ -1,7 +1,6 @@
-/* The `contend` line's schedule side: parse, resolve it against the built
- * graph and mark the nodes the engine evaluates a tile late, `contend.KEY`
- * overrides, write-back.  What the line does is in contend.c; its fit in
- * contend_fit.c. */
+/* The `contend` lines' schedule side: parse, resolve them against the built
+ * graph, `contend.KEY` / `contend.PHASE.KEY` overrides, write-back.  What a
+ * line does is in contend.c; its fit in contend_fit.c. */
 #include <stdio.h>
 #include <string.h>
 
@@ -9,113 +8,144 @@
 #include "sched.h"
 
 #define CFAIL_AT(line, ...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, (line)))
-#define CFAIL(...) CFAIL_AT(s->ct_line, __VA_ARGS__)
+
+/* The sample slot of chain 0 of a work step's phase, -1 if it has none. */
+static int step_slot(const pg_schedule *s, int role, int step)
+{
+    for (int i = 0; i < s->nslots; i++)
+        if (s->slots[i].dist == s->roles[role].steps[step].dist && s->slots[i].instance == 0)
+            return i;
+    return -1;
+}
+
+/* A step the line names: plain work (its start to start + its work is what
+ * contends), the `kblocks` loop included. */
+static int plain_work(pg_schedule *s, const sch_contend *c, const char *what, int role, int step, int *slot)
+{
+    const sch_step *S = &s->roles[role].steps[step];
+    if (strstr(S->spec, "until"))
+        return CFAIL_AT(c->line, "contend: %s%s has an `until` clause; only plain work contends", what, S->name);
+    *slot = sch_node_of(s, role, 0, step) == s->kb_node ? -1 : step_slot(s, role, step);
+    if (*slot < 0 && sch_node_of(s, role, 0, step) != s->kb_node)
+        return CFAIL_AT(c->line, "contend: %s%s has no sampled phase", what, S->name);
+    return 0;
+}
+
+static int resolve_one(pg_schedule *s, sch_contend *c)
+{
+    int r, st, rb, sb;
+    if (sch_find_work(s, c->spec[0], &r, &st))
+        return CFAIL_AT(c->line, "contend: '%s' is not a work step of any role", c->spec[0]);
+    if (sch_find_work(s, c->spec[1], &rb, &sb))
+        return CFAIL_AT(c->line, "contend: by=%s is not a work step of any role", c->spec[1]);
+    const sch_role *R = &s->roles[r];
+    if (!R->rotate || R->instances < 2)
+        return CFAIL_AT(c->line,
+                        "contend: role %s must take tiles in turn (mode=rotate, instances >= 2): the contention is "
+                        "between its instances",
+                        R->name);
+    if (rb != r || sb == st)
+        return CFAIL_AT(c->line, "contend: by=%s must be another work step of role %s", c->spec[1], R->name);
+    if (plain_work(s, c, "", r, st, &c->slot) || plain_work(s, c, "by=", rb, sb, &c->by_slot))
+        return -1;
+    if (!(c->slowdown >= 0 && c->slowdown < 1))
+        return CFAIL_AT(c->line, "contend: slowdown must be in [0, 1) cycles of work per cycle of overlap (got %g)",
+                        c->slowdown);
+    if (!(c->overlap >= 0))
+        return CFAIL_AT(c->line, "contend: overlap must be >= 0 cycles (got %g)", c->overlap);
+    if (!(c->window >= 1))
+        return CFAIL_AT(c->line, "contend: window must be >= 1 tile (got %g)", c->window);
+    c->node = sch_node_of(s, r, 0, st);
+    c->by_node = sch_node_of(s, r, 0, sb);
+    return 0;
+}
 
 int sch_contend_resolve(pg_schedule *s)
 {
-    int r, st, rb, sb;
-    if (!s->ct_line)
-        return 0;
-    if (sch_find_work(s, s->ct_spec[0], &r, &st))
-        return CFAIL("contend: '%s' is not a work step of any role", s->ct_spec[0]);
-    if (sch_find_work(s, s->ct_spec[1], &rb, &sb))
-        return CFAIL("contend: by=%s is not a work step of any role", s->ct_spec[1]);
-    const sch_role *R = &s->roles[r];
-    if (!R->rotate || R->instances < 2)
-        return CFAIL("contend: role %s must take tiles in turn (mode=rotate, instances >= 2): the contention is "
-                     "between its instances",
-                     R->name);
-    if (rb != r || sb == st)
-        return CFAIL("contend: by=%s must be another work step of role %s", s->ct_spec[1], R->name);
-    if (strstr(R->steps[st].spec, "until"))
-        return CFAIL("contend: step %s has an `until` clause; only plain work can be slowed", s->ct_spec[0]);
-    if (!(s->ct_slowdown >= 0 && s->ct_slowdown < 1))
-        return CFAIL("contend: slowdown must be in [0, 1) cycles of work per cycle of overlap (got %g)",
-                     s->ct_slowdown);
-    if (!(s->ct_overlap >= 0))
-        return CFAIL("contend: overlap must be >= 0 cycles (got %g)", s->ct_overlap);
-    if (!(s->ct_window >= 1))
-        return CFAIL("contend: window must be >= 1 tile (got %g)", s->ct_window);
-    s->ct_node = sch_node_of(s, r, 0, st);
-    s->ct_by_node = sch_node_of(s, r, 0, sb);
-    s->ct_slot = -1;
-    for (int i = 0; i < s->nslots; i++)
-        if (s->slots[i].dist == R->steps[st].dist && s->slots[i].instance == 0)
-            s->ct_slot = i;
-    if (s->ct_slot < 0)
-        return CFAIL("contend: step %s has no sampled phase", s->ct_spec[0]);
-
-    /* the late set: the step and everything after it in the same tile */
-    memset(s->ct_late, 0, sizeof s->ct_late);
-    s->ct_late[s->ct_node] = 1;
-    for (int changed = 1; changed;) {
-        changed = 0;
-        for (int i = 0; i < s->nedges; i++) {
-            const sch_edge *e = &s->edges[i];
-            const int src_late = (e->off == 0 && s->ct_late[e->from]) ||
-                                 (e->at_node >= 0 && e->at_off == 0 && s->ct_late[e->at_node]);
-            if (src_late && !s->ct_late[e->to])
-                s->ct_late[e->to] = changed = 1;
-        }
-    }
-    if (s->ct_late[s->ct_by_node] || s->ct_late[s->nodes[s->ct_by_node].prev])
-        return CFAIL("contend: by=%s follows %s in the tile; it must run beside it", s->ct_spec[1], s->ct_spec[0]);
-    /* the next tile is evaluated (all but its late steps) before this tile's
-     * late steps: none of it may read them */
-    for (int i = 0; i < s->nedges; i++) {
-        const sch_edge *e = &s->edges[i];
-        if (s->ct_late[e->to])
-            continue;
-        const int v = (e->off == 1 && s->ct_late[e->from]) ? e->from
-                      : (e->at_node >= 0 && e->at_off == 1 && s->ct_late[e->at_node]) ? e->at_node
-                                                                                        : -1;
-        if (v >= 0) {
-            const sch_node *n = &s->nodes[v], *t = &s->nodes[e->to];
-            return CFAIL("contend: %s.%s of the next tile waits on %s.%s, which the contention on %s moves; the "
-                         "model cannot evaluate that",
-                         s->roles[t->role].name, s->roles[t->role].steps[t->step].name, s->roles[n->role].name,
-                         s->roles[n->role].steps[n->step].name, s->ct_spec[0]);
-        }
+    /* The engine evaluates every step in tile order: a contended step's work
+     * uses the overlaps of earlier tiles only, and a tile's overlap joins
+     * the running mean once both its steps have run (contend.c). */
+    for (int i = 0; i < s->nct; i++) {
+        if (resolve_one(s, &s->ct[i]))
+            return -1;
+        for (int j = 0; j < i; j++)
+            if (s->ct[j].node == s->ct[i].node)
+                return CFAIL_AT(s->ct[i].line, "contend: %s is already slowed by the line at %d (one line per phase)",
+                                s->ct[i].spec[0], s->ct[j].line);
     }
     return 0;
 }
 
 int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
-    static const char *const keys[] = {"by", "slowdown", "overlap", "window", NULL};
+    static const char *const keys[] = {"by", "tile", "slowdown", "overlap", "window", NULL};
     (void)text;
-    if (s->ct_line)
-        return CFAIL_AT(line, "only one `contend` line (first at line %d)", s->ct_line);
+    if (s->nct == SCH_CT_MAX)
+        return CFAIL_AT(line, "contend: at most %d `contend` lines", SCH_CT_MAX);
     if (ntok < 4 || strchr(tok[1], '=') || sch_kv_check(s, tok, ntok, 2, keys, line))
         return ntok < 4 || strchr(tok[1], '=')
-                   ? CFAIL_AT(line, "usage: contend PHASE by=PHASE slowdown=C [overlap=CYCLES] [window=TILES]")
+                   ? CFAIL_AT(line, "usage: contend PHASE by=PHASE [tile=next|previous] slowdown=C [overlap=CYCLES] "
+                                    "[window=TILES]")
                    : -1;
-    const char *by = sch_kv(tok, ntok, 2, "by");
-    s->ct_overlap = 0;
-    s->ct_window = 16;
-    if (!by || !by[0] || sch_kv_num(s, tok, ntok, 2, "slowdown", &s->ct_slowdown, line) != 1 ||
-        sch_kv_num(s, tok, ntok, 2, "overlap", &s->ct_overlap, line) < 0 ||
-        sch_kv_num(s, tok, ntok, 2, "window", &s->ct_window, line) < 0)
+    sch_contend *c = &s->ct[s->nct];
+    memset(c, 0, sizeof *c);
+    c->line = line;
+    c->window = 16;
+    const char *by = sch_kv(tok, ntok, 2, "by"), *tile = sch_kv(tok, ntok, 2, "tile");
+    if (!by || !by[0] || sch_kv_num(s, tok, ntok, 2, "slowdown", &c->slowdown, line) != 1 ||
+        sch_kv_num(s, tok, ntok, 2, "overlap", &c->overlap, line) < 0 ||
+        sch_kv_num(s, tok, ntok, 2, "window", &c->window, line) < 0)
         return CFAIL_AT(line, "contend needs by=PHASE and slowdown=C");
+    if (tile && strcmp(tile, "next") != 0 && strcmp(tile, "previous") != 0)
+        return CFAIL_AT(line, "contend: tile must be next or previous (got '%s')", tile);
+    c->previous = tile && strcmp(tile, "previous") == 0;
     if (strlen(tok[1]) >= SCH_NAME || strlen(by) >= SCH_NAME)
         return CFAIL_AT(line, "contend: phase name too long");
-    snprintf(s->ct_spec[0], sizeof s->ct_spec[0], "%s", tok[1]);
-    snprintf(s->ct_spec[1], sizeof s->ct_spec[1], "%s", by);
-    s->ct_line = line;
+    snprintf(c->spec[0], sizeof c->spec[0], "%s", tok[1]);
+    snprintf(c->spec[1], sizeof c->spec[1], "%s", by);
+    s->nct++;
     return 0;
+}
+
+/* `stat` is KEY (the first line) or PHASE.KEY (the line that slows PHASE) */
+static sch_contend *addressed_line(pg_schedule *s, const char *stat, const char **key, const char *param)
+{
+    const char *dot = strrchr(stat, '.');
+    if (s->nct == 0) {
+        pg_fail("'%s': this schedule has no contend line", param);
+        return NULL;
+    }
+    *key = dot ? dot + 1 : stat;
+    if (!dot)
+        return &s->ct[0];
+    for (int i = 0; i < s->nct; i++)
+        if (strlen(s->ct[i].spec[0]) == (size_t)(dot - stat) && strncmp(s->ct[i].spec[0], stat, (size_t)(dot - stat)) == 0)
+            return &s->ct[i];
+    char known[SCH_CT_MAX * (SCH_NAME + 2)] = "";
+    for (int i = 0; i < s->nct; i++) {
+        strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+        strncat(known, s->ct[i].spec[0], sizeof known - strlen(known) - 1);
+    }
+    pg_fail("'%s': no contend line slows '%.*s' (lines: %s)", param, (int)(dot - stat), stat, known);
+    return NULL;
 }
 
 int sch_contend_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
 {
-    double *f = strcmp(stat, "slowdown") == 0  ? &s->ct_slowdown
-                : strcmp(stat, "overlap") == 0 ? &s->ct_overlap
-                : strcmp(stat, "window") == 0  ? &s->ct_window
-                                               : NULL;
-    if (!f || s->ct_node < 0)
-        return pg_fail("'%s': %s", param,
-                       s->ct_node < 0 ? "this schedule has no contend line" : "contend takes slowdown, overlap, window");
+    const char *key = NULL;
+    sch_contend *c = addressed_line(s, stat, &key, param);
+    if (!c)
+        return -1;
+    double *f = strcmp(key, "slowdown") == 0  ? &c->slowdown
+                : strcmp(key, "overlap") == 0 ? &c->overlap
+                : strcmp(key, "window") == 0  ? &c->window
+                                              : NULL;
+    if (!f)
+        return pg_fail("'%s': contend takes slowdown, overlap, window (contend.KEY for the first line, "
+                       "contend.PHASE.KEY for the line that slows PHASE)",
+                       param);
     double v = relative ? *f + value : value;
-    if (f == &s->ct_slowdown ? !(v >= 0 && v < 1) : f == &s->ct_window ? !(v >= 1) : !(v >= 0))
+    if (f == &c->slowdown ? !(v >= 0 && v < 1) : f == &c->window ? !(v >= 1) : !(v >= 0))
         return pg_fail("'%s': %g is out of range (slowdown in [0, 1), overlap >= 0, window >= 1)", param, v);
     *f = v;
     return 0;
@@ -123,10 +153,16 @@ int sch_contend_override(pg_schedule *s, const char *stat, int relative, double 
 
 int sch_contend_write(FILE *f, const pg_schedule *s, char *text)
 {
-    (void)text;
-    if (s->ct_node < 0)
+    char phase[SCH_NAME + 1] = "";
+    if (sscanf(text, "%*s %48s", phase) != 1)
         return 0;
-    fprintf(f, "contend %s by=%s slowdown=%.9g overlap=%.9g window=%.9g\n", s->ct_spec[0], s->ct_spec[1],
-            s->ct_slowdown, s->ct_overlap, s->ct_window);
-    return 1;
+    for (int i = 0; i < s->nct; i++) {
+        const sch_contend *c = &s->ct[i];
+        if (strcmp(c->spec[0], phase) != 0)
+            continue;
+        fprintf(f, "contend %s by=%s%s slowdown=%.9g overlap=%.9g window=%.9g\n", c->spec[0], c->spec[1],
+                c->previous ? " tile=previous" : "", c->slowdown, c->overlap, c->window);
+        return 1;
+    }
+    return 0; /* PHASE written through an option: the line stays as written */
 }

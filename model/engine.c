@@ -9,7 +9,7 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
 {
     memset(E, 0, sizeof *E);
     E->s = s;
-    E->R = s->maxoff + 1 + (s->ct_node >= 0); /* + the next tile, run ahead for `contend` */
+    E->R = s->maxoff + 1; /* >= 2: `contend` reads the previous tile's record */
     E->means_only = means_only;
     E->x = calloc((size_t)E->R * (size_t)s->nnodes, sizeof(double));
     E->smp = calloc((size_t)E->R * (size_t)(s->nslots ? s->nslots : 1), sizeof(double));
@@ -17,7 +17,9 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
         E->kb = calloc((size_t)E->R * (size_t)(s->kb_count + 1), sizeof(double));
         E->kb_land = calloc((size_t)E->R * (size_t)s->kb_count, sizeof(double));
     }
-    if (!E->x || !E->smp || (s->kb_node >= 0 && (!E->kb || !E->kb_land))) {
+    if (s->nct)
+        E->ct_iv = calloc((size_t)E->R * (size_t)s->nct * 4, sizeof(double));
+    if (!E->x || !E->smp || (s->kb_node >= 0 && (!E->kb || !E->kb_land)) || (s->nct && !E->ct_iv)) {
         engine_free(E);
         return pg_fail("out of memory for the recurrence");
     }
@@ -29,8 +31,10 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
         E->scale[i] = sch_dist_scale(s, s->slots[i].dist);
     for (int i = 0; i < s->nslots; i++)
         E->dq[i] = dramq_factor(s, s->slots[i].dist);
+    for (int i = 0; i < s->nct; i++)
+        E->ct_at[s->ct[i].node] = E->ct_at[s->ct[i].by_node] = 1;
     rng_seed(&E->r, seed);
-    E->ct_mean = s->ct_overlap;
+    contend_reset(E);
     return 0;
 }
 
@@ -43,7 +47,7 @@ void engine_reset(engine *E, uint64_t seed)
     }
     rng_seed(&E->r, seed);
     E->k = 0;
-    E->ct_mean = E->s->ct_overlap;
+    contend_reset(E);
     E->block_left = 0;
     const sch_table *T = E->s->table;
     if (T && E->s->machine.whole_run && T->nunits > 0 && !E->means_only) {
@@ -61,7 +65,8 @@ void engine_free(engine *E)
     free(E->smp);
     free(E->kb);
     free(E->kb_land);
-    E->x = E->smp = E->kb = E->kb_land = NULL;
+    free(E->ct_iv);
+    E->x = E->smp = E->kb = E->kb_land = E->ct_iv = NULL;
 }
 
 static void draw(engine *E, double *out)
@@ -92,19 +97,14 @@ static void draw(engine *E, double *out)
     }
 }
 
-enum { EVAL_ALL, EVAL_EARLY, EVAL_LATE };
-
-/* Tile k's nodes: all of them, or (with a `contend` line) those before the
- * contended step (EVAL_EARLY) or it and what follows it (EVAL_LATE). */
-static void eval_tile(engine *E, int64_t k, int which)
+/* Tile k's nodes, in their order. */
+static void eval_tile(engine *E, int64_t k)
 {
     const pg_schedule *s = E->s;
     const int n = s->nnodes, R = E->R;
     double *xk = E->x + (k % R) * n;
     for (int ti = 0; ti < n; ti++) {
         const int v = s->topo[ti];
-        if (which != EVAL_ALL && (which == EVAL_LATE) != (s->ct_late[v] != 0))
-            continue;
         double best = 0; /* nothing before the kernel starts: time 0 */
         if (v == s->kb_node) {
             /* a k-block loop: its one (sequential) edge gives the start */
@@ -115,6 +115,8 @@ static void eval_tile(engine *E, int64_t k, int which)
             double *b = E->kb + (k % R) * (s->kb_count + 1);
             kblocks_run(E, k, start, e->w, b);
             xk[v] = b[s->kb_count];
+            if (E->ct_at[v])
+                contend_record(E, v, k, start, b[s->kb_count] - e->w); /* the loop without its constant */
             continue;
         }
         for (int j = s->in_begin[v]; j < s->in_begin[v + 1]; j++) {
@@ -146,40 +148,24 @@ static void eval_tile(engine *E, int64_t k, int which)
             if (t > best)
                 best = t;
         }
-        if (v == s->ct_node)
-            best = contend_step_end(E, k, engine_start(E, v, k), best);
+        if (E->ct_at[v])
+            best = contend_step_end(E, v, k, engine_start(E, v, k), best);
         xk[v] = best;
     }
 }
 
 void engine_step(engine *E)
 {
-    const pg_schedule *s = E->s;
-    const int64_t k = E->k;
-    const int R = E->R, ns = s->nslots ? s->nslots : 1;
-    if (s->ct_node < 0) {
-        draw(E, E->smp + (k % R) * ns);
-        eval_tile(E, k, EVAL_ALL);
-    } else {
-        /* the contended step of tile k needs the next tile's `by` step: run
-         * the next tile up to its own contended step first (the draws stay
-         * in tile order) */
-        if (k == 0) {
-            draw(E, E->smp);
-            eval_tile(E, 0, EVAL_EARLY);
-        }
-        draw(E, E->smp + ((k + 1) % R) * ns);
-        eval_tile(E, k + 1, EVAL_EARLY);
-        eval_tile(E, k, EVAL_LATE);
-    }
+    const int ns = E->s->nslots ? E->s->nslots : 1;
+    draw(E, E->smp + (E->k % E->R) * ns);
+    eval_tile(E, E->k);
     E->k++;
 }
 
 double engine_latest(const engine *E)
 {
     double m = 0;
-    /* (with `contend`, the oldest slot holds the next tile, part-run) */
-    int64_t first = E->k - E->R + (E->s->ct_node >= 0);
+    int64_t first = E->k - E->R;
     if (first < 0)
         first = 0;
     for (int64_t k = first; k < E->k; k++)

@@ -26,9 +26,12 @@ typedef struct {
      * latency that gives its sampled phase, stored here by table row */
     double *kb_fit_load;
     unsigned char *kb_fit_hit; /* ... and whether a load fell in the `tmaqueue` window (NULL: not recorded) */
-    int64_t kb_fit_first, kb_fit_end; /* ... for table rows in [first, end) only (a unit's replay;
-                                         with `contend` the engine draws one row past it) */
-    double ct_mean; /* `contend`: the model's overlap averaged over the last tiles */
+    int64_t kb_fit_first, kb_fit_end; /* ... for table rows in [first, end) only (a unit's replay) */
+    /* `contend` lines: each line's overlap averaged over the last tiles, and
+     * per tile and line the intervals of the two steps' work, [R][nct][4] */
+    double ct_mean[SCH_CT_MAX];
+    double *ct_iv;
+    unsigned char ct_at[SCH_MAX_NODES]; /* node -> a line's contended or `by` step */
     rng r;
     int64_t k;      /* next tile */
     int64_t row;    /* trace row of the current run of consecutive rows */
@@ -73,10 +76,20 @@ double tmaqueue_extra(const engine *E, int64_t k, double start, double landed, i
 double dramq_rho(const pg_schedule *s, double period, double bytes_per_s, double clock_hz);
 double dramq_factor(const pg_schedule *s, int dist);
 int dramq_moves_loop(const pg_schedule *s);
-/* `contend` (contend.c): the end of tile k's contended step that starts at
- * `start` and would end at `best` as sampled, moved by its overlap with
- * tile k + 1's `by` step (updates E->ct_mean). */
-double contend_step_end(engine *E, int64_t k, double start, double best);
+/* `contend` (contend.c).  contend_step_end: the end of tile k's step v
+ * (a contended or `by` step; not the `kblocks` loop) that starts at `start`
+ * and would end at `best` as sampled: a contended step's work moved by its
+ * line's contention; records the step's work and updates the lines'
+ * running means.  contend_record: the same record for a step whose work
+ * ran [start, work_end] (the `kblocks` loop).  contend_extra: line i's
+ * cycles of work added now; contend_loop_extra: the `kblocks` loop's (0 if
+ * no line slows it). */
+double contend_step_end(engine *E, int v, int64_t k, double start, double best);
+void contend_record(engine *E, int v, int64_t k, double start, double work_end);
+double contend_extra(const engine *E, int line);
+double contend_loop_extra(const engine *E);
+/* The lines' running means at their `overlap` (no tile measured yet). */
+void contend_reset(engine *E);
 /* The cycles [start, end] overlaps [by_start, by_end]. */
 double contend_overlap(double start, double end, double by_start, double by_end);
 /* Latest event time among the kept tiles (the finish time after the last tile). */

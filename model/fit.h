@@ -16,11 +16,12 @@ int fit_lines(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t 
  * per-tile compute scaled to it (before the fit). */
 int fit_lines_scale_work(pg_schedule *s, double work_ratio);
 
-/* Fit a `contend` line's slowdown and overlap to a trace (contend_fit.c); 0
- * without the line. */
+/* Fit each `contend` line's slowdown and overlap to a trace, line by line
+ * (contend_fit.c); 0 without one. */
 int contend_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64_t ntiles);
 /* The slowdown C in [0, 0.999] at which w - C x ov is uncorrelated with g
- * over n tiles (0 if w already does not fall as g grows). */
+ * over n tiles (0 if w already does not fall as g grows, or ov never
+ * changes). */
 double contend_estimate(const double *w, const double *ov, const double *g, int64_t n);
 /* Fit a `kblocks` loop's calibrated_mean and load latency to a trace whose
  * phase mean is traced_mean (kblocks_fit.c); 0 without a kblocks line. */

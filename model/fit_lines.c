@@ -52,8 +52,10 @@ static int bandwidth_fit(pg_schedule *s, const pg_run *run, const int64_t *row_o
     return 0;
 }
 
-/* `contend`: the contended phase's column becomes its uncontended work;
- * before the k-block replay, which runs the model's timeline with it */
+/* `contend`: each line's slowdown and the overlap its phase's column was
+ * traced at (the column stays: the work at that overlap); before the
+ * k-block replay, which solves a contended loop's latencies without its
+ * contention (kblocks.c) */
 static int contend_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
 {
     return contend_fit(s, &run->trace, row_of, ntiles);

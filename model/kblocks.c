@@ -97,6 +97,13 @@ void kblocks_run(engine *E, int64_t k, double start, double extra, double *b)
      * carries that too (the per-tile replay, M14). */
     const double shift = dist_mean(pd) - s->kb_calibrated_mean;
     double c = s->kb_compute + (per_tile ? 0 : (smp[s->kb_phase_slot] - dist_mean(pd)) / n);
+    /* A `contend` line on the loop (contend.c) moves its compute, spread
+     * over the k-blocks, so that the ring's stalls and the contention add
+     * up as they do in the kernel (a k-block whose next stage lands late
+     * hides its extra compute in that wait).  kblocks_fit's replay solves for the loops the trace ran,
+     * which are the work at the line's fitted overlap: no contention there. */
+    if (!E->kb_fit_load)
+        c += contend_loop_extra(E) / n;
     if (c < 0)
         c = 0;
     const double handover = smp[s->kb_release_slot];

@@ -21,6 +21,7 @@
 #define SCH_MAX_TERMS 3
 #define SCH_MAX_OVERRIDES 64
 #define SCH_MAX_IDLE 4
+#define SCH_CT_MAX 4 /* `contend` lines */
 
 typedef struct {
     char name[SCH_NAME];
@@ -87,6 +88,17 @@ typedef struct {
     char release[256];              /* EVENT [+ TERM]... that frees it */
     int line;
 } sch_buffer;
+
+/* One `contend` line (contend_parse.c). */
+typedef struct {
+    int node, by_node; /* the contended step and the `by` step (chain 0 of their rotate role) */
+    int slot;          /* the contended step's sample slot (-1: the `kblocks` loop, moved through its compute) */
+    int by_slot;       /* the `by` step's sample slot (-1: the `kblocks` loop) */
+    int previous;      /* tile=previous: overlap with tile k - 1's `by` step, else tile k + 1's */
+    double slowdown, overlap, window;
+    int line;
+    char spec[2][SCH_NAME]; /* PHASE, by= */
+} sch_contend;
 
 typedef struct {
     char name[SCH_NAME];
@@ -195,16 +207,12 @@ struct pg_schedule {
     int kb_phase_slot, kb_load_slot, kb_release_slot;
     int kb_line;
     char kb_spec[256]; /* the line after `kblocks`, resolved once the graph is built */
-    /* `contend PHASE by=PHASE slowdown=C overlap=OV window=W` (model/contend.c):
-     * PHASE's sampled work moves by C x (its overlap with the next tile's
-     * `by` step, averaged over W tiles, - OV).  ct_late: the nodes the engine
-     * evaluates a tile late (the contended step and what follows it). */
-    int ct_node; /* -1: none */
-    int ct_by_node, ct_slot;
-    double ct_slowdown, ct_overlap, ct_window;
-    int ct_line;
-    char ct_spec[2][SCH_NAME];
-    unsigned char ct_late[SCH_MAX_NODES];
+    /* `contend PHASE by=PHASE [tile=next|previous] slowdown=C overlap=OV
+     * window=W` lines (model/contend.c), at most SCH_CT_MAX, one per PHASE:
+     * PHASE's work moves by C x (its overlap with the next (previous)
+     * tile's `by` step, averaged over the last W tiles, - OV). */
+    int nct;
+    sch_contend ct[SCH_CT_MAX];
     /* `tmaqueue PHASE after=STEP window=LATENCY penalty=C` (model/tmaqueue.c):
      * a k-block load of PHASE's loop issued while the previous tile's STEP
      * (the other warpgroup's TMA store) is in the SM's TMA queue -- from that
@@ -322,8 +330,9 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text);
 /* The role and step of the first work step named `name` (0), -1 if no role
  * has one. */
 int sch_find_work(const pg_schedule *s, const char *name, int *role, int *step);
-/* The `contend` line (contend_parse.c): parse, resolve against the built
- * graph, `contend.KEY` overrides, write-back. */
+/* The `contend` lines (contend_parse.c): parse, resolve against the built
+ * graph, `contend.KEY` (the first line) and `contend.PHASE.KEY` overrides,
+ * write-back of every line. */
 int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
 int sch_contend_resolve(pg_schedule *s);
 int sch_contend_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);

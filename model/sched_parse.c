@@ -766,7 +766,6 @@ int sch_compile(pg_schedule *s)
     s->period_role = s->period_step = -1;
     s->bw_dist = -1;
     s->kb_node = -1;
-    s->ct_node = -1;
     if (sch_vocab_load(s))
         return -1;
     const char *cur = s->text;

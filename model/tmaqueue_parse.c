@@ -53,9 +53,6 @@ int sch_tmaqueue_resolve(pg_schedule *s)
         return TQFAIL("tmaqueue: '%s' is not the kblocks loop's phase", s->tq_spec[0]);
     if (sch_find_work(s, s->tq_spec[1], &ra, &sa) || ra != r)
         return TQFAIL("tmaqueue: after=%s is not a work step of role %s", s->tq_spec[1], s->roles[r].name);
-    if (s->ct_line)
-        return TQFAIL("tmaqueue and contend cannot be combined: the engine evaluates the contended step a tile "
-                      "late, after the next tile's loop that would read it");
     const int d = sch_find_dist(s, s->tq_spec[2]);
     if (d < 0 || s->dists[d].kind == DKIND_PHASE)
         return TQFAIL("tmaqueue window=%s: not a `latency` or `memory` line of this schedule", s->tq_spec[2]);

@@ -1,10 +1,15 @@
-/* The `contend` line (model/contend.c, docs/experiments.md M17):
+/* The `contend` lines (model/contend.c, docs/experiments.md M17):
  *  - two ping-pong warpgroups with constant phases, where the contended
- *    epilogue's steady state is known in closed form (overlap with the other
- *    mainloop, the probe's spin that does not contend);
+ *    steps' steady state is known in closed form: the epilogue slowed by
+ *    the next tile's mainloop, the mainloop by the previous tile's
+ *    epilogue, both at once; constants added to either step (a probe's
+ *    spin) do not contend; a `kblocks` loop's contention on its compute;
+ *  - a line with slowdown 0 changes nothing (h100-bres with `tmaqueue`);
  *  - the fit's estimator recovers a known slowdown from per-tile data, and
- *    finds none where there is none;
- *  - invalid lines are rejected with "file:line: problem". */
+ *    finds none where there is none; the tile=previous fit on a synthetic
+ *    trace, the `by` step's spin left out;
+ *  - invalid lines and overrides are rejected naming the line and the
+ *    problem; every line is written back and reads back the same. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "engine.h"
 #include "model_ext.h"
 #include "pg_error.h"
 #include "fit.h"
@@ -26,32 +32,57 @@ static const char k_pingpong[] = "schedule pp\n"
                                  "option C 0.5\n"
                                  "option W 1\n"
                                  "option d 0\n"
+                                 "option M 1000\n"
+                                 "option md 0\n"
+                                 "option C2 0\n"
                                  "machine units=1 tiles=20000 clock_hz=1e9 flops=1e12\n"
                                  "period consumer.mainloop\n"
-                                 "phase mainloop family=const mean=1000\n"
+                                 "phase mainloop family=const mean=$M\n"
                                  "phase epilogue_regs family=const mean=$E\n"
                                  "role consumer instances=2 mode=rotate\n"
                                  "  wait order_wait until consumer.mainloop[1]\n"
-                                 "  work mainloop\n"
+                                 "  work mainloop + $md\n"
                                  "  work epilogue_regs + $d\n"
                                  "contend epilogue_regs by=mainloop slowdown=$C window=$W\n";
 
-static void predict_with(const char *const *sets, int n, double *period, double *epilogue)
+typedef struct {
+    double period, mainloop, epilogue;
+} pp_result;
+
+/* k_pingpong followed by `extra` lines, with `sets`, at its means (or by
+ * Monte Carlo, 20,000 tiles, seed 1) */
+static pp_result predict_pp(const char *extra, const char *const *sets, int n, int deterministic)
 {
+    char text[4096];
+    snprintf(text, sizeof text, "%s%s", k_pingpong, extra ? extra : "");
     pg_schedule *s = NULL;
-    if (pg_schedule_load_text(k_pingpong, "pp.sched", &s) != 0)
+    if (pg_schedule_load_text(text, "pp.sched", &s) != 0)
         fail_msg("load: %s", pg_last_error());
     for (int i = 0; i < n; i++)
         if (pg_schedule_set(s, sets[i], 0) != 0)
             fail_msg("set %s: %s", sets[i], pg_last_error());
-    pg_model_opts o = {20000, 1, 1}; /* deterministic */
+    pg_model_opts o = {20000, 1, deterministic};
     pg_prediction p;
     if (pg_model_predict(s, &o, &p) != 0)
         fail_msg("predict: %s", pg_last_error());
-    *period = p.tile_period;
-    *epilogue = pg_prediction_find(&p, "epilogue_regs")->mean;
+    const pp_result r = {p.tile_period, pg_prediction_find(&p, "mainloop")->mean,
+                         pg_prediction_find(&p, "epilogue_regs")->mean};
     pg_schedule_free(s);
+    return r;
 }
+
+static void predict_with(const char *const *sets, int n, double *period, double *epilogue)
+{
+    const pp_result r = predict_pp(NULL, sets, n, 1);
+    *period = r.period;
+    *epilogue = r.epilogue;
+}
+
+#define NEAR(x, want, tol)                                                                                             \
+    do {                                                                                                               \
+        if (!(fabs((x) - (want)) < (tol)))                                                                             \
+            fail_msg("%s = %.3f, expected %.3f", #x, (x), (double)(want));                                             \
+    } while (0)
 
 static void test_closed_form(void **state)
 {
@@ -85,6 +116,148 @@ static void test_closed_form(void **state)
     predict_with(spin, 1, &T, &e);
     assert_true(fabs(e - (1000 + 400 / 0.75)) < 1.0);
     assert_true(fabs(T - (2000 + 400 / 0.75) / 2) < 1.0);
+}
+
+static const char k_previous[] = "contend mainloop by=epilogue_regs tile=previous slowdown=$C2 window=$W\n";
+
+/* Both directions at once: the mainloops run back to back (the epilogue is
+ * the shorter), so epilogue k starts with mainloop k + 1 and mainloop k + 1
+ * with epilogue k: each overlaps all of the epilogue's work e.
+ * e = 400 + 0.5 e = 800; m = 1,000 + 0.25 e = 1,200 = the period. */
+static void test_two_lines(void **state)
+{
+    (void)state;
+    const char *both[] = {"C2=0.25"};
+    pp_result r = predict_pp(k_previous, both, 1, 1);
+    NEAR(r.epilogue, 800, 1.0);
+    NEAR(r.mainloop, 1200, 1.0);
+    NEAR(r.period, 1200, 1.0);
+    /* ... averaged over 16 tiles: the same steady state */
+    const char *w16[] = {"C2=0.25", "W=16"};
+    r = predict_pp(k_previous, w16, 2, 1);
+    NEAR(r.epilogue, 800, 2.0);
+    NEAR(r.mainloop, 1200, 2.0);
+}
+
+/* tile=previous against tile=next for the mainloop: the next tile's
+ * epilogue starts after its own mainloop, which starts after this one:
+ * no overlap, 1,000; the previous tile's (400, uncontended) overlaps all
+ * of it: 1,000 + 0.25 x 400. */
+static void test_previous_vs_next(void **state)
+{
+    (void)state;
+    const char *sets[] = {"C=0", "C2=0.25"};
+    pp_result r = predict_pp("contend mainloop by=epilogue_regs slowdown=$C2 window=$W\n", sets, 2, 1);
+    NEAR(r.mainloop, 1000, 1e-6);
+    NEAR(r.period, 1000, 1e-6);
+    r = predict_pp(k_previous, sets, 2, 1);
+    NEAR(r.mainloop, 1100, 1.0);
+    NEAR(r.period, 1100, 1.0);
+    NEAR(r.epilogue, 400, 1e-6);
+}
+
+/* Constants added to the `by` step (a probe's spin, after its work) do not
+ * contend.  Mainloop work 300 + a 1,000-cycle spin: the next mainloop's
+ * work overlaps 300 cycles of the epilogue, e = 400 + 0.5 x 300 = 550 (with
+ * the spin counted it would be 800); the period is the mainloop's 1,300.
+ * The previous epilogue's 300-cycle spin: m = 1,000 + 0.5 x 400 = 1,200
+ * (1,350 with the spin counted). */
+static void test_by_constants(void **state)
+{
+    (void)state;
+    const char *ml[] = {"M=300", "md=1000"};
+    pp_result r = predict_pp(NULL, ml, 2, 1);
+    NEAR(r.epilogue, 550, 1.0);
+    NEAR(r.period, 1300, 1.0);
+    const char *epi[] = {"C=0", "C2=0.5", "d=300"};
+    r = predict_pp(k_previous, epi, 3, 1);
+    NEAR(r.mainloop, 1200, 1.0);
+    NEAR(r.epilogue, 700, 1e-6);
+    NEAR(r.period, 1200, 1.0);
+}
+
+/* A contended `kblocks` loop: six k-blocks of 100 cycles, stages that land
+ * at once (L = 0) or late (L = 400).  The previous epilogue's 400 cycles
+ * of work add 0.25 x 400 / 6 to each k-block's compute: the loop takes
+ * 600 + 100 with no stalls; with the ring stalling, a k-block that waits
+ * for its stage hides its extra compute (the ring and the contention add
+ * up as a max, as in the kernel). */
+static const char k_kblocks[] = "schedule kb\n"
+                                "option C 0.25\n"
+                                "option L 0\n"
+                                "machine units=1 tiles=20000 clock_hz=1e9 flops=1e12\n"
+                                "period consumer.mainloop\n"
+                                "phase producer_issue family=const mean=10\n"
+                                "phase mainloop family=const mean=600\n"
+                                "phase epilogue_regs family=const mean=400\n"
+                                "latency kblock_load family=const mean=$L\n"
+                                "latency stage_handover family=const mean=0\n"
+                                "role producer instances=1\n"
+                                "  work producer_issue\n"
+                                "role consumer instances=2 mode=rotate\n"
+                                "  wait order_wait until consumer.mainloop[1]\n"
+                                "  work mainloop\n"
+                                "  work epilogue_regs\n"
+                                "kblocks mainloop count=6 stages=4 compute=100 issue=producer.producer_issue "
+                                "load=kblock_load release=stage_handover calibrated_mean=600\n"
+                                "contend mainloop by=epilogue_regs tile=previous slowdown=$C window=1\n";
+
+static double kblocks_mainloop(const char *set_c, const char *set_l)
+{
+    pg_schedule *s = NULL;
+    if (pg_schedule_load_text(k_kblocks, "kb.sched", &s) != 0)
+        fail_msg("load: %s", pg_last_error());
+    if (pg_schedule_set(s, set_c, 0) || pg_schedule_set(s, set_l, 0))
+        fail_msg("set: %s", pg_last_error());
+    pg_model_opts o = {20000, 1, 1};
+    pg_prediction p;
+    if (pg_model_predict(s, &o, &p) != 0)
+        fail_msg("predict: %s", pg_last_error());
+    const double m = pg_prediction_find(&p, "mainloop")->mean;
+    pg_schedule_free(s);
+    return m;
+}
+
+static void test_kblocks_compute(void **state)
+{
+    (void)state;
+    NEAR(kblocks_mainloop("C=0", "L=0"), 600, 1e-6);
+    NEAR(kblocks_mainloop("C=0.25", "L=0"), 700, 1.0);
+    /* a load-bound ring (L = 400: 800 cycles a loop) hides it all; added
+     * after the loop instead of on the compute it would make 900 */
+    NEAR(kblocks_mainloop("C=0", "L=400"), 800, 1.0);
+    NEAR(kblocks_mainloop("C=0.25", "L=400"), 800, 1.0);
+}
+
+/* A line with slowdown 0 changes nothing, whatever its overlap: h100-bres
+ * (a `kblocks` loop with `tmaqueue`) with both lines, by Monte Carlo. */
+static void test_zero_slowdown(void **state)
+{
+    (void)state;
+    char text[16384];
+    pg_schedule *a = NULL, *b = NULL;
+    snprintf(text, sizeof text, "%s%s", sch_builtin_text("h100-bres"),
+             "contend epilogue_regs by=mainloop slowdown=0 overlap=500 window=16\n"
+             "contend mainloop by=epilogue_regs tile=previous slowdown=0 overlap=900 window=4\n");
+    assert_int_equal(pg_schedule_load("h100-bres", &a), 0);
+    if (pg_schedule_load_text(text, "bres2.sched", &b) != 0)
+        fail_msg("load: %s", pg_last_error());
+    assert_int_equal(b->nct, 2);
+    pg_model_opts o = {20000, 1, 0};
+    pg_prediction pa, pb;
+    assert_int_equal(pg_model_predict(a, &o, &pa), 0);
+    assert_int_equal(pg_model_predict(b, &o, &pb), 0);
+    assert_true(pa.tile_period == pb.tile_period);
+    const char *phases[] = {"mainloop", "epilogue_regs", "epilogue_store"};
+    for (int i = 0; i < 3; i++)
+        assert_true(pg_prediction_find(&pa, phases[i])->mean == pg_prediction_find(&pb, phases[i])->mean);
+    /* ... and with slowdowns the two lines move it */
+    assert_int_equal(pg_schedule_set(b, "contend.slowdown=0.4", 0), 0);
+    assert_int_equal(pg_schedule_set(b, "contend.mainloop.slowdown=0.3", 0), 0);
+    assert_int_equal(pg_model_predict(b, &o, &pb), 0);
+    assert_true(pb.tile_period != pa.tile_period);
+    pg_schedule_free(a);
+    pg_schedule_free(b);
 }
 
 static double uniform(uint64_t *x)
@@ -129,6 +302,146 @@ static void test_estimator(void **state)
     }
 }
 
+/* The tile=previous fit on a synthetic trace, one SM: mainloop k starts at
+ * 3,000 k; the previous tile's epilogue (400 cycles of work, then a
+ * 1,000-cycle spin) started g before it, g uniform in [-200, 1,200]; the
+ * mainloop's work is u + C x its overlap with that work, u independent of
+ * g.  The fit must find C (and not count the spin, which would make the
+ * overlap 1,000 cycles longer and change with g where the work's does not). */
+static void test_fit_previous(void **state)
+{
+    (void)state;
+    const int64_t n = 20000;
+    const double C = 0.3, we = 400, spin = 1000;
+    char text[4096];
+    const int keep = (int)(strstr(k_pingpong, "contend ") - k_pingpong);
+    snprintf(text, sizeof text, "%.*s%s", keep, k_pingpong,
+             "contend mainloop by=epilogue_regs tile=previous slowdown=0\n");
+    pg_schedule *s = NULL;
+    if (pg_schedule_load_text(text, "fit.sched", &s) != 0)
+        fail_msg("load: %s", pg_last_error());
+    pg_trace t;
+    memset(&t, 0, sizeof t);
+    assert_true(pg_vocab_add_role(&t.vocab, "consumer") == 0);
+    assert_true(pg_vocab_add_phase(&t.vocab, "mainloop", 0) == 0);
+    assert_true(pg_vocab_add_phase(&t.vocab, "epilogue_regs", 0) == 0);
+    t.n = 2 * n;
+    t.sm = calloc((size_t)t.n, sizeof *t.sm);
+    t.role = calloc((size_t)t.n, sizeof *t.role);
+    t.warp = calloc((size_t)t.n, sizeof *t.warp);
+    t.tile = calloc((size_t)t.n, sizeof *t.tile);
+    t.phase = calloc((size_t)t.n, sizeof *t.phase);
+    t.begin = calloc((size_t)t.n, sizeof *t.begin);
+    t.end = calloc((size_t)t.n, sizeof *t.end);
+    int64_t *row_of = calloc((size_t)n, sizeof *row_of);
+    sch_table *T = calloc(1, sizeof *T);
+    assert_true(t.sm && t.role && t.warp && t.tile && t.phase && t.begin && t.end && row_of && T);
+    T->rows = n;
+    T->cols = 2;
+    snprintf(T->colname[0], sizeof T->colname[0], "mainloop#0");
+    snprintf(T->colname[1], sizeof T->colname[1], "epilogue_regs#0");
+    T->v = calloc((size_t)(2 * n), sizeof *T->v);
+    assert_non_null(T->v);
+    s->table = T; /* the schedule frees it */
+    uint64_t seed = 5;
+    double ovsum = 0;
+    for (int64_t k = 0; k < n; k++) {
+        const double tk = 3000.0 * (double)(k + 1), g = -200 + 1400 * uniform(&seed);
+        const double u = 2000 + 400 * (uniform(&seed) - 0.5);
+        const double ov = contend_overlap(tk, tk + 3000, tk - g, tk - g + we); /* the work is longer than 1,400 */
+        const double w = u + C * ov;
+        if (k > 0)
+            ovsum += ov;
+        /* this tile's mainloop; the previous tile's epilogue (tile 0's own
+         * epilogue starts before tile 1's mainloop at the same g rule) */
+        const int64_t i = 2 * k;
+        t.tile[i] = (int32_t)k;
+        t.warp[i] = (int32_t)(k % 2);
+        t.phase[i] = 0;
+        t.begin[i] = (int64_t)tk;
+        t.end[i] = (int64_t)(tk + w);
+        T->v[k * 2] = (double)(t.end[i] - t.begin[i]);
+        if (k > 0) {
+            t.tile[i + 1] = (int32_t)(k - 1);
+            t.warp[i + 1] = (int32_t)((k - 1) % 2);
+            t.phase[i + 1] = 1;
+            t.begin[i + 1] = (int64_t)(tk - g);
+            t.end[i + 1] = (int64_t)(tk - g + we + spin);
+            T->v[(k - 1) * 2 + 1] = we;
+        } else {
+            t.tile[i + 1] = (int32_t)(n - 1); /* the last tile's epilogue: after every mainloop */
+            t.warp[i + 1] = (int32_t)((n - 1) % 2);
+            t.phase[i + 1] = 1;
+            t.begin[i + 1] = (int64_t)(3000.0 * (double)(n + 2));
+            t.end[i + 1] = t.begin[i + 1] + (int64_t)(we + spin);
+            T->v[(n - 1) * 2 + 1] = we;
+        }
+        t.role[i] = t.role[i + 1] = 0;
+        row_of[k] = k;
+    }
+    assert_int_equal(contend_fit(s, &t, row_of, n), 0);
+    NEAR(s->ct[0].slowdown, C, 0.02);
+    NEAR(s->ct[0].overlap, ovsum / (double)(n - 1), 1.0);
+    free(t.sm);
+    free(t.role);
+    free(t.warp);
+    free(t.tile);
+    free(t.phase);
+    free(t.begin);
+    free(t.end);
+    free(row_of);
+    pg_schedule_free(s);
+}
+
+/* Every line written back, with its direction and fitted numbers, reads
+ * back the same; `contend.KEY` sets the first line, `contend.PHASE.KEY`
+ * the line that slows PHASE. */
+static void test_write_back(void **state)
+{
+    (void)state;
+    char text[4096];
+    snprintf(text, sizeof text, "%s%s", k_pingpong, k_previous);
+    pg_schedule *s = NULL, *t = NULL;
+    if (pg_schedule_load_text(text, "two.sched", &s) != 0)
+        fail_msg("load: %s", pg_last_error());
+    assert_int_equal(pg_schedule_set(s, "contend.slowdown=0.2", 0), 0);
+    assert_int_equal(pg_schedule_set(s, "contend.mainloop.slowdown=0.3", 0), 0);
+    assert_int_equal(pg_schedule_set(s, "contend.mainloop.overlap=123.5", 0), 0);
+    assert_int_equal(pg_schedule_set(s, "contend.epilogue_regs.window=8", 0), 0);
+    assert_true(s->ct[0].slowdown == 0.2 && s->ct[0].window == 8 && s->ct[1].slowdown == 0.3 &&
+                s->ct[1].overlap == 123.5 && s->ct[1].previous && !s->ct[0].previous);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(pg_schedule_write(s, f, NULL), 0);
+    fclose(f);
+    assert_non_null(strstr(buf, "contend epilogue_regs by=mainloop slowdown=0.2 overlap=0 window=8\n"));
+    assert_non_null(strstr(buf, "contend mainloop by=epilogue_regs tile=previous slowdown=0.3 overlap=123.5 window=1\n"));
+    if (pg_schedule_load_text(buf, "back.sched", &t) != 0)
+        fail_msg("reload: %s", pg_last_error());
+    assert_int_equal(t->nct, 2);
+    for (int i = 0; i < 2; i++)
+        assert_true(t->ct[i].slowdown == s->ct[i].slowdown && t->ct[i].overlap == s->ct[i].overlap &&
+                    t->ct[i].window == s->ct[i].window && t->ct[i].previous == s->ct[i].previous &&
+                    t->ct[i].node == s->ct[i].node && t->ct[i].by_node == s->ct[i].by_node);
+    pg_model_opts o = {4000, 1, 0};
+    pg_prediction ps, pt;
+    assert_int_equal(pg_model_predict(s, &o, &ps), 0);
+    assert_int_equal(pg_model_predict(t, &o, &pt), 0);
+    assert_true(ps.tile_period == pt.tile_period);
+    /* overrides that address no line, or no key */
+    assert_int_not_equal(pg_schedule_set(s, "contend.order_wait.slowdown=0.1", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "no contend line slows 'order_wait' (lines: epilogue_regs, mainloop)"));
+    assert_int_not_equal(pg_schedule_set(s, "contend.mainloop.speed=0.1", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "contend takes slowdown, overlap, window"));
+    assert_int_not_equal(pg_schedule_set(s, "contend.mainloop.slowdown=1.2", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "out of range"));
+    free(buf);
+    pg_schedule_free(s);
+    pg_schedule_free(t);
+}
+
 /* The schedule with its `contend` line replaced (replace) or followed by
  * `line` must be rejected with "bad.sched:LINE: ..." naming `what`. */
 static void expect_reject(const char *line, int replace, const char *what)
@@ -149,7 +462,11 @@ static void expect_reject(const char *line, int replace, const char *what)
 static void test_rejects(void **state)
 {
     (void)state;
-    expect_reject("contend mainloop by=epilogue_regs slowdown=0.1", 0, "only one `contend` line");
+    expect_reject("contend epilogue_regs by=mainloop tile=previous slowdown=0.1", 0,
+                  "bad.sched:18: contend: epilogue_regs is already slowed by the line at 17");
+    expect_reject("contend mainloop by=epilogue_regs slowdown=0.1\ncontend mainloop by=epilogue_regs slowdown=0.1\n"
+                  "contend mainloop by=epilogue_regs slowdown=0.1\ncontend mainloop by=epilogue_regs slowdown=0.1",
+                  0, "bad.sched:21: contend: at most 4 `contend` lines");
     static const struct {
         const char *line, *what;
     } bad[] = {
@@ -157,9 +474,10 @@ static void test_rejects(void **state)
         {"contend epilogue_regs by=mainloop slowdown=1.5", "slowdown must be in [0, 1)"},
         {"contend epilogue_regs by=mainloop slowdown=0.1 window=0", "window must be >= 1"},
         {"contend epilogue_regs by=mainloop slowdown=0.1 frob=2", "expected KEY=VALUE"},
+        {"contend epilogue_regs by=mainloop tile=sideways slowdown=0.1", "tile must be next or previous (got 'sideways')"},
+        {"contend epilogue_regs by=order_wait slowdown=0.1", "by=order_wait is not a work step"},
         {"contend epilogue_regs by=epilogue_regs slowdown=0.1", "must be another work step"},
         {"contend epilogue_regs slowdown=0.1", "usage: contend"},
-        {"contend mainloop by=epilogue_regs slowdown=0.1", "by=epilogue_regs follows mainloop"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         expect_reject(bad[i].line, 1, bad[i].what);
@@ -180,7 +498,11 @@ static void test_rejects(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_closed_form), cmocka_unit_test(test_estimator),
-                                       cmocka_unit_test(test_rejects)};
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_closed_form),     cmocka_unit_test(test_two_lines),
+        cmocka_unit_test(test_previous_vs_next), cmocka_unit_test(test_by_constants),
+        cmocka_unit_test(test_kblocks_compute), cmocka_unit_test(test_zero_slowdown),
+        cmocka_unit_test(test_estimator),       cmocka_unit_test(test_fit_previous),
+        cmocka_unit_test(test_write_back),      cmocka_unit_test(test_rejects)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
