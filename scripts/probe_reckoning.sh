@@ -38,6 +38,9 @@ TILES=${TILES:-40000}
 # MODEL_ARGS: --set/--delta arguments given to every prediction before the
 # probe's own (M22: "--set dramq=1 --set dramq.bytes_per_s=B ...")
 MODEL_ARGS=${MODEL_ARGS:-}
+# PP_ARGS: arguments for the pingpong probes only, before MODEL_ARGS (M25:
+# "--schedule FILE", the pingpong schedule fitted with kblocks queue=1)
+PP_ARGS=${PP_ARGS:-}
 # PROBESET: 1 (M20's probes, default), 2 (M22's, scripts/gpu_probes2.sh) or
 # 3 (M24's, scripts/gpu_probes3.sh; CAL3_BRES_EPI: its seed-13 sweep's calibration);
 # PREDICT_ONLY=1: the predictions alone (no run needed: before the runs);
@@ -65,10 +68,11 @@ measured() {
         jq -r --arg w "$WAITS" '.measured as $m | [$m.tile_period] + ($w | split(" ") | map($m.waits[.].mean)) | @tsv'
 }
 predicted() { # predicted CALRUN ARGS...
-    local cal=$1
+    local cal=$1 extra=
     shift
+    case $(basename "$cal") in pingpong*) extra=$PP_ARGS ;; esac
     # shellcheck disable=SC2046
-    "$PG" model fit "$cal" -q --tiles "$TILES" --seed 1 $(bw_args "$cal") $MODEL_ARGS "$@" --json - |
+    "$PG" model fit "$cal" -q --tiles "$TILES" --seed 1 $extra $(bw_args "$cal") $MODEL_ARGS "$@" --json - |
         jq -r --arg w "$WAITS" '.model as $m | [$m.tile_period] + ($w | split(" ") | map($m.waits[.].mean)) +
                                 [$m.bottleneck] | @tsv'
 }

@@ -110,9 +110,10 @@ static void test_h100_same_machine(void **state)
         expect_in(predict_m22(H100_PP0, 1, H100_BPS, H100_BPS, pm401408, 2, seed).period, H100_PP_M401408, -0.01,
                   0.015, "H100 pingpong M = 401,408", seed);
         const char *ml1200[] = {"mainloop_delay=1200"};
-        /* missed: -4.1% (the bres mainloop sweep under-predicted, as in M21) */
-        expect_in(predict_m22(H100_BRES0, 1, H100_BPS, H100_BPS, ml1200, 1, seed).period, H100_BRES_ML1200, -0.055,
-                  -0.03, "H100 bres mainloop 1,200", seed);
+        /* M22: -4.1% (the bres mainloop sweep under-predicted, as in M21);
+         * with M26's two contend lines -1.7% */
+        expect_in(predict_m22(H100_BRES0, 1, H100_BPS, H100_BPS, ml1200, 1, seed).period, H100_BRES_ML1200, -0.03,
+                  -0.005, "H100 bres mainloop 1,200", seed);
         const char *ml2400[] = {"mainloop_delay=2400"};
         /* missed: +7.6% (pingpong's order_wait stays low during the spin, M21 why 5) */
         expect_in(predict_m22(H100_PP0, 1, H100_BPS, H100_BPS, ml2400, 1, seed).period, H100_PP_ML2400, 0.06, 0.09,
@@ -127,9 +128,10 @@ static void test_cross(void **state)
     const char *m401408[] = {"tiles=25088", "flops=473520144384"};
     for (uint64_t seed = 1; seed <= 2; seed++) {
         /* H200 from H100: the queue brings load_wait within target (405 vs
-         * 473; M21 822) but the period overshoots: -5.1% (M21 +3.4%) */
+         * 473; M21 822) but the period overshoots: -5.1% (M21 +3.4%; with
+         * M26's contend lines -3.9..-5%) */
         outcome o = predict_m22(H100_BRES0, H200_BPS / H100_BPS, H200_BPS, H100_BPS, m401408, 2, seed);
-        expect_in(o.period, H200_BRES_M401408, -0.065, -0.04, "H200 bres from H100 (M = 401,408)", seed);
+        expect_in(o.period, H200_BRES_M401408, -0.065, -0.03, "H200 bres from H100 (M = 401,408)", seed);
         if (!(fabs(o.load_wait - H200_BRES_M401408_LOAD) <= 150))
             fail_msg("H200 bres from H100, seed %d: load_wait %.0f vs measured %.0f, not within 150 cycles", (int)seed,
                      o.load_wait, H200_BRES_M401408_LOAD);
