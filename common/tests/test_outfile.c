@@ -368,6 +368,16 @@ static void test_signal_removes_temporary(void **state)
     (void)state;
     const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
     for (int i = 0; i < 3; i++) {
+        /* a test run started in the background (`cmd &`, nohup) inherits
+         * SIGINT / SIGHUP ignored; the writer rightly leaves an ignored
+         * signal alone (test_ignored_signal_left_alone), so the kill would
+         * not end it: that signal is not this test's case there */
+        struct sigaction now;
+        assert_int_equal(sigaction(sigs[i], NULL, &now), 0);
+        if (!(now.sa_flags & SA_SIGINFO) && now.sa_handler == SIG_IGN) {
+            fprintf(stderr, "signal %d is ignored in this environment: not tested here\n", sigs[i]);
+            continue;
+        }
         char path[PATH_MAX];
         ofx_path(path, g_dir, "killed.json");
         int status = ofx_kill_writer(path, sigs[i], 0);

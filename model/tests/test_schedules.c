@@ -211,6 +211,10 @@ static double bres_mainloop(double queue, double inflight)
     assert_int_equal(pg_schedule_load("h100-bres", &s), 0);
     assert_int_equal(pg_schedule_set(s, q, 0), 0);
     assert_int_equal(pg_schedule_set(s, n, 0), 0);
+    /* without its contention, so that a loop whose loads land at once is
+     * its compute alone */
+    assert_int_equal(pg_schedule_set(s, "contend.epilogue_regs.slowdown=0", 0), 0);
+    assert_int_equal(pg_schedule_set(s, "contend.mainloop.slowdown=0", 0), 0);
     pg_model_opts o = {.tiles = 4000, .seed = 1, .deterministic = 1};
     pg_prediction p;
     assert_int_equal(pg_model_predict(s, &o, &p), 0);
