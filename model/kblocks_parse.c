@@ -226,16 +226,6 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
     return 0;
 }
 
-/* the count= token's value as written (e.g. `$kblocks`), for the tile form */
-static void count_text(const char *spec, char *out, size_t n)
-{
-    const char *c = strstr(spec, "count=");
-    while (c && c != spec && c[-1] != ' ' && c[-1] != '\t')
-        c = strstr(c + 1, "count=");
-    size_t len = c ? strcspn(c + 6, " \t") : 0;
-    snprintf(out, n, "%.*s", len < n ? (int)len : (int)n - 1, c ? c + 6 : "");
-}
-
 /* the line as written (its $options stay), its fitted numbers replaced; a
  * compute set as the tile's (kb_tile_form) is written as TILE/(COUNT) */
 int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
@@ -243,7 +233,8 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
     if (s->kb_node < 0)
         return 0;
     char count[128];
-    count_text(text, count, sizeof count); /* as written: before strtok_r cuts it */
+    if (!spec_value(text, "count", count, sizeof count)) /* as written: before strtok_r cuts it */
+        count[0] = '\0';
     char *save = NULL;
     int first = 1, wrote_inflight = 0;
     for (char *tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), first = 0) {
