@@ -43,6 +43,7 @@ MODEL_ARGS=${MODEL_ARGS:-}
 PP_ARGS=${PP_ARGS:-}
 # PROBESET: 1 (M20's probes, default), 2 (M22's, scripts/gpu_probes2.sh) or
 # 3 (M24's, scripts/gpu_probes3.sh; CAL3_BRES_EPI: its seed-13 sweep's calibration);
+# 5 (M28's, scripts/gpu_probes5.sh; CAL5_BRES_EPI: its seed-5 sweep's calibration);
 # PREDICT_ONLY=1: the predictions alone (no run needed: before the runs);
 # CAL2_BRES_EPI: the calibration of probe set 2's bres seed-11 epi sweep
 # (default its own zero-delay run)
@@ -175,5 +176,31 @@ probe bres64_ml_00000 bres_ml_00000 --set kblocks=12 --set stages=8
 probe bres64_ml_01000 bres_ml_00000 --set kblocks=12 --set stages=8 --set mainloop_delay=1000
 probe bres_prefetch2 bres_ml_00000 --delta kblock_load.mean=-400 --delta first_load.mean=-500
 probe pingpong_s3_epi_01000 pingpong_ml_00000 --set stages=3 --set epi_delay=1000
+}
+probes5() { # M28's probes (scripts/gpu_probes5.sh), calibrations of the same names
+for v in pingpong bres; do
+    for d in 1400 2800; do
+        probe "${v}_ml_$(printf %05d $d)" ${v}_ml_00000 --set mainloop_delay=$d
+    done
+    probe "${v}_both_01500" ${v}_ml_00000 --set epi_delay=1500 --set mainloop_delay=1500
+done
+for m in 301056 752640; do
+    probe "pingpong_m$m" pingpong_ml_00000 --set tiles=$((m / 64 * 3)) --set flops=$((2 * m * 768 * 768))
+    probe "bres_m$m" bres_ml_00000 --set tiles=$((m / 64 * 4)) --set flops=$((2 * m * 768 * 768))
+done
+for d in 800 3000; do
+    probe "pingpong_epi_$(printf %05d $d)" pingpong_ml_00000 --set epi_delay=$d
+done
+for d in 500 1200 3200; do
+    probe "bres_epi_s5_$(printf %05d $d)" "${CAL5_BRES_EPI:-bres_epi_s5_00000}" --set epi_delay=$d
+done
+probe bres64_ml_00000 bres_ml_00000 --set kblocks=12 --set stages=8
+probe bres64_ml_02000 bres_ml_00000 --set kblocks=12 --set stages=8 --set mainloop_delay=2000
+for d in 1000 2500; do
+    probe "bres64_epi_$(printf %05d $d)" bres_ml_00000 --set kblocks=12 --set stages=8 --set epi_delay=$d
+done
+probe pingpong_s3_ml_02000 pingpong_ml_00000 --set stages=3 --set mainloop_delay=2000
+probe pingpong_s3_epi_02500 pingpong_ml_00000 --set stages=3 --set epi_delay=2500
+probe pingpong_s2_ml_01000 pingpong_ml_00000 --set stages=2 --set mainloop_delay=1000
 }
 "probes${PROBESET:-1}"
