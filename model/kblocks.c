@@ -25,6 +25,11 @@
  * spread (its sampled phase less the phase's mean, shared evenly); the
  * latency: `load` plus the bandwidth term's shift of the phase mean
  * (kblocks_run). */
+/* The constant added after the loop (a --mainloop-delay spin): the kernel
+ * runs it after the loop released its last stage, so neither the next
+ * tile's ring nor the producer's `@F` events wait for it. */
+static double loop_extra(const pg_schedule *s) { return s->edges[s->in_edge[s->in_begin[s->kb_node]]].w; }
+
 /* How many of this SM's k-block loads are in flight at time t, this one
  * included: this tile's loads before k-block j and the previous tile's
  * (k-block 0's stage is the `first_load` term, not counted either time) */
@@ -48,6 +53,7 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
     const pg_schedule *s = E->s;
     const int n = s->kb_count, st = s->kb_stages, R = E->R;
     const double *prev = k >= 1 ? E->kb + ((k - 1) % R) * (n + 1) : NULL;
+    const double prev_extra = loop_extra(s); /* prev[n] is the previous loop's end plus its spin */
     const double *prev_land = k >= 1 ? E->kb_land + ((k - 1) % R) * n : NULL;
     double *land = E->kb_land + (k % R) * n;
     const double F = s->kb_queue, ncal = s->kb_inflight > 0 ? s->kb_inflight : st;
@@ -60,7 +66,7 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
         if (g >= 0)
             rel = b[g + 1];
         else if (prev && n + g >= 0)
-            rel = prev[n + g + 1];
+            rel = prev[n + g + 1] - (g == -1 ? prev_extra : 0);
         if (rel + handover > issue)
             issue = rel + handover;
         double lat = load;
@@ -147,8 +153,5 @@ double kblocks_at(const engine *E, int64_t k, double frac)
      * fractions here too, of the loop the model ran. */
     const pg_schedule *s = E->s;
     const double *b = E->kb + (k % E->R) * (s->kb_count + 1);
-    /* the loop without the constant added after it (a --mainloop-delay spin,
-     * which the kernel runs after the last stage is released) */
-    const double extra = s->edges[s->in_edge[s->in_begin[s->kb_node]]].w;
-    return b[0] + frac * (b[s->kb_count] - extra - b[0]);
+    return b[0] + frac * (b[s->kb_count] - loop_extra(s) - b[0]);
 }
