@@ -6,7 +6,8 @@
  * stage ring's TMA writes).  tile=next (the default): the next tile's `by`
  * step (the other warpgroup's mainloop beside this epilogue); tile=previous:
  * the previous tile's (the other warpgroup's epilogue, which began before
- * this mainloop).  Each cycle of overlap costs C cycles of work.  The step's
+ * this mainloop).  Each cycle of overlap costs C cycles of work (with
+ * compute=K, K / the `by` step's work of it: only its compute contends).  The step's
  * sampled work (a traced tile's, which had the trace's overlap, OV on
  * average) moves by C x (the model's overlap, averaged over the last W
  * tiles, - OV): at the fitted point the traced tiles replay as they ran,
@@ -34,6 +35,17 @@ double contend_overlap(double start, double end, double by_start, double by_end)
     return hi > lo ? hi - lo : 0;
 }
 
+/* compute=K: a `by` step that ran by_work > K cycles computed K of them and
+ * stalled the rest (a k-block loop waiting for its loads), and only its
+ * compute contends (wgmma's operand reads of shared memory), so a cycle of
+ * overlap counts K / by_work: the compute spread evenly over the step, as
+ * the trace, which has the step's start and end only, can measure it.
+ * docs/experiments.md M30. */
+double contend_weight(const sch_contend *c, double by_work)
+{
+    return c->compute > 0 && by_work > c->compute ? c->compute / by_work : 1;
+}
+
 double contend_extra(const engine *E, int line)
 {
     const sch_contend *c = &E->s->ct[line];
@@ -49,7 +61,7 @@ static double *record(engine *E, int i, int64_t k)
 
 static void add_overlap(engine *E, int i, const double *step, const double *by)
 {
-    const double ov = contend_overlap(step[0], step[1], by[2], by[3]);
+    const double ov = contend_overlap(step[0], step[1], by[2], by[3]) * contend_weight(&E->s->ct[i], by[3] - by[2]);
     E->ct_mean[i] += (ov - E->ct_mean[i]) / E->s->ct[i].window;
 }
 

@@ -15,7 +15,9 @@
  * other warpgroup started, so any correlation left between them is
  * contention.  The estimator uses the trace's own spread of g and nothing
  * from runs at other delays.  overlap = the trace's mean ov, the point at
- * which the traced samples replay unchanged (contend.c). */
+ * which the traced samples replay unchanged (contend.c).  With compute=K
+ * each tile's ov is weighted by K / its `by` step's work, as the engine
+ * weights it (contend_weight; docs/experiments.md M30). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,7 +147,7 @@ static int collect(const pg_schedule *s, const sch_contend *c, const pg_trace *t
         if (!isfinite(wk) || !(nb->me > nb->mb))
             continue;
         B->w[n] = wk;
-        B->ov[n] = contend_overlap(B->ebt[k], B->ebt[k] + wk, nb->mb, nb->me);
+        B->ov[n] = contend_overlap(B->ebt[k], B->ebt[k] + wk, nb->mb, nb->me) * contend_weight(c, nb->me - nb->mb);
         B->g[n] = c->previous ? fmin(fmax(B->ebt[k] - nb->mb, -wk), nb->me - nb->mb)
                               : fmin(fmax(nb->mb - B->ebt[k], 0), wk);
         *ovsum += B->ov[n];

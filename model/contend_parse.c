@@ -53,6 +53,8 @@ static int resolve_one(pg_schedule *s, sch_contend *c)
                         c->slowdown);
     if (!(c->overlap >= 0))
         return CFAIL_AT(c->line, "contend: overlap must be >= 0 cycles (got %g)", c->overlap);
+    if (!(c->compute >= 0))
+        return CFAIL_AT(c->line, "contend: compute must be >= 0 cycles (got %g)", c->compute);
     if (!(c->window >= 1))
         return CFAIL_AT(c->line, "contend: window must be >= 1 tile (got %g)", c->window);
     c->node = sch_node_of(s, r, 0, st);
@@ -78,14 +80,14 @@ int sch_contend_resolve(pg_schedule *s)
 
 int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
-    static const char *const keys[] = {"by", "tile", "slowdown", "overlap", "window", NULL};
+    static const char *const keys[] = {"by", "tile", "slowdown", "overlap", "window", "compute", NULL};
     (void)text;
     if (s->nct == SCH_CT_MAX)
         return CFAIL_AT(line, "contend: at most %d `contend` lines", SCH_CT_MAX);
     if (ntok < 4 || strchr(tok[1], '=') || sch_kv_check(s, tok, ntok, 2, keys, line))
         return ntok < 4 || strchr(tok[1], '=')
                    ? CFAIL_AT(line, "usage: contend PHASE by=PHASE [tile=next|previous] slowdown=C [overlap=CYCLES] "
-                                    "[window=TILES]")
+                                    "[window=TILES] [compute=CYCLES]")
                    : -1;
     sch_contend *c = &s->ct[s->nct];
     memset(c, 0, sizeof *c);
@@ -94,7 +96,8 @@ int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
     const char *by = sch_kv(tok, ntok, 2, "by"), *tile = sch_kv(tok, ntok, 2, "tile");
     if (!by || !by[0] || sch_kv_num(s, tok, ntok, 2, "slowdown", &c->slowdown, line) != 1 ||
         sch_kv_num(s, tok, ntok, 2, "overlap", &c->overlap, line) < 0 ||
-        sch_kv_num(s, tok, ntok, 2, "window", &c->window, line) < 0)
+        sch_kv_num(s, tok, ntok, 2, "window", &c->window, line) < 0 ||
+        sch_kv_num(s, tok, ntok, 2, "compute", &c->compute, line) < 0)
         return CFAIL_AT(line, "contend needs by=PHASE and slowdown=C");
     if (tile && strcmp(tile, "next") != 0 && strcmp(tile, "previous") != 0)
         return CFAIL_AT(line, "contend: tile must be next or previous (got '%s')", tile);
@@ -139,14 +142,15 @@ int sch_contend_override(pg_schedule *s, const char *stat, int relative, double 
     double *f = strcmp(key, "slowdown") == 0  ? &c->slowdown
                 : strcmp(key, "overlap") == 0 ? &c->overlap
                 : strcmp(key, "window") == 0  ? &c->window
+                : strcmp(key, "compute") == 0 ? &c->compute
                                               : NULL;
     if (!f)
-        return pg_fail("'%s': contend takes slowdown, overlap, window (contend.KEY for the first line, "
+        return pg_fail("'%s': contend takes slowdown, overlap, window, compute (contend.KEY for the first line, "
                        "contend.PHASE.KEY for the line that slows PHASE)",
                        param);
     double v = relative ? *f + value : value;
     if (f == &c->slowdown ? !(v >= 0 && v < 1) : f == &c->window ? !(v >= 1) : !(v >= 0))
-        return pg_fail("'%s': %g is out of range (slowdown in [0, 1), overlap >= 0, window >= 1)", param, v);
+        return pg_fail("'%s': %g is out of range (slowdown in [0, 1), overlap and compute >= 0, window >= 1)", param, v);
     *f = v;
     return 0;
 }
@@ -160,8 +164,11 @@ int sch_contend_write(FILE *f, const pg_schedule *s, char *text)
         const sch_contend *c = &s->ct[i];
         if (strcmp(c->spec[0], phase) != 0)
             continue;
-        fprintf(f, "contend %s by=%s%s slowdown=%.9g overlap=%.9g window=%.9g\n", c->spec[0], c->spec[1],
+        fprintf(f, "contend %s by=%s%s slowdown=%.9g overlap=%.9g window=%.9g", c->spec[0], c->spec[1],
                 c->previous ? " tile=previous" : "", c->slowdown, c->overlap, c->window);
+        if (c->compute > 0)
+            fprintf(f, " compute=%.9g", c->compute);
+        fputc('\n', f);
         return 1;
     }
     return 0; /* PHASE written through an option: the line stays as written */

@@ -92,6 +92,8 @@ double contend_loop_extra(const engine *E);
 void contend_reset(engine *E);
 /* The cycles [start, end] overlaps [by_start, by_end]. */
 double contend_overlap(double start, double end, double by_start, double by_end);
+/* what one cycle of overlap with a `by` step of by_work cycles counts (contend.c) */
+double contend_weight(const sch_contend *c, double by_work);
 /* Latest event time among the kept tiles (the finish time after the last tile). */
 double engine_latest(const engine *E);
 

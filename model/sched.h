@@ -96,6 +96,7 @@ typedef struct {
     int by_slot;       /* the `by` step's sample slot (-1: the `kblocks` loop) */
     int previous;      /* tile=previous: overlap with tile k - 1's `by` step, else tile k + 1's */
     double slowdown, overlap, window;
+    double compute; /* compute=: the `by` step's work when it never stalls; 0: every cycle of overlap counts 1 */
     int line;
     char spec[2][SCH_NAME]; /* PHASE, by= */
 } sch_contend;
