@@ -481,7 +481,7 @@ static int cmd_import_seed(int argc, char **argv)
     }
     pg_model_opts o = {a.tiles ? a.tiles : 100000, a.seed, 0};
     int ok = 1;
-    const validate_ctx c = {rows, n, &o, &ok, seed_validate, NULL, NULL};
+    const validate_ctx c = {rows, n, &o, &ok, seed_validate, NULL, NULL, NULL};
     if (run_validation(&a, &c))
         return fail_usage("import-seed");
     return ok ? 0 : 1;
