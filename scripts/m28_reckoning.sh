@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The reckoning of docs/experiments.md M28: probe set 5
 # (scripts/gpu_probes5.sh) predicted by the built-in schedules (bres with its
-# contend lines; pingpong as built in) and M25q (pingpong with kblocks
-# queue=1, traces/probes/reckoning/m25/h100-pingpong-queue.sched), same
+# contend lines; pingpong as built in), M25q (pingpong with kblocks
+# queue=1, traces/probes/reckoning/m25/h100-pingpong-queue.sched) and each
+# with pingpong's contention on the last tile's overlap (`--set
+# contend.window=1`, M30: mainw1, m25qw1), same
 # machine and both cross directions, from two sets of calibrations:
 #   prereg: set 3's committed zero-delay runs (traces/probes/h100_s3,
 #           h200_s3), as the predictions were written (the seed-5 sweep from
@@ -13,7 +15,7 @@
 #
 #   scripts/m28_reckoning.sh NEW OUTDIR        (PREDICT_ONLY=1: prereg only, no runs needed; NEW is then ignored)
 #
-# OUTDIR gets {prereg,refit}_{main,m25q}_{h100,h200,h200_from_h100,h100_from_h200}.tsv.
+# OUTDIR gets {prereg,refit}_{main,m25q,mainw1,m25qw1}_{h100,h200,h200_from_h100,h100_from_h200}.tsv.
 # Exit 0 when every table was written, 1 if one failed, 2 on bad input.
 set -uo pipefail
 [ $# = 2 ] || { echo "usage: scripts/m28_reckoning.sh NEW OUTDIR" >&2; exit 2; }
@@ -48,9 +50,13 @@ table() {
 # set_of PREFIX RUNS100 RUNS200 CAL100 CAL200 CAL5 UP DOWN F200: one calibration set, both models
 set_of() {
     local p=$1 r100=$2 r200=$3 c100=$4 c200=$5 cal5=$6 up=$7 down=$8 f200=$9
-    for m in main m25q; do
+    for m in main m25q mainw1 m25qw1; do
         local pp=
-        [ $m = m25q ] && pp="--schedule $Q"
+        case $m in
+        m25q) pp="--schedule $Q" ;;
+        mainw1) pp="--set contend.window=1" ;;
+        m25qw1) pp="--schedule $Q --set contend.window=1" ;;
+        esac
         table "${p}_${m}_h100" "$r100" "$c100" "$cal5" "$pp"
         table "${p}_${m}_h200" "$r200" "$c200" "$cal5" "$pp"
         table "${p}_${m}_h200_from_h100" "$r200" "$c100" "$cal5" "$pp" "$up"
