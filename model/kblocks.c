@@ -43,6 +43,22 @@ static int in_flight(const double *land, int j, const double *prev_land, int n, 
     return count;
 }
 
+/* When k-block j's compute starts: once its stage landed, j - 1's compute
+ * ended, and (roundtrip=, docs/experiments.md M29) j - 2's wgmmas retired
+ * and the consumer went round its loop: ws_mainloop issues j's group after
+ * wait_group 1 returned for j - 2's, so j starts no earlier than `roundtrip`
+ * after j - 2's compute ended.  With compute >= roundtrip (bres: 384 cycles)
+ * that never binds; with short k-blocks (bres64: 192) it sets their pace,
+ * (compute + roundtrip) / 2 each.  A k-block whose stage landed late is
+ * held only by what is left of the round trip (j - 2 retired meanwhile). */
+static double kblock_start(const pg_schedule *s, const double *b, int j, double c, double landed, double prev_end)
+{
+    double t = landed > prev_end ? landed : prev_end;
+    if (j >= 2 && s->kb_roundtrip > 0 && b[j - 2] + c + s->kb_roundtrip > t)
+        t = b[j - 2] + c + s->kb_roundtrip;
+    return t;
+}
+
 /* the loop from `start` with load latency `load`: b[j] = k-block j's start,
  * land[j] its stage's landing; returns the loop's end.  With `queue=` a
  * load's latency grows with the loads in flight at its issue (Little's law
@@ -81,7 +97,7 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
         }
         const double landed = issue + lat + tmaqueue_extra(E, k, start, issue + lat, hit);
         land[j] = landed;
-        b[j] = landed > end ? landed : end;
+        b[j] = kblock_start(s, b, j, c, landed, end);
         end = b[j] + c;
     }
     return end;

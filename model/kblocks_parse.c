@@ -84,10 +84,24 @@ int sch_kblocks_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
     return 0;
 }
 
+/* optional roundtrip=: the consumer's wgmma round trip (kblocks.c), a
+ * latency in cycles; 0 when absent (no floor) */
+static int spec_roundtrip(pg_schedule *s)
+{
+    char v[128];
+    s->kb_roundtrip = 0;
+    if (spec_value(s->kb_spec, "roundtrip", v, sizeof v) && spec_num(s, "roundtrip", &s->kb_roundtrip))
+        return -1;
+    if (!(s->kb_roundtrip >= 0 && s->kb_roundtrip <= 1e6))
+        return FAIL(s->kb_line, "kblocks roundtrip= must be in [0, 1e6] cycles (the consumer's wgmma round trip; "
+                                "got %g)", s->kb_roundtrip);
+    return 0;
+}
+
 int sch_kblocks_resolve(pg_schedule *s)
 {
     static const char *const keys[] = {"count", "stages", "compute", "issue", "load", "release", "calibrated_mean",
-                                       "queue", "inflight", NULL};
+                                       "queue", "inflight", "roundtrip", NULL};
     if (!s->kb_line)
         return 0;
     char phase[SCH_NAME + 8] = "", v[128];
@@ -109,7 +123,8 @@ int sch_kblocks_resolve(pg_schedule *s)
                 ok |= len > strlen(keys[k]) && strncmp(p, keys[k], strlen(keys[k])) == 0 && p[strlen(keys[k])] == '=';
             if (!ok)
                 return FAIL(s->kb_line, "kblocks: '%.*s': expected KEY=VALUE with KEY one of count, stages, compute, "
-                                        "issue, load, release, calibrated_mean, queue, inflight", (int)len, p);
+                                        "issue, load, release, calibrated_mean, queue, inflight, roundtrip",
+                            (int)len, p);
         }
         p += len;
     }
@@ -141,6 +156,8 @@ int sch_kblocks_resolve(pg_schedule *s)
     if (!(s->kb_inflight >= 0 && s->kb_inflight <= 1024))
         return FAIL(s->kb_line, "kblocks inflight= must be in [0, 1024] (0: the stage count; got %g)",
                     s->kb_inflight);
+    if (spec_roundtrip(s))
+        return -1;
     s->kb_count = (int)count;
     s->kb_stages = (int)stages;
     s->kb_tile_form = 0;
@@ -208,16 +225,22 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
                 : strcmp(stat, "calibrated_mean") == 0 ? &s->kb_calibrated_mean
                 : strcmp(stat, "queue") == 0           ? &s->kb_queue
                 : strcmp(stat, "inflight") == 0        ? &s->kb_inflight
+                : strcmp(stat, "roundtrip") == 0       ? &s->kb_roundtrip
                                                        : NULL;
     if (!f || s->kb_node < 0)
         return pg_fail("'%s': %s", param,
                        s->kb_node < 0 ? "this schedule has no kblocks line"
-                                      : "kblocks takes compute, tile_compute, calibrated_mean, queue, inflight");
+                                      : "kblocks takes compute, tile_compute, calibrated_mean, queue, inflight, "
+                                        "roundtrip");
     const double scale = tile ? s->kb_count : 1;
     double v = relative ? *f * scale + value : value;
-    if (!(v >= 0) || (f == &s->kb_queue && v > 1) || (f == &s->kb_inflight && v > 1024))
+    if (!(v >= 0) || (f == &s->kb_queue && v > 1) || (f == &s->kb_inflight && v > 1024) ||
+        (f == &s->kb_roundtrip && v > 1e6))
         return pg_fail("'%s' must be >= 0%s", param,
-                       f == &s->kb_queue ? " and <= 1" : f == &s->kb_inflight ? " and <= 1024" : "");
+                       f == &s->kb_queue      ? " and <= 1"
+                       : f == &s->kb_inflight ? " and <= 1024"
+                       : f == &s->kb_roundtrip ? " and <= 1e6"
+                                              : "");
     *f = v / scale;
     if (tile)
         s->kb_tile_form = 1;
@@ -236,7 +259,7 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
     if (!spec_value(text, "count", count, sizeof count)) /* as written: before strtok_r cuts it */
         count[0] = '\0';
     char *save = NULL;
-    int first = 1, wrote_inflight = 0;
+    int first = 1, wrote_inflight = 0, wrote_roundtrip = 0;
     for (char *tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), first = 0) {
         if (!first)
             fputc(' ', f);
@@ -250,11 +273,19 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
             fprintf(f, "queue=%.9g", s->kb_queue);
         else if (strncmp(tok, "inflight=", 9) == 0)
             fprintf(f, "inflight=%.9g", s->kb_inflight), wrote_inflight = 1;
+        else if (strncmp(tok, "roundtrip=", 10) == 0 && !strchr(tok, '$'))
+            fprintf(f, "roundtrip=%.9g", s->kb_roundtrip), wrote_roundtrip = 1;
+        else if (strncmp(tok, "roundtrip=", 10) == 0)
+            fputs(tok, f), wrote_roundtrip = 1;
         else
             fputs(tok, f);
     }
     if (!wrote_inflight && s->kb_inflight > 0)
         fprintf(f, " inflight=%.9g", s->kb_inflight);
+    /* a --set kblocks.roundtrip= on a line without the key: the written
+     * schedule must run the loop the prediction ran */
+    if (!wrote_roundtrip && s->kb_roundtrip > 0)
+        fprintf(f, " roundtrip=%.9g", s->kb_roundtrip);
     fputc('\n', f);
     return 1;
 }

@@ -204,6 +204,12 @@ struct pg_schedule {
      * inflight: the mean n at the calibration (set by `pegemm model fit`).
      * queue=0 (default): the latency as replayed (docs/experiments.md M25) */
     double kb_queue, kb_inflight;
+    /* roundtrip= (cycles, >= 0): the consumer's wgmma round trip.  The
+     * kernel keeps one group queued behind the running one (wait_group 1),
+     * so it issues k-block j's wgmmas only once k-block j - 2's retired:
+     * j's compute starts no earlier than roundtrip after j - 2's compute
+     * ended.  0 (default): no floor (docs/experiments.md M29) */
+    double kb_roundtrip;
     int kb_issue_node; /* the issuing step: its start issues k-block 0 */
     int kb_phase_slot, kb_load_slot, kb_release_slot;
     int kb_line;

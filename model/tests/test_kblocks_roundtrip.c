@@ -1,0 +1,144 @@
+/* kblocks roundtrip= (docs/experiments.md M29): ws_mainloop issues k-block
+ * j's wgmma group only once wait_group 1 returned for j - 2's, so j's
+ * compute starts no earlier than `roundtrip` after j - 2's ended.  A loop
+ * whose loads land at once is then 2c + ((count - 2) / 2) (c + roundtrip)
+ * for even counts where roundtrip > c, and count x c where roundtrip <= c:
+ * halving the k-block and doubling the count costs (count - 2) / 2 x
+ * (roundtrip - c) more, not nothing. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model_ext.h"
+#include "pg_error.h"
+#include "sched.h"
+
+/* one consumer whose loop's loads land at once (zero latency, zero
+ * release): the loop is its compute and the round trip alone */
+static const char k_loop[] = "schedule rt\n"
+                             "machine units=1 tiles=100 clock_hz=1e9 flops=1e12\n"
+                             "period consumer.mainloop\n"
+                             "phase producer_issue family=const mean=1\n"
+                             "phase mainloop family=const mean=2304\n"
+                             "latency L family=const mean=0\n"
+                             "latency H family=const mean=0\n"
+                             "role producer instances=1\n"
+                             "  wait producer_wait\n"
+                             "  work producer_issue\n"
+                             "role consumer instances=1\n"
+                             "  wait load_wait until producer.producer_issue\n"
+                             "  work mainloop\n"
+                             "buffer stages count=2 acquire=producer.producer_wait release=consumer.mainloop\n";
+
+/* the model's mean mainloop of k_loop with a kblocks line of COUNT
+ * k-blocks splitting 2,304 cycles, STAGES stages, and the given
+ * roundtrip (as written on the line when `on_line`, else by override) */
+static double loop_mean(int count, int stages, double roundtrip, int on_line)
+{
+    char text[sizeof k_loop + 512], kb[320];
+    snprintf(kb, sizeof kb,
+             "kblocks mainloop count=%d stages=%d compute=2304/%d issue=producer.producer_issue load=L release=H "
+             "calibrated_mean=2304%s\n",
+             count, stages, count, on_line ? " roundtrip=320" : "");
+    snprintf(text, sizeof text, "%s%s", k_loop, kb);
+    pg_schedule *s = NULL;
+    assert_int_equal(pg_schedule_load_text(text, "rt.sched", &s), 0);
+    if (!on_line) {
+        char opt[64];
+        snprintf(opt, sizeof opt, "kblocks.roundtrip=%g", roundtrip);
+        assert_int_equal(pg_schedule_set(s, opt, 0), 0);
+    }
+    pg_model_opts o = {.tiles = 200, .seed = 1, .deterministic = 1};
+    pg_prediction p;
+    assert_int_equal(pg_model_predict(s, &o, &p), 0);
+    const pg_stat *st = pg_prediction_find(&p, "mainloop");
+    assert_non_null(st);
+    const double m = st->mean;
+    pg_schedule_free(s);
+    return m;
+}
+
+/* the closed form: the loop of count k-blocks of c with the round trip */
+static double closed_form(int count, double c, double rt)
+{
+    double b[64] = {0};
+    for (int j = 1; j < count; j++) {
+        b[j] = b[j - 1] + c;
+        if (j >= 2 && b[j - 2] + c + rt > b[j])
+            b[j] = b[j - 2] + c + rt;
+    }
+    return b[count - 1] + c;
+}
+
+static void test_count_doubling_costs_the_round_trip(void **state)
+{
+    (void)state;
+    /* bres: 6 k-blocks of 384 -- a round trip under 384 never binds */
+    assert_true(fabs(loop_mean(6, 4, 0, 0) - 2304) < 1e-6);
+    assert_true(fabs(loop_mean(6, 4, 320, 0) - 2304) < 1e-6);
+    assert_true(fabs(loop_mean(6, 4, 384, 0) - 2304) < 1e-6);
+    /* bres64: 12 of 192 -- without the round trip the same 2,304; with
+     * 320 cycles 2 x 192 + 5 x 512 = 2,944 */
+    assert_true(fabs(loop_mean(12, 8, 0, 0) - 2304) < 1e-6);
+    const double with = loop_mean(12, 8, 320, 0);
+    assert_true(fabs(with - 2944) < 1e-6);
+    assert_true(fabs(with - closed_form(12, 192, 320)) < 1e-6);
+    /* the same from the line as from the override */
+    assert_true(fabs(loop_mean(12, 8, 0, 1) - with) < 1e-6);
+    /* 24 of 96: the pace is the round trip's, (96 + 320) / 2 a k-block */
+    assert_true(fabs(loop_mean(24, 8, 320, 0) - closed_form(24, 96, 320)) < 1e-6);
+    assert_true(fabs(closed_form(24, 96, 320) - (2 * 96 + 11 * 416)) < 1e-9);
+}
+
+/* out-of-range values are refused with the key named; the written
+ * schedule carries an overridden round trip, so its prediction is the same */
+static void test_roundtrip_parse_and_write(void **state)
+{
+    (void)state;
+    pg_schedule *s = NULL;
+    assert_int_equal(pg_schedule_load("h100-bres", &s), 0);
+    assert_int_equal(s->kb_roundtrip, 0); /* default: no floor */
+    assert_int_not_equal(pg_schedule_set(s, "kblocks.roundtrip=-1", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "kblocks.roundtrip"));
+    assert_int_equal(pg_schedule_set(s, "kblocks.roundtrip=320", 0), 0);
+    assert_int_equal(pg_schedule_set(s, "kblocks=12", 0), 0); /* survives a recompile */
+    assert_true(fabs(s->kb_roundtrip - 320) < 1e-12);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(pg_schedule_write(s, f, NULL), 0);
+    assert_int_equal(fclose(f), 0);
+    assert_non_null(strstr(buf, " roundtrip=320"));
+    pg_schedule *t = NULL;
+    assert_int_equal(pg_schedule_load_text(buf, "written.sched", &t), 0);
+    assert_true(fabs(t->kb_roundtrip - 320) < 1e-12);
+    pg_schedule_free(t);
+    free(buf);
+    pg_schedule_free(s);
+
+    char text[sizeof k_loop + 256];
+    snprintf(text, sizeof text, "%s%s", k_loop,
+             "kblocks mainloop count=4 stages=2 compute=2 issue=producer.producer_issue load=L release=H "
+             "calibrated_mean=2304 roundtrip=-3\n");
+    pg_clear_error();
+    assert_int_not_equal(pg_schedule_load_text(text, "bad.sched", &t), 0);
+    assert_null(t);
+    assert_non_null(strstr(pg_last_error(), "roundtrip= must be in [0, 1e6]"));
+    assert_non_null(strstr(pg_last_error(), "bad.sched:15"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_count_doubling_costs_the_round_trip),
+        cmocka_unit_test(test_roundtrip_parse_and_write),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
