@@ -4,7 +4,8 @@
 # contend lines; pingpong as built in), M25q (pingpong with kblocks
 # queue=1, traces/probes/reckoning/m25/h100-pingpong-queue.sched) and each
 # with pingpong's contention on the last tile's overlap (`--set
-# contend.window=1`, M30: mainw1, m25qw1), same
+# contend.window=1`, M30: mainw1, m25qw1) and the built-in with M29's
+# wgmma round trip (`--set kblocks.roundtrip=320`: r320), same
 # machine and both cross directions, from two sets of calibrations:
 #   prereg: set 3's committed zero-delay runs (traces/probes/h100_s3,
 #           h200_s3), as the predictions were written (the seed-5 sweep from
@@ -15,7 +16,7 @@
 #
 #   scripts/m28_reckoning.sh NEW OUTDIR        (PREDICT_ONLY=1: prereg only, no runs needed; NEW is then ignored)
 #
-# OUTDIR gets {prereg,refit}_{main,m25q,mainw1,m25qw1}_{h100,h200,h200_from_h100,h100_from_h200}.tsv.
+# OUTDIR gets {prereg,refit}_{main,m25q,mainw1,m25qw1,r320}_{h100,h200,h200_from_h100,h100_from_h200}.tsv.
 # Exit 0 when every table was written, 1 if one failed, 2 on bad input.
 set -uo pipefail
 [ $# = 2 ] || { echo "usage: scripts/m28_reckoning.sh NEW OUTDIR" >&2; exit 2; }
@@ -38,7 +39,7 @@ table() {
     local name=$1 runs=$2 cal=$3 cal5=$4 pp=$5
     shift 5
     [ -n "$PREDICT_ONLY" ] && runs=$cal # before the runs: the predictions alone
-    if ! PROBESET=5 CAL5_BRES_EPI=$cal5 PP_ARGS=$pp PREDICT_ONLY=$PREDICT_ONLY "$HERE/probe_reckoning.sh" "$runs" "$cal" "$@" \
+    if ! MODEL_ARGS=$MODEL_ARGS PROBESET=5 CAL5_BRES_EPI=$cal5 PP_ARGS=$pp PREDICT_ONLY=$PREDICT_ONLY "$HERE/probe_reckoning.sh" "$runs" "$cal" "$@" \
         >"$OUTDIR/$name.tsv.part"; then
         echo "failed: $name" >&2
         fails=$((fails + 1))
@@ -50,9 +51,11 @@ table() {
 # set_of PREFIX RUNS100 RUNS200 CAL100 CAL200 CAL5 UP DOWN F200: one calibration set, both models
 set_of() {
     local p=$1 r100=$2 r200=$3 c100=$4 c200=$5 cal5=$6 up=$7 down=$8 f200=$9
-    for m in main m25q mainw1 m25qw1; do
+    for m in main m25q mainw1 m25qw1 r320; do
         local pp=
+        MODEL_ARGS=
         case $m in
+        r320) MODEL_ARGS="--set kblocks.roundtrip=320" ;; # M29: bres64's round trip
         m25q) pp="--schedule $Q" ;;
         mainw1) pp="--set contend.window=1" ;;
         m25qw1) pp="--schedule $Q --set contend.window=1" ;;
