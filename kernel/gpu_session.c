@@ -23,8 +23,15 @@ int pg_cuda_fail(const char *what, cudaError_t e)
         }                                                                                                          \
     } while (0)
 
+/* The pingpong kernel's name from the constants it was built with (a
+ * -DPG_STAGES=3 build is not the 4-stage kernel; a run file must say so). */
+#define PG_STR_(x) #x
+#define PG_STR(x) PG_STR_(x)
+#define PG_PINGPONG_NAME                                                                                           \
+    "h100-pingpong-" PG_STR(PG_TILE_M) "x" PG_STR(PG_TILE_N) "x" PG_STR(PG_TILE_K) "-s" PG_STR(PG_STAGES)
+
 static const pg_variant_info k_variants[PG_VARIANT_COUNT] = {
-    [PG_VARIANT_PINGPONG] = {"pingpong", "h100-pingpong-64x256x128-s4", PG_TILE_M, PG_TILE_N, PG_TILE_K, PG_STAGES,
+    [PG_VARIANT_PINGPONG] = {"pingpong", PG_PINGPONG_NAME, PG_TILE_M, PG_TILE_N, PG_TILE_K, PG_STAGES,
                              PG_CLUSTER, 0},
     [PG_VARIANT_BRES] = {"bres", "h100-pingpong-bres-64x192x128-s4", PG_TILE_M, PG_BRES_TILE_N, PG_TILE_K, 4, 1, 0},
     [PG_VARIANT_BRES64] = {"bres64", "h100-pingpong-bres-64x192x64-s8", PG_TILE_M, PG_BRES_TILE_N, 64, 8, 1, 0},
