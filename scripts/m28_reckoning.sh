@@ -14,7 +14,8 @@
 #   refit:  set 5's own zero-delay runs (NEW/h100/runs, NEW/h200/runs; the
 #           seed-5 sweep from its own zero-delay run).
 #
-#   scripts/m28_reckoning.sh NEW OUTDIR        (PREDICT_ONLY=1: prereg only, no runs needed; NEW is then ignored)
+#   scripts/m28_reckoning.sh NEW OUTDIR        (PREDICT_ONLY=1: prereg only, no runs needed; NEW is then ignored;
+#                                              MODELS="main ...": a subset; MEASURED_CACHE=DIR: each run measured once)
 #
 # OUTDIR gets {prereg,refit}_{main,m25q,mainw1,m25qw1,r320}_{h100,h200,h200_from_h100,h100_from_h200}.tsv.
 # Exit 0 when every table was written, 1 if one failed, 2 on bad input.
@@ -51,7 +52,7 @@ table() {
 # set_of PREFIX RUNS100 RUNS200 CAL100 CAL200 CAL5 UP DOWN F200: one calibration set, both models
 set_of() {
     local p=$1 r100=$2 r200=$3 c100=$4 c200=$5 cal5=$6 up=$7 down=$8 f200=$9
-    for m in main m25q mainw1 m25qw1 r320; do
+    for m in ${MODELS:-main m25q mainw1 m25qw1 r320}; do
         local pp=
         MODEL_ARGS=
         case $m in

@@ -63,10 +63,20 @@ bw_args() { # bw_args CALRUN
                               split("=") | "--set \(.[0])=\((.[1]|tonumber) / ($bw|tonumber))"'
 }
 
-# measured tile period and mean waits of a run, tab-separated
+# measured tile period and mean waits of a run, tab-separated (kept in
+# $MEASURED_CACHE, when set, by the run's path: many tables read one run)
 measured() {
-    "$PG" model fit "$1" -q --tiles 2000 --json - |
-        jq -r --arg w "$WAITS" '.measured as $m | [$m.tile_period] + ($w | split(" ") | map($m.waits[.].mean)) | @tsv'
+    local key=
+    if [ -n "${MEASURED_CACHE:-}" ]; then
+        key="$MEASURED_CACHE/$(printf '%s' "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" | md5sum | cut -c1-32)"
+        [ -s "$key" ] && { cat "$key"; return 0; }
+    fi
+    local m
+    m=$("$PG" model fit "$1" -q --tiles 2000 --json - |
+        jq -r --arg w "$WAITS" '.measured as $m | [$m.tile_period] + ($w | split(" ") | map($m.waits[.].mean)) | @tsv') ||
+        return 1
+    [ -n "$key" ] && printf '%s\n' "$m" >"$key.$$" && mv "$key.$$" "$key"
+    printf '%s\n' "$m"
 }
 predicted() { # predicted CALRUN ARGS...
     local cal=$1 extra=
