@@ -22,7 +22,6 @@
  * a tile's overlap joins the running mean once both intervals are known
  * (tile=next: when tile k + 1's `by` step has run; tile=previous: when tile
  * k's contended step has). */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,30 +59,10 @@ static double *record(engine *E, int i, int64_t k)
     return E->ct_iv + ((k % E->R) * E->s->nct + i) * 4;
 }
 
-/* The overlap tile kc's replayed work was traced with: its row's own (the
- * fit records it, contend_fit.c), else the line's mean `overlap`. */
-static double traced_overlap(const engine *E, int i, int64_t kc)
+static void add_overlap(engine *E, int i, const double *step, const double *by)
 {
-    const sch_table *T = E->s->table;
-    const int64_t row = kc >= 0 ? E->tile_row[kc % E->R] : -1;
-    if (E->ct_col[i] >= 0 && row >= 0) {
-        const double ov = T->v[row * T->cols + E->ct_col[i]];
-        if (isfinite(ov))
-            return ov;
-    }
-    return E->s->ct[i].overlap;
-}
-
-/* Tile kc's overlap joins the running mean as its change against the
- * overlap its row was traced with (plus OV, the mean those are measured
- * against): at the fitted point a replayed tile then keeps its own
- * contention, tails included, however short the window. */
-static void add_overlap(engine *E, int i, int64_t kc, const double *step, const double *by)
-{
-    const sch_contend *c = &E->s->ct[i];
-    const double ov = contend_overlap(step[0], step[1], by[2], by[3]) * contend_weight(c, by[3] - by[2]);
-    const double moved = ov - traced_overlap(E, i, kc) + c->overlap;
-    E->ct_mean[i] += (moved - E->ct_mean[i]) / c->window;
+    const double ov = contend_overlap(step[0], step[1], by[2], by[3]) * contend_weight(&E->s->ct[i], by[3] - by[2]);
+    E->ct_mean[i] += (ov - E->ct_mean[i]) / E->s->ct[i].window;
 }
 
 void contend_record(engine *E, int v, int64_t k, double start, double work_end)
@@ -96,13 +75,13 @@ void contend_record(engine *E, int v, int64_t k, double start, double work_end)
             r[0] = start;
             r[1] = work_end;
             if (c->previous && k >= 1)
-                add_overlap(E, i, k, r, record(E, i, k - 1));
+                add_overlap(E, i, r, record(E, i, k - 1));
         }
         if (v == c->by_node) {
             r[2] = start;
             r[3] = work_end;
             if (!c->previous && k >= 1)
-                add_overlap(E, i, k - 1, record(E, i, k - 1), r);
+                add_overlap(E, i, record(E, i, k - 1), r);
         }
     }
 }

@@ -99,7 +99,6 @@ static double work_of(const pg_schedule *s, const int64_t *row_of, int64_t k, in
 typedef struct {
     double *ebt, *w, *ov, *g;
     by_iv *iv;
-    int64_t *tile; /* the contended tile of each (w, ov, g) */
 } fit_bufs;
 
 /* the line's (w, ov, g) per tile; *n of them, *ovsum their overlaps' sum */
@@ -148,7 +147,6 @@ static int collect(const pg_schedule *s, const sch_contend *c, const pg_trace *t
         if (!isfinite(wk) || !(nb->me > nb->mb))
             continue;
         B->w[n] = wk;
-        B->tile[n] = k;
         B->ov[n] = contend_overlap(B->ebt[k], B->ebt[k] + wk, nb->mb, nb->me) * contend_weight(c, nb->me - nb->mb);
         B->g[n] = c->previous ? fmin(fmax(B->ebt[k] - nb->mb, -wk), nb->me - nb->mb)
                               : fmin(fmax(nb->mb - B->ebt[k], 0), wk);
@@ -156,23 +154,6 @@ static int collect(const pg_schedule *s, const sch_contend *c, const pg_trace *t
         n++;
     }
     *nout = n;
-    return 0;
-}
-
-/* Each traced tile's own overlap, by table row (the column contend.c
- * reads): the engine moves a replayed tile's work by the change of its
- * overlap against the one it was traced with, so at the fitted point the
- * tiles replay as they ran even tile by tile (window=1). */
-static int record_overlaps(pg_schedule *s, const sch_contend *c, const int64_t *row_of, const fit_bufs *B, int64_t n)
-{
-    char name[SCH_NAME + 16];
-    snprintf(name, sizeof name, "contend:%s", c->spec[0]);
-    const int col = sch_table_add_column(s, name);
-    if (col < 0)
-        return -1;
-    sch_table *T = s->table;
-    for (int64_t i = 0; i < n; i++)
-        T->v[row_of[B->tile[i]] * T->cols + col] = B->ov[i];
     return 0;
 }
 
@@ -190,8 +171,6 @@ static int fit_one(pg_schedule *s, int line, const pg_trace *t, const int64_t *r
     if (n < 10)
         return 0; /* too few tiles to measure it: the line's figures stay */
     const double C = contend_estimate(B->w, B->ov, B->g, n);
-    if (record_overlaps(s, c, row_of, B, n))
-        return -1;
     /* contend.KEY with one line (as fits reported it before there could be
      * more), contend.PHASE.KEY with several */
     char opt[SCH_NAME + 64], name[SCH_NAME + 1] = "";
@@ -211,8 +190,8 @@ int contend_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64_
     int rc = -1;
     fit_bufs B = {malloc(sizeof(double) * (size_t)ntiles), malloc(sizeof(double) * (size_t)ntiles),
                   malloc(sizeof(double) * (size_t)ntiles), malloc(sizeof(double) * (size_t)ntiles),
-                  malloc(sizeof(by_iv) * (size_t)ntiles), malloc(sizeof(int64_t) * (size_t)ntiles)};
-    if (!B.ebt || !B.w || !B.ov || !B.g || !B.iv || !B.tile) {
+                  malloc(sizeof(by_iv) * (size_t)ntiles)};
+    if (!B.ebt || !B.w || !B.ov || !B.g || !B.iv) {
         pg_fail("out of memory for %lld tiles", (long long)ntiles);
         goto done;
     }
@@ -226,6 +205,5 @@ done:
     free(B.ov);
     free(B.g);
     free(B.iv);
-    free(B.tile);
     return rc;
 }

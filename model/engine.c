@@ -1,6 +1,5 @@
 #include "engine.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,8 +19,7 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
     }
     if (s->nct)
         E->ct_iv = calloc((size_t)E->R * (size_t)s->nct * 4, sizeof(double));
-    E->tile_row = malloc(sizeof(int64_t) * (size_t)E->R);
-    if (!E->x || !E->smp || (s->kb_node >= 0 && (!E->kb || !E->kb_land)) || (s->nct && !E->ct_iv) || !E->tile_row) {
+    if (!E->x || !E->smp || (s->kb_node >= 0 && (!E->kb || !E->kb_land)) || (s->nct && !E->ct_iv)) {
         engine_free(E);
         return pg_fail("out of memory for the recurrence");
     }
@@ -33,14 +31,8 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
         E->scale[i] = sch_dist_scale(s, s->slots[i].dist);
     for (int i = 0; i < s->nslots; i++)
         E->dq[i] = dramq_factor(s, s->slots[i].dist);
-    for (int i = 0; i < s->nct; i++) {
-        char name[SCH_NAME + 16];
-        snprintf(name, sizeof name, "contend:%s", s->ct[i].spec[0]);
+    for (int i = 0; i < s->nct; i++)
         E->ct_at[s->ct[i].node] = E->ct_at[s->ct[i].by_node] = 1;
-        E->ct_col[i] = means_only ? -1 : sch_table_find(s, name);
-    }
-    for (int i = 0; i < E->R; i++)
-        E->tile_row[i] = -1;
     rng_seed(&E->r, seed);
     contend_reset(E);
     return 0;
@@ -74,9 +66,7 @@ void engine_free(engine *E)
     free(E->kb);
     free(E->kb_land);
     free(E->ct_iv);
-    free(E->tile_row);
     E->x = E->smp = E->kb = E->kb_land = E->ct_iv = NULL;
-    E->tile_row = NULL;
 }
 
 static void draw(engine *E, double *out)
@@ -168,7 +158,6 @@ void engine_step(engine *E)
 {
     const int ns = E->s->nslots ? E->s->nslots : 1;
     draw(E, E->smp + (E->k % E->R) * ns);
-    E->tile_row[E->k % E->R] = E->s->table && !E->means_only ? E->row : -1;
     eval_tile(E, E->k);
     E->k++;
 }

@@ -31,8 +31,6 @@ typedef struct {
      * per tile and line the intervals of the two steps' work, [R][nct][4] */
     double ct_mean[SCH_CT_MAX];
     double *ct_iv;
-    int ct_col[SCH_CT_MAX]; /* each line's column of the traced tiles' own overlaps (-1: none) */
-    int64_t *tile_row;      /* [R]: the table row tile k was drawn from (-1: not from the table) */
     unsigned char ct_at[SCH_MAX_NODES]; /* node -> a line's contended or `by` step */
     rng r;
     int64_t k;      /* next tile */

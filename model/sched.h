@@ -276,11 +276,6 @@ int sch_load_options(pg_schedule *s);
 int sch_attach_table(pg_schedule *s);
 /* The table column of (phase distribution, instance), -1 if none. */
 int sch_table_column(const pg_schedule *s, int dist, int instance);
-/* The table column named `name` (not a distribution's: no '#'), -1 if none;
- * sch_table_add_column appends one filled with NAN (or finds it): its index,
- * -1 with an error. */
-int sch_table_find(const pg_schedule *s, const char *name);
-int sch_table_add_column(pg_schedule *s, const char *name);
 /* Replace distribution d->name by *d (fitted first), recorded as an
  * override so recompiles keep it; replaces an earlier one for that name. */
 int sch_set_dist(pg_schedule *s, const sch_dist *d);

@@ -2,13 +2,11 @@
  * distribution's samples, and making those distributions empirical.  Part
  * of the schedule data (the engine and the compiler read it; fitting fills
  * the table, fit.c). */
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "pg_error.h"
 #include "sched.h"
 
 int sch_table_column(const pg_schedule *s, int dist, int instance)
@@ -55,37 +53,4 @@ int sch_attach_table(pg_schedule *s)
         D->shift = 0;
     }
     return 0;
-}
-
-int sch_table_find(const pg_schedule *s, const char *name)
-{
-    for (int c = 0; s->table && c < s->table->cols; c++)
-        if (strcmp(s->table->colname[c], name) == 0)
-            return c;
-    return -1;
-}
-
-int sch_table_add_column(pg_schedule *s, const char *name)
-{
-    sch_table *T = s->table;
-    if (!T)
-        return pg_fail("no fitted table to add column '%s' to", name);
-    int c = sch_table_find(s, name);
-    if (c >= 0)
-        return c;
-    if (T->cols >= SCH_MAX_NODES || strlen(name) >= sizeof T->colname[0])
-        return pg_fail("the fitted table has no room for column '%s'", name);
-    const int cols = T->cols + 1;
-    double *v = malloc(sizeof(double) * (size_t)(T->rows ? T->rows : 1) * (size_t)cols);
-    if (!v)
-        return pg_fail("out of memory for %lld table rows", (long long)T->rows);
-    for (int64_t r = 0; r < T->rows; r++) {
-        memcpy(v + r * cols, T->v + r * T->cols, sizeof(double) * (size_t)T->cols);
-        v[r * cols + T->cols] = NAN;
-    }
-    free(T->v);
-    T->v = v;
-    snprintf(T->colname[T->cols], sizeof T->colname[0], "%s", name);
-    T->cols = cols;
-    return cols - 1;
 }
