@@ -97,8 +97,10 @@ static void test_epi_and_structure(void **state)
         /* M21 had +29.4%: the fit froze a k-block's compute at the
          * calibration's 384 cycles, so 12 k-blocks ran 4,608 cycles of
          * wgmma.  With the tile's compute split over the count (M24):
-         * -11.3% (the replayed latency is an 8 KB stage's, 4 in flight) */
-        expect_in(period_error(H100_BRES0, H100_BRES64, b64, 2, seed), -0.14, -0.09, "H100 bres64 from bres", seed);
+         * -11.3% (the replayed latency is an 8 KB stage's, 4 in flight).
+         * With the wgmma round trip on bres's loop (M29, R = 320): -4.9%
+         * (the loop's fixed part and the epilogue overlap, M29 item 4) */
+        expect_in(period_error(H100_BRES0, H100_BRES64, b64, 2, seed), -0.08, -0.03, "H100 bres64 from bres", seed);
     }
 }
 
