@@ -21,6 +21,7 @@
 #include "model_ext.h"
 #include "pg_error.h"
 #include "runfile.h"
+#include "sched_text.h"
 
 static const char *const *g_paths;
 static int g_n;
@@ -37,12 +38,7 @@ static void test_bres_fit_uses_its_schedule(void **state)
         fail_msg("fit: %s", pg_last_error());
     const char *text = pg_schedule_text(s);
     assert_non_null(strstr(text, "schedule h100-bres"));
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    assert_int_equal(pg_schedule_write(s, f, NULL), 0);
-    fclose(f);
+    char *buf = pg_test_schedule_text(s, NULL);
     const char *tq = strstr(buf, "tmaqueue mainloop");
     assert_non_null(tq);
     const char *pen = strstr(tq, "penalty=");

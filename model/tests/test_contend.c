@@ -26,6 +26,7 @@
 #include "pg_error.h"
 #include "fit.h"
 #include "sched.h"
+#include "sched_text.h"
 
 static const char k_pingpong[] = "schedule pp\n"
                                  "option E 400\n"
@@ -422,12 +423,7 @@ static void test_write_back(void **state)
     assert_int_equal(pg_schedule_set(s, "contend.epilogue_regs.window=8", 0), 0);
     assert_true(s->ct[0].slowdown == 0.2 && s->ct[0].window == 8 && s->ct[1].slowdown == 0.3 &&
                 s->ct[1].overlap == 123.5 && s->ct[1].previous && !s->ct[0].previous);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    assert_int_equal(pg_schedule_write(s, f, NULL), 0);
-    fclose(f);
+    char *buf = pg_test_schedule_text(s, NULL);
     assert_non_null(strstr(buf, "contend epilogue_regs by=mainloop slowdown=0.2 overlap=0 window=8\n"));
     assert_non_null(strstr(buf, "contend mainloop by=epilogue_regs tile=previous slowdown=0.3 overlap=123.5 window=1\n"));
     if (pg_schedule_load_text(buf, "back.sched", &t) != 0)

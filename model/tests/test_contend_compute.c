@@ -25,6 +25,7 @@
 #include "pg_error.h"
 #include "fit.h"
 #include "sched.h"
+#include "sched_text.h"
 
 static const char k_pp[] = "schedule pp\n"
                            "option K 0\n"
@@ -206,12 +207,7 @@ static void test_write_back(void **state)
     if (pg_schedule_load_text(k_pp, "pp.sched", &s) != 0)
         fail_msg("load: %s", pg_last_error());
     assert_int_equal(pg_schedule_set(s, "contend.compute=3072", 0), 0);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    assert_int_equal(pg_schedule_write(s, f, NULL), 0);
-    assert_int_equal(fclose(f), 0);
+    char *buf = pg_test_schedule_text(s, NULL);
     assert_non_null(strstr(buf, "contend epilogue_regs by=mainloop slowdown=0.5 overlap=0 window=1 compute=3072\n"));
     if (pg_schedule_load_text(buf, "back.sched", &t) != 0)
         fail_msg("reload: %s", pg_last_error());

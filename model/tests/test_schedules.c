@@ -15,6 +15,7 @@
 #include "model_ext.h"
 #include "pg_error.h"
 #include "sched.h"
+#include "sched_text.h"
 
 static const char k_good[] = "schedule t\n"                                                       /* 1 */
                              "machine units=1 tiles=100 clock_hz=1e9 flops=1e12\n"               /* 2 */
@@ -122,12 +123,7 @@ static void test_builtins_roundtrip(void **state)
         pg_schedule *s = NULL, *t = NULL;
         assert_int_equal(pg_schedule_load(names[i], &s), 0);
         assert_string_equal(pg_schedule_name(s), names[i]);
-        char *buf = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&buf, &len);
-        assert_non_null(f);
-        assert_int_equal(pg_schedule_write(s, f, "round trip"), 0);
-        fclose(f);
+        char *buf = pg_test_schedule_text(s, "round trip");
         assert_int_equal(pg_schedule_load_text(buf, "roundtrip", &t), 0);
         double l1, l2;
         char c1[256], c2[256], b1[64], b2[64];
@@ -181,12 +177,7 @@ static void test_kblocks_tile_compute(void **state)
     assert_int_equal(pg_schedule_set(s, "kblocks=12", 0), 0);
     assert_int_equal(pg_schedule_set(s, "stages=8", 0), 0);
     assert_true(fabs(s->kb_compute - 250) < 1e-9);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
-    assert_non_null(f);
-    assert_int_equal(pg_schedule_write(s, f, "tile form"), 0);
-    fclose(f);
+    char *buf = pg_test_schedule_text(s, "tile form");
     assert_non_null(strstr(buf, "compute=3000/($kblocks)"));
     assert_int_equal(pg_schedule_load_text(buf, "tile.sched", &t), 0);
     assert_int_equal(pg_schedule_set(t, "stages=4", 0), 0); /* stages first: the ring must fit the count */

@@ -1,0 +1,24 @@
+/* A schedule's written text in memory, for the model tests' write-back
+ * checks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "sched_text.h"
+
+char *pg_test_schedule_text(const pg_schedule *s, const char *header)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(pg_schedule_write(s, f, header), 0);
+    assert_int_equal(fclose(f), 0);
+    assert_non_null(buf);
+    return buf;
+}
