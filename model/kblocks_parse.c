@@ -84,17 +84,16 @@ int sch_kblocks_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
     return 0;
 }
 
-/* optional roundtrip=: the consumer's wgmma round trip (kblocks.c), a
- * latency in cycles; 0 when absent (no floor) */
-static int spec_roundtrip(pg_schedule *s)
+/* An optional KEY=: 0 when absent, else its value, which must lie in
+ * [0, max] (`range` says so in the message, `what` says what it is). */
+static int spec_optional(pg_schedule *s, const char *key, double max, const char *range, const char *what, double *out)
 {
     char v[128];
-    s->kb_roundtrip = 0;
-    if (spec_value(s->kb_spec, "roundtrip", v, sizeof v) && spec_num(s, "roundtrip", &s->kb_roundtrip))
+    *out = 0;
+    if (spec_value(s->kb_spec, key, v, sizeof v) && spec_num(s, key, out))
         return -1;
-    if (!(s->kb_roundtrip >= 0 && s->kb_roundtrip <= 1e6))
-        return FAIL(s->kb_line, "kblocks roundtrip= must be in [0, 1e6] cycles (the consumer's wgmma round trip; "
-                                "got %g)", s->kb_roundtrip);
+    if (!(*out >= 0 && *out <= max))
+        return FAIL(s->kb_line, "kblocks %s= must be in %s (%s; got %g)", key, range, what, *out);
     return 0;
 }
 
@@ -142,21 +141,11 @@ int sch_kblocks_resolve(pg_schedule *s)
                                 "k-block would wait for its own release", stages);
     if (!(s->kb_compute >= 0) || !(s->kb_calibrated_mean >= 0))
         return FAIL(s->kb_line, "kblocks compute= and calibrated_mean= must be >= 0");
-    /* optional: the queueing share of the load latency and the calibration's loads in flight */
-    s->kb_queue = 0;
-    s->kb_inflight = 0;
-    char qv[128];
-    if (spec_value(s->kb_spec, "queue", qv, sizeof qv) && spec_num(s, "queue", &s->kb_queue))
-        return -1;
-    if (spec_value(s->kb_spec, "inflight", qv, sizeof qv) && spec_num(s, "inflight", &s->kb_inflight))
-        return -1;
-    if (!(s->kb_queue >= 0 && s->kb_queue <= 1))
-        return FAIL(s->kb_line, "kblocks queue= must be in [0, 1] (the share of the load latency that is queueing; "
-                                "got %g)", s->kb_queue);
-    if (!(s->kb_inflight >= 0 && s->kb_inflight <= 1024))
-        return FAIL(s->kb_line, "kblocks inflight= must be in [0, 1024] (0: the stage count; got %g)",
-                    s->kb_inflight);
-    if (spec_roundtrip(s))
+    /* optional: the queueing share of the load latency, the calibration's
+     * loads in flight, the consumer's wgmma round trip (kblocks.c) */
+    if (spec_optional(s, "queue", 1, "[0, 1]", "the share of the load latency that is queueing", &s->kb_queue) ||
+        spec_optional(s, "inflight", 1024, "[0, 1024]", "0: the stage count", &s->kb_inflight) ||
+        spec_optional(s, "roundtrip", 1e6, "[0, 1e6] cycles", "the consumer's wgmma round trip", &s->kb_roundtrip))
         return -1;
     s->kb_count = (int)count;
     s->kb_stages = (int)stages;
