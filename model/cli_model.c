@@ -25,6 +25,7 @@ typedef struct {
     int points, deterministic;
     int64_t tiles;
     uint64_t seed;
+    double floors[2]; /* --floors CAL,OTHER in bytes/s (0: not given) */
     const char *positional[32];
     int npos;
 } cli_args;
@@ -39,6 +40,24 @@ typedef struct {
 #define O_SEED {"seed", 0, "S", "Monte Carlo seed (default 1)"}
 #define O_DETERMINISTIC {"deterministic", 0, NULL, "every phase at its mean"}
 #define O_OUTPUT {"output", 'o', "FILE.sched", "write the schedule to FILE.sched (atomically)"}
+
+/* "CAL,OTHER": two copy floors in GB/s, kept in bytes/s. */
+static int parse_floors(const char *v, double *floors)
+{
+    char cal[64];
+    const char *comma = strchr(v, ',');
+    if (!comma || (size_t)(comma - v) >= sizeof cal)
+        return pg_fail("--floors takes CAL,OTHER: two copy floors in GB/s (got '%s')", v);
+    memcpy(cal, v, (size_t)(comma - v));
+    cal[comma - v] = '\0';
+    if (pg_cli_double("--floors", cal, &floors[0]) || pg_cli_double("--floors", comma + 1, &floors[1]))
+        return -1;
+    if (!(floors[0] > 0 && floors[1] > 0 && floors[0] < 1e6 && floors[1] < 1e6))
+        return pg_fail("--floors: each floor must be in (0, 1e6) GB/s (got '%s')", v);
+    floors[0] *= 1e9;
+    floors[1] *= 1e9;
+    return 0;
+}
 
 static int set_option(cli_args *a, const char *name, const char *v)
 {
@@ -67,7 +86,9 @@ static int set_option(cli_args *a, const char *name, const char *v)
         if (*n_of == MAX_ASSIGN)
             return pg_fail("more than %d --%s", MAX_ASSIGN, name);
         (name[0] == 's' ? a->sets : a->deltas)[(*n_of)++] = v;
-    } else if (!strcmp(name, "from"))
+    } else if (!strcmp(name, "floors"))
+        return parse_floors(v, a->floors);
+    else if (!strcmp(name, "from"))
         return pg_cli_double("--from", v, &a->from);
     else if (!strcmp(name, "to"))
         return pg_cli_double("--to", v, &a->to);
@@ -522,6 +543,68 @@ static int cmd_validate_delays(int argc, char **argv)
     return ok ? 0 : 1;
 }
 
+/* ---------------------------------------------------------------- validate */
+static const char k_validate_help[] =
+    "usage: pegemm model validate CAL.h5 RUN.h5... [--schedule NAME|FILE.sched] [--floors CAL,OTHER]\n"
+    "                             [--json FILE] [--tiles N] [--seed S]\n"
+    "The out-of-sample check of the model on your own runs: fit the schedule on CAL.h5's trace\n"
+    "only (e.g. the zero-delay run), then predict every RUN.h5 from what its /kernel and\n"
+    "/problem attributes say differs from CAL.h5 (--epi-delay, --mainloop-delay, M, SM count,\n"
+    "stage count, k-block size, another GPU) and compare with its trace.  A run of another\n"
+    "kernel (another name once stage count and k extent are set aside: a cluster or prefetch\n"
+    "build), another N, or another GPU without --floors is listed as not predicted, with why.\n"
+    "Target (issue 12): tile period within 3%, each mean wait within 15% or 150 cycles.\n"
+    "--floors CAL,OTHER: the copy floors (GB/s, `pegemm bench`) of CAL.h5's GPU and of the\n"
+    "other GPU, for runs on another GPU (the bandwidth term moves by their ratio; cycles stay).\n"
+    "Exit 0 when every run was predicted within the target, 1 otherwise, 2 on bad input.\n";
+
+static const pg_cli_opt k_validate_opts[] = {
+    {"schedule", 0, "NAME|FILE", "the schedule to fit (default: the one CAL.h5's kernel names)"},
+    {"floors", 0, "CAL,OTHER", "copy floors in GB/s of CAL.h5's GPU and the other GPU"},
+    O_JSON, O_TILES, O_SEED};
+
+typedef struct {
+    const pg_validate_report *r;
+} validate_runs_ctx;
+
+static int validate_runs_json(FILE *f, const void *ctx)
+{
+    return validate_print(f, ((const validate_runs_ctx *)ctx)->r, 1);
+}
+
+static int cmd_validate(int argc, char **argv)
+{
+    cli_args a;
+    pg_validate_report r;
+    int pr = parse_args(argc, argv, "model validate", k_validate_opts, PG_CLI_COUNT(k_validate_opts),
+                        k_validate_help, &a);
+    if (pr)
+        return pr == 1 ? 0 : 2;
+    if (a.npos < 2) {
+        pg_fail("give the calibration run and at least one run to predict");
+        return fail_usage("validate");
+    }
+    const pg_model_opts o = {a.tiles ? a.tiles : 40000, a.seed, 0};
+    const pg_floors floors = {a.floors[0], a.floors[1]};
+    pg_note("fitting %s; predicting %d run%s", a.positional[0], a.npos - 1, a.npos == 2 ? "" : "s");
+    if (pg_model_validate_runs(a.positional[0], a.positional + 1, a.npos - 1, a.schedule, &floors, &o, &r))
+        return fail_usage("validate");
+    int rc = 0;
+    const validate_runs_ctx c = {&r};
+    if (a.json)
+        rc = pg_cli_write_report(a.json, validate_runs_json, &c);
+    else
+        rc = validate_print(stdout, &r, 0);
+    const int pass = pg_validate_pass(&r);
+    if (!rc && a.json && strcmp(a.json, "-") != 0)
+        pg_note("wrote %s (out-of-sample: %d of %d within the target: %s)", a.json, r.oos_both_ok, r.oos,
+                pass ? "PASS" : "FAIL");
+    pg_validate_report_free(&r);
+    if (rc)
+        return fail_usage("validate");
+    return pass ? 0 : 1;
+}
+
 /* ------------------------------------------------------------- list, show */
 static const char k_list_help[] = "usage: pegemm model list\n"
                                   "Every built-in schedule with its options (and their choices) and phases.\n";
@@ -589,6 +672,7 @@ static void usage(FILE *f)
                "  sweep        vary one parameter; find where the bottleneck moves and waits turn on/off\n"
                "  fit          fit a schedule to a run's trace and compare prediction with measurement\n"
                "  import-seed  the seed's calibration CSV: predict each row, compare with the log\n"
+               "  validate     fit on one run, predict your other runs from what differs, hold them to the target\n"
                "  validate-delays  fit on a zero-delay trace, predict an --epi-delay sweep, compare\n"
                "  list         built-in schedules, their options and phases\n"
                "  show         print a schedule (with overrides) as a .sched file\n"
@@ -614,6 +698,8 @@ int pg_cmd_model(int argc, char **argv)
         return cmd_fit(argc - 1, argv + 1);
     if (strcmp(c, "import-seed") == 0)
         return cmd_import_seed(argc - 1, argv + 1);
+    if (strcmp(c, "validate") == 0)
+        return cmd_validate(argc - 1, argv + 1);
     if (strcmp(c, "validate-delays") == 0)
         return cmd_validate_delays(argc - 1, argv + 1);
     if (strcmp(c, "list") == 0)

@@ -364,6 +364,24 @@ static double onset(const double *delay, const double *idle, const double *perio
     return NAN;
 }
 
+/* A run of the sweep must be the zero-delay run at another delay: one that
+ * differs in more (M, the ring, the GPU, the kernel) would be predicted as
+ * if it did not. */
+static int only_the_delay_differs(const pg_run *base, const pg_run *run, const pg_schedule *fit, const char *path)
+{
+    pg_whatif w;
+    if (pg_whatif_derive(base, run, fit, NULL, &w))
+        return pg_fail_context("%s", path);
+    if (w.why_not[0])
+        return pg_fail("%s is not the zero-delay run at another delay: %s", path, w.why_not);
+    for (int i = 0; i < w.n; i++)
+        if (strncmp(w.set[i], "epi_delay=", 10) != 0 && strncmp(w.set[i], "mainloop_delay=", 15) != 0)
+            return pg_fail("%s differs from the zero-delay run in more than the delay (%s): validate-delays "
+                           "checks one sweep; `pegemm model validate` predicts runs that differ in more",
+                           path, w.set[i]);
+    return 0;
+}
+
 int pg_model_validate_delays(const char *const *paths, int n, const pg_model_opts *o, pg_delay_check *out)
 {
     return pg_model_validate_delays_ex(paths, n, o, 0, out);
@@ -418,6 +436,8 @@ int pg_model_validate_delays_as(const char *const *paths, int n, const pg_model_
         pg_prediction m, p;
         pg_schedule *c = NULL;
         char a[64];
+        if (only_the_delay_differs(&runs[base], &runs[i], fit, paths[i]))
+            goto done;
         if (pg_schedule_match_trace(fit, &runs[i].trace)) {
             pg_fail_context("%s", paths[i]);
             goto done;

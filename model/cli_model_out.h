@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "model_ext.h"
+#include "validate.h"
 
 int model_print_text(FILE *f, const pg_schedule *s, const pg_model_opts *o, const pg_prediction *p);
 int model_print_json(FILE *f, const pg_schedule *s, const pg_model_opts *o, const pg_prediction *p);
@@ -21,6 +22,9 @@ int seed_validate(FILE *f, const pg_seed_row *rows, int n, const pg_model_opts *
 /* The H100 --epi-delay sweep check (see `pegemm model validate-delays --help`). */
 int delays_validate(FILE *f, const char *const *paths, int n, const pg_model_opts *o, const char *schedule, int json,
                     int *all_ok);
+
+/* `pegemm model validate`'s report (cli_model_validate.c): text, or JSON when json */
+int validate_print(FILE *f, const pg_validate_report *r, int json);
 
 /* `pegemm model contest` (cli_model_contest.c) */
 int pg_model_cmd_contest(int argc, char **argv);

@@ -32,8 +32,8 @@ static int pegemm(const char *env, const char *fmt, ...)
 /* Every subcommand, as it is called. */
 static const char *const k_commands[] = {
     "inputs", "ref", "bench-ref", "run", "bench", "model predict", "model sweep", "model fit", "model list",
-    "model show", "model import-seed", "model validate-delays", "verify outputs", "verify modes", "verify trace",
-    "trace export", "demo", "dual run", "dual bench", "dual ref", "dual check",
+    "model show", "model import-seed", "model validate", "model validate-delays", "verify outputs", "verify modes",
+    "verify trace", "trace export", "demo", "dual run", "dual bench", "dual ref", "dual check",
 };
 #define NCOMMANDS (sizeof k_commands / sizeof k_commands[0])
 

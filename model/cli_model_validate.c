@@ -1,0 +1,129 @@
+/* The report of `pegemm model validate` (validate.h): one line per run,
+ * self-fit and out-of-sample labelled, the target's pass/fail, as text or
+ * JSON. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_model_out.h"
+#include "pg_error.h"
+#include "pg_json.h"
+#include "validate.h"
+
+static const char *row_kind(const pg_validate_row *row)
+{
+    return row->self_fit ? "self-fit" : row->whatif.why_not[0] ? "not-predicted" : "out-of-sample";
+}
+
+static void whatif_text(const pg_whatif *w, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    for (int i = 0; i < w->n; i++) {
+        const size_t len = strlen(buf);
+        snprintf(buf + len, cap - len, "%s%s", i ? " " : "", w->set[i]);
+    }
+    if (!buf[0])
+        snprintf(buf, cap, "(none)");
+}
+
+static void row_text(FILE *f, const pg_validate_row *row)
+{
+    char what[PG_WHATIF_MAX * PG_WHATIF_LEN];
+    whatif_text(&row->whatif, what, sizeof what);
+    fprintf(f, "%s  [%s]\n", row->path, row_kind(row));
+    if (row->whatif.why_not[0]) {
+        fprintf(f, "    not predicted: %s\n", row->whatif.why_not);
+        return;
+    }
+    fprintf(f, "    what-if: %s\n", what);
+    if (row->whatif.unmodelled[0])
+        fprintf(f, "    also differs, not modelled (predicted as the calibration's): %s\n", row->whatif.unmodelled);
+    fprintf(f, "    %-14s measured %9.1f  predicted %9.1f  %+6.1f%%  %s\n", "tile_period", row->period_measured,
+            row->period_predicted, 100 * (row->period_predicted / row->period_measured - 1),
+            row->period_ok ? "ok" : "MISS");
+    for (int w = 0; w < row->nwaits; w++)
+        fprintf(f, "    %-14s measured %9.1f  predicted %9.1f  %+6.0f     %s\n", row->wait_name[w], row->wait_measured[w],
+                row->wait_predicted[w], row->wait_predicted[w] - row->wait_measured[w], row->wait_ok[w] ? "ok" : "MISS");
+}
+
+static int report_text(FILE *f, const pg_validate_report *r)
+{
+    fprintf(f, "schedule %s fitted on %s; every other run predicted from what it differs in\n", r->schedule,
+            r->rows[0].path);
+    fprintf(f, "target: tile period within %.0f%%, each mean wait within %.0f%% or %.0f cycles (cycles per tile)\n",
+            100 * PG_VALIDATE_PERIOD_REL, 100 * PG_VALIDATE_WAIT_REL, PG_VALIDATE_WAIT_ABS);
+    fprintf(f, "(self-fit: the calibration reproduced by construction; out-of-sample: a run the fit never saw)\n");
+    for (int i = 0; i < r->n; i++)
+        row_text(f, &r->rows[i]);
+    fprintf(f, "out-of-sample: %d runs; period within target %d, waits %d, both %d", r->oos, r->oos_period_ok,
+            r->oos_waits_ok, r->oos_both_ok);
+    if (r->not_predicted)
+        fprintf(f, "; %d not predicted", r->not_predicted);
+    fprintf(f, ": %s\n", pg_validate_pass(r) ? "PASS" : "FAIL");
+    return ferror(f) ? pg_fail("write error") : 0;
+}
+
+static void row_json(pg_json *j, const pg_validate_row *row)
+{
+    pg_json_object_begin(j);
+    pg_json_kv_string(j, "path", row->path);
+    pg_json_kv_string(j, "kind", row_kind(row));
+    if (row->whatif.why_not[0]) {
+        pg_json_kv_string(j, "not_predicted", row->whatif.why_not);
+        pg_json_object_end(j);
+        return;
+    }
+    pg_json_key(j, "what_if");
+    pg_json_array_begin(j);
+    for (int i = 0; i < row->whatif.n; i++)
+        pg_json_string(j, row->whatif.set[i]);
+    pg_json_array_end(j);
+    pg_json_kv_string(j, "unmodelled", row->whatif.unmodelled);
+    pg_json_kv_number(j, "tile_period_measured", row->period_measured);
+    pg_json_kv_number(j, "tile_period_predicted", row->period_predicted);
+    pg_json_kv_bool(j, "tile_period_ok", row->period_ok);
+    pg_json_key(j, "waits");
+    pg_json_object_begin(j);
+    for (int w = 0; w < row->nwaits; w++) {
+        pg_json_key(j, row->wait_name[w]);
+        pg_json_object_begin(j);
+        pg_json_kv_number(j, "measured", row->wait_measured[w]);
+        pg_json_kv_number(j, "predicted", row->wait_predicted[w]);
+        pg_json_kv_bool(j, "ok", row->wait_ok[w]);
+        pg_json_object_end(j);
+    }
+    pg_json_object_end(j);
+    pg_json_kv_bool(j, "waits_ok", row->waits_ok);
+    pg_json_kv_string(j, "bottleneck", row->bottleneck);
+    pg_json_object_end(j);
+}
+
+static int report_json(FILE *f, const pg_validate_report *r)
+{
+    pg_json j;
+    pg_json_init(&j, f, 1);
+    pg_json_object_begin(&j);
+    pg_json_kv_string(&j, "schedule", r->schedule);
+    pg_json_kv_string(&j, "fitted_on", r->rows[0].path);
+    pg_json_kv_number(&j, "target_period_rel", PG_VALIDATE_PERIOD_REL);
+    pg_json_kv_number(&j, "target_wait_rel", PG_VALIDATE_WAIT_REL);
+    pg_json_kv_number(&j, "target_wait_cycles", PG_VALIDATE_WAIT_ABS);
+    pg_json_key(&j, "runs");
+    pg_json_array_begin(&j);
+    for (int i = 0; i < r->n; i++)
+        row_json(&j, &r->rows[i]);
+    pg_json_array_end(&j);
+    pg_json_kv_int(&j, "out_of_sample_runs", r->oos);
+    pg_json_kv_int(&j, "out_of_sample_period_ok", r->oos_period_ok);
+    pg_json_kv_int(&j, "out_of_sample_waits_ok", r->oos_waits_ok);
+    pg_json_kv_int(&j, "out_of_sample_both_ok", r->oos_both_ok);
+    pg_json_kv_int(&j, "not_predicted", r->not_predicted);
+    pg_json_kv_bool(&j, "pass", pg_validate_pass(r));
+    pg_json_object_end(&j);
+    return pg_json_finish(&j);
+}
+
+int validate_print(FILE *f, const pg_validate_report *r, int json)
+{
+    return json ? report_json(f, r) : report_text(f, r);
+}

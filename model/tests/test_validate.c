@@ -1,0 +1,231 @@
+/* `pegemm model validate` (model/validate.h): the what-if each run's own
+ * attributes give (synthetic runs: every kind of difference), and the
+ * check on committed probe runs (traces/probes): its predictions are the
+ * ones a hand-written `fit --set` gives, a run of another kernel or GPU is
+ * not predicted unless the model can be told how, and validate-delays no
+ * longer predicts a run that differs in more than its delay.
+ * argv: h100/bres_ml_00000, h100/bres64_ml_00000, h200/bres_ml_00000,
+ * h100/pingpong_ml_00000 (traces/probes). */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model.h"
+#include "model_ext.h"
+#include "pg_error.h"
+#include "runfile.h"
+#include "validate.h"
+
+enum { BRES0, BRES64, H200_BRES0, PINGPONG0, N_RUNS };
+static const char *g_path[N_RUNS];
+
+/* bres at M = 200,704 on an H100, zero delay */
+static void bres_run(pg_run *r)
+{
+    memset(r, 0, sizeof *r);
+    r->kernel.present = 1;
+    snprintf(r->kernel.name, sizeof r->kernel.name, "h100-pingpong-bres-64x192x128-s4");
+    snprintf(r->kernel.device, sizeof r->kernel.device, "NVIDIA H100 80GB HBM3");
+    r->kernel.sm_count = 132;
+    r->kernel.sm_clock_hz = 1.6e9;
+    r->kernel.tile_m = 64;
+    r->kernel.tile_n = 192;
+    r->kernel.tile_k = 128;
+    r->kernel.stages = 4;
+    r->kernel.consumers = 2;
+    r->problem.shape = (pg_shape){200704, 768, 768, 4096};
+    snprintf(r->problem.family, sizeof r->problem.family, "normal");
+    r->problem.seed = 1;
+}
+
+static void derive(const pg_run *cal, const pg_run *run, const pg_floors *fl, pg_whatif *w)
+{
+    pg_schedule *s = NULL;
+    if (pg_schedule_load("h100-bres", &s) || pg_whatif_derive(cal, run, s, fl, w))
+        fail_msg("%s", pg_last_error());
+    pg_schedule_free(s);
+}
+
+static void expect_sets(const pg_whatif *w, const char *const *want, int n)
+{
+    if (w->why_not[0])
+        fail_msg("not predicted: %s", w->why_not);
+    assert_int_equal(w->n, n);
+    for (int i = 0; i < n; i++)
+        assert_string_equal(w->set[i], want[i]);
+}
+
+static void test_whatif_settings(void **state)
+{
+    (void)state;
+    pg_run cal, run;
+    pg_whatif w;
+    bres_run(&cal);
+    bres_run(&run);
+    derive(&cal, &run, NULL, &w);
+    expect_sets(&w, NULL, 0);
+    run.kernel.epi_delay = 800;
+    run.kernel.mainloop_delay = 1500;
+    derive(&cal, &run, NULL, &w);
+    expect_sets(&w, (const char *const[]){"epi_delay=800", "mainloop_delay=1500"}, 2);
+    bres_run(&run);
+    run.problem.shape.M = 301056; /* 4,704 row blocks x 4 column blocks */
+    derive(&cal, &run, NULL, &w);
+    expect_sets(&w, (const char *const[]){"tiles=18816", "flops=355140108288"}, 2);
+    /* bres64: the same kernel with 8 stages of 64 x 64, k-blocks first */
+    bres_run(&run);
+    snprintf(run.kernel.name, sizeof run.kernel.name, "h100-pingpong-bres-64x192x64-s8");
+    run.kernel.tile_k = 64;
+    run.kernel.stages = 8;
+    derive(&cal, &run, NULL, &w);
+    expect_sets(&w, (const char *const[]){"kblocks=12", "stages=8"}, 2);
+    /* the inputs are not modelled: predicted as the calibration's, said */
+    bres_run(&run);
+    run.problem.seed = 7;
+    snprintf(run.problem.family, sizeof run.problem.family, "codes");
+    derive(&cal, &run, NULL, &w);
+    expect_sets(&w, NULL, 0);
+    assert_string_equal(w.unmodelled, "input family, input seed");
+}
+
+static void expect_not_predicted(const pg_run *cal, const pg_run *run, const pg_floors *fl, const char *why)
+{
+    pg_whatif w;
+    derive(cal, run, fl, &w);
+    if (!strstr(w.why_not, why))
+        fail_msg("why_not '%s' does not say '%s'", w.why_not, why);
+}
+
+static void test_whatif_refusals(void **state)
+{
+    (void)state;
+    pg_run cal, run;
+    bres_run(&cal);
+    bres_run(&run);
+    snprintf(run.kernel.name, sizeof run.kernel.name, "h100-pingpong-bres-64x192x128-s4-pf2");
+    expect_not_predicted(&cal, &run, NULL, "another kernel");
+    snprintf(run.kernel.name, sizeof run.kernel.name, "h100-pingpong-bresmc2-64x192x128-s4");
+    expect_not_predicted(&cal, &run, NULL, "another kernel");
+    bres_run(&run);
+    run.problem.shape.N = 1536;
+    expect_not_predicted(&cal, &run, NULL, "N differs");
+    bres_run(&run);
+    snprintf(run.kernel.device, sizeof run.kernel.device, "NVIDIA H200");
+    expect_not_predicted(&cal, &run, NULL, "--floors");
+}
+
+/* Another GPU with both floors: the bandwidth term's share moves by their ratio. */
+static void test_whatif_other_gpu(void **state)
+{
+    (void)state;
+    pg_run cal, run;
+    pg_whatif w;
+    pg_schedule *s = NULL;
+    bres_run(&cal);
+    bres_run(&run);
+    snprintf(run.kernel.device, sizeof run.kernel.device, "NVIDIA H200");
+    const pg_floors fl = {3.0e12, 4.5e12};
+    if (pg_schedule_load("h100-bres", &s) || pg_whatif_derive(&cal, &run, s, &fl, &w))
+        fail_msg("%s", pg_last_error());
+    assert_int_equal(w.other_device, 1);
+    assert_int_equal(w.n, 3);
+    assert_string_equal(w.set[0], "bandwidth.bytes_per_s=3000000000000");
+    double bytes = NAN, period = NAN;
+    assert_int_equal(sscanf(w.set[1], "bandwidth.bytes_per_tile=%lf", &bytes), 1);
+    assert_int_equal(sscanf(w.set[2], "bandwidth.calibrated_period=%lf", &period), 1);
+    assert_true(fabs(bytes - 36864 / 1.5) < 1e-6);
+    assert_true(fabs(period - 3569 / 1.5) < 1e-6);
+    pg_schedule_free(s);
+}
+
+/* A hand-written fit + what-if + predict of CAL for RUN's period. */
+static double by_hand(int cal, const char *const *sets, int nsets, const pg_model_opts *o)
+{
+    pg_run c;
+    pg_schedule *s = NULL;
+    pg_prediction p;
+    if (pg_run_read(g_path[cal], &c, PG_READ_TRACE) || pg_schedule_fit(&c, &s))
+        fail_msg("%s", pg_last_error());
+    for (int i = 0; i < nsets; i++)
+        if (pg_schedule_set(s, sets[i], 0))
+            fail_msg("%s: %s", sets[i], pg_last_error());
+    if (pg_model_predict(s, o, &p))
+        fail_msg("%s", pg_last_error());
+    pg_schedule_free(s);
+    pg_run_free(&c);
+    return p.tile_period;
+}
+
+static void test_validate_runs(void **state)
+{
+    (void)state;
+    const pg_model_opts o = {20000, 1, 0};
+    const char *runs[] = {g_path[BRES0], g_path[BRES64], g_path[PINGPONG0], g_path[H200_BRES0]};
+    pg_validate_report r;
+    if (pg_model_validate_runs(g_path[BRES0], runs, 4, NULL, NULL, &o, &r))
+        fail_msg("%s", pg_last_error());
+    /* the calibration once (given again among the runs: not a second row) */
+    assert_int_equal(r.n, 4);
+    assert_true(r.rows[0].self_fit);
+    assert_string_equal(r.rows[1].path, g_path[BRES64]);
+    const double want = by_hand(BRES0, (const char *const[]){"kblocks=12", "stages=8"}, 2, &o);
+    assert_true(r.rows[1].period_predicted == want);
+    assert_true(r.rows[1].nwaits >= 3);
+    assert_non_null(strstr(r.rows[2].whatif.why_not, "another kernel"));
+    assert_non_null(strstr(r.rows[3].whatif.why_not, "--floors"));
+    assert_int_equal(r.oos, 1);
+    assert_int_equal(r.not_predicted, 2);
+    assert_false(pg_validate_pass(&r));
+    pg_validate_report_free(&r);
+}
+
+static void test_validate_other_gpu(void **state)
+{
+    (void)state;
+    const pg_model_opts o = {20000, 1, 0};
+    const pg_floors fl = {3000.4e9, 4232.0e9};
+    pg_validate_report r;
+    if (pg_model_validate_runs(g_path[BRES0], &g_path[H200_BRES0], 1, NULL, &fl, &o, &r))
+        fail_msg("%s", pg_last_error());
+    assert_int_equal(r.n, 2);
+    assert_int_equal(r.not_predicted, 0);
+    assert_true(r.rows[1].whatif.other_device);
+    assert_true(isfinite(r.rows[1].period_predicted) && r.rows[1].period_measured > 0);
+    /* the H200's floor is 1.41x the H100's: the bandwidth stall shrinks, the period with it */
+    assert_true(r.rows[1].period_predicted < r.rows[0].period_predicted);
+    pg_validate_report_free(&r);
+}
+
+/* validate-delays fitted the zero-delay run and predicted bres64 as bres */
+static void test_delays_refuse_more(void **state)
+{
+    (void)state;
+    const pg_model_opts o = {2000, 1, 0};
+    pg_delay_check c;
+    const char *paths[] = {g_path[BRES0], g_path[BRES64]};
+    assert_int_equal(pg_model_validate_delays(paths, 2, &o, &c), -1);
+    assert_non_null(strstr(pg_last_error(), "more than the delay"));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 1 + N_RUNS) {
+        fprintf(stderr, "usage: %s RUN.h5 x %d (see the file's comment)\n", argv[0], N_RUNS);
+        return 2;
+    }
+    for (int i = 0; i < N_RUNS; i++)
+        g_path[i] = argv[1 + i];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_whatif_settings),   cmocka_unit_test(test_whatif_refusals),
+        cmocka_unit_test(test_whatif_other_gpu),  cmocka_unit_test(test_validate_runs),
+        cmocka_unit_test(test_validate_other_gpu), cmocka_unit_test(test_delays_refuse_more),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,171 @@
+/* Fit on one run, predict the others from their own attributes, hold each
+ * prediction to issue 12's target (validate.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_ext.h"
+#include "pg_error.h"
+#include "validate.h"
+
+static int within(double predicted, double measured, double rel, double abs_cycles)
+{
+    const double d = fabs(predicted - measured);
+    return d <= rel * fabs(measured) || d <= abs_cycles;
+}
+
+/* The fitted schedule with the run's what-ifs, or why_not when the
+ * schedule cannot express one (an option it lacks). */
+static int apply_whatif(const pg_schedule *fit, pg_validate_row *row, pg_schedule **out)
+{
+    *out = NULL;
+    if (pg_schedule_clone(fit, out))
+        return -1;
+    for (int i = 0; i < row->whatif.n; i++)
+        if (pg_schedule_set(*out, row->whatif.set[i], 0)) {
+            snprintf(row->whatif.why_not, sizeof row->whatif.why_not, "the schedule cannot express %s: %s",
+                     row->whatif.set[i], pg_last_error());
+            pg_schedule_free(*out);
+            *out = NULL;
+            return 0;
+        }
+    return 0;
+}
+
+/* Measured and predicted period and waits of one run; the waits are the
+ * ones its trace has (the schedule's, by pg_schedule_match_trace). */
+static void compare(pg_validate_row *row, const pg_prediction *m, const pg_prediction *p)
+{
+    row->period_measured = m->tile_period;
+    row->period_predicted = p->tile_period;
+    row->period_ok = fabs(p->tile_period / m->tile_period - 1) <= PG_VALIDATE_PERIOD_REL;
+    row->waits_ok = 1;
+    for (int w = 0; w < m->nwaits && row->nwaits < PG_VALIDATE_MAX_WAITS; w++) {
+        const pg_stat *ps = pg_prediction_find(p, m->waits[w].name);
+        const int k = row->nwaits++;
+        snprintf(row->wait_name[k], sizeof row->wait_name[k], "%s", m->waits[w].name);
+        row->wait_measured[k] = m->waits[w].mean;
+        row->wait_predicted[k] = ps ? ps->mean : NAN;
+        row->wait_ok[k] = ps && within(ps->mean, m->waits[w].mean, PG_VALIDATE_WAIT_REL, PG_VALIDATE_WAIT_ABS);
+        row->waits_ok &= row->wait_ok[k];
+    }
+    snprintf(row->bottleneck, sizeof row->bottleneck, "%s", p->bottleneck);
+}
+
+static int predict_row(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *fl,
+                       const pg_model_opts *o, pg_validate_row *row)
+{
+    pg_prediction m, p;
+    pg_schedule *c = NULL;
+    if (pg_whatif_derive(cal, run, fit, fl, &row->whatif))
+        return -1;
+    if (row->whatif.why_not[0])
+        return 0;
+    if (pg_schedule_match_trace(fit, &run->trace))
+        return pg_fail_context("%s", row->path);
+    if (pg_trace_summarize_period(&run->trace, run->kernel.sm_clock_hz, pg_schedule_period_phase(fit), &m))
+        return pg_fail_context("%s", row->path);
+    if (apply_whatif(fit, row, &c))
+        return -1;
+    if (!c)
+        return 0;
+    const int rc = pg_model_predict(c, o, &p);
+    pg_schedule_free(c);
+    if (rc)
+        return pg_fail_context("predicting %s", row->path);
+    compare(row, &m, &p);
+    return 0;
+}
+
+static void count(pg_validate_report *r)
+{
+    for (int i = 0; i < r->n; i++) {
+        const pg_validate_row *row = &r->rows[i];
+        if (row->self_fit)
+            continue;
+        if (row->whatif.why_not[0]) {
+            r->not_predicted++;
+            continue;
+        }
+        r->oos++;
+        r->oos_period_ok += row->period_ok;
+        r->oos_waits_ok += row->waits_ok;
+        r->oos_both_ok += row->period_ok && row->waits_ok;
+    }
+}
+
+/* One run at a time (a trace is tens of MB): read, predict, free. */
+static int run_rows(const pg_run *cal, const pg_schedule *fit, const char *const *paths, int n, const pg_floors *fl,
+                    const pg_model_opts *o, pg_validate_report *r)
+{
+    for (int i = 0; i < n; i++) {
+        pg_run run;
+        pg_validate_row *row = &r->rows[r->n];
+        if (strcmp(paths[i], r->rows[0].path) == 0)
+            continue; /* the calibration: its self-fit row is the first */
+        row->path = paths[i];
+        if (pg_run_read(paths[i], &run, PG_READ_TRACE))
+            return -1;
+        int rc = 0;
+        if (run.trace.n == 0)
+            rc = pg_fail("%s has no trace", paths[i]);
+        else
+            rc = predict_row(cal, &run, fit, fl, o, row);
+        pg_run_free(&run);
+        if (rc)
+            return -1;
+        r->n++;
+    }
+    return 0;
+}
+
+int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n, const char *schedule,
+                           const pg_floors *floors, const pg_model_opts *o, pg_validate_report *out)
+{
+    pg_run cal;
+    pg_schedule *fit = NULL;
+    int rc = -1;
+    memset(out, 0, sizeof *out);
+    memset(&cal, 0, sizeof cal);
+    out->rows = calloc((size_t)n + 1, sizeof *out->rows);
+    if (!out->rows)
+        return pg_fail("out of memory");
+    if (pg_run_read(cal_path, &cal, PG_READ_TRACE))
+        goto done;
+    if (cal.trace.n == 0) {
+        pg_fail("%s has no trace: the calibration is fitted on one", cal_path);
+        goto done;
+    }
+    if (pg_schedule_fit_as(&cal, schedule, &fit)) {
+        pg_fail_context("fitting %s", cal_path);
+        goto done;
+    }
+    snprintf(out->schedule, sizeof out->schedule, "%s", pg_schedule_name(fit));
+    out->rows[0].path = cal_path;
+    out->rows[0].self_fit = 1;
+    if (predict_row(&cal, &cal, fit, floors, o, &out->rows[0]))
+        goto done;
+    out->n = 1;
+    if (run_rows(&cal, fit, paths, n, floors, o, out))
+        goto done;
+    count(out);
+    rc = 0;
+done:
+    pg_schedule_free(fit);
+    pg_run_free(&cal);
+    if (rc)
+        pg_validate_report_free(out);
+    return rc;
+}
+
+void pg_validate_report_free(pg_validate_report *r)
+{
+    free(r->rows);
+    memset(r, 0, sizeof *r);
+}
+
+int pg_validate_pass(const pg_validate_report *r)
+{
+    return r->oos > 0 && r->oos_both_ok == r->oos && r->not_predicted == 0;
+}

@@ -1,0 +1,77 @@
+/* `pegemm model validate`: fit a schedule on one run (the calibration: in
+ * issue 12's terms the same machine's zero-delay run) and predict every
+ * other run from what it differs in, read from the run files' own
+ * attributes; then hold each prediction to the target (tile period within
+ * 3%, each mean wait within 15% or 150 cycles).  The what-if of each run is
+ * derived here, once, so that a user's probe runs are predicted the way our
+ * reckonings were (scripts/probe_reckoning.sh spelled them by hand). */
+#ifndef PG_MODEL_VALIDATE_H
+#define PG_MODEL_VALIDATE_H
+#include "model.h"
+
+#define PG_WHATIF_MAX 16
+#define PG_WHATIF_LEN 96
+
+/* The two machines' DRAM floors for a run on another GPU (bytes/s; the
+ * copy floor `pegemm bench` measures on each).  0: not given. */
+typedef struct {
+    double cal_bytes_per_s, other_bytes_per_s;
+} pg_floors;
+
+typedef struct {
+    int n;                                  /* assignments to apply to the fitted schedule */
+    char set[PG_WHATIF_MAX][PG_WHATIF_LEN]; /* "epi_delay=800", "tiles=4704", ... */
+    char why_not[512];                      /* non-empty: the run cannot be predicted, and why */
+    char unmodelled[256];                   /* differences predicted as if equal ("" none) */
+    int other_device;                       /* 1: the run is from another GPU (floors applied) */
+} pg_whatif;
+
+/* What `run` differs in from `cal`, as assignments to `fit` (the schedule
+ * fitted on cal): delays, M (tiles, flops), SM count, stage count, k-block
+ * count (K / tile_k), another GPU (the bandwidth term rescaled by the floors'
+ * ratio).  A difference the model has no term for (another kernel, N) sets
+ * why_not; one of the inputs (family, seed, P) goes to unmodelled.  -1
+ * only on an internal error (message set). */
+int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *floors,
+                     pg_whatif *w);
+
+/* One run's check. */
+#define PG_VALIDATE_MAX_WAITS 8
+typedef struct {
+    const char *path;
+    int self_fit;        /* 1: the calibration run itself */
+    pg_whatif whatif;    /* whatif.why_not set: nothing below is filled */
+    double period_measured, period_predicted;
+    int period_ok;
+    int nwaits;
+    char wait_name[PG_VALIDATE_MAX_WAITS][32];
+    double wait_measured[PG_VALIDATE_MAX_WAITS], wait_predicted[PG_VALIDATE_MAX_WAITS];
+    int wait_ok[PG_VALIDATE_MAX_WAITS];
+    int waits_ok;
+    char bottleneck[64];
+} pg_validate_row;
+
+typedef struct {
+    char schedule[64];
+    int n;
+    pg_validate_row *rows; /* n rows: the calibration first, then the runs as given */
+    int oos, oos_period_ok, oos_waits_ok, oos_both_ok, not_predicted;
+} pg_validate_report;
+
+/* Target of issue 12. */
+#define PG_VALIDATE_PERIOD_REL 0.03
+#define PG_VALIDATE_WAIT_REL 0.15
+#define PG_VALIDATE_WAIT_ABS 150.0
+
+/* Fit `schedule` (NULL: the calibration run's own) on cal_path and predict
+ * each of paths (the calibration itself may be among them: a self-fit row).
+ * -1 with a message when the calibration cannot be read or fitted, or a run
+ * cannot be read; a run the model cannot predict is a row with why_not. */
+int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n, const char *schedule,
+                           const pg_floors *floors, const pg_model_opts *o, pg_validate_report *out);
+void pg_validate_report_free(pg_validate_report *r);
+/* The check passes when every run was predicted and every out-of-sample
+ * one is within the target on its period and on each mean wait. */
+int pg_validate_pass(const pg_validate_report *r);
+
+#endif

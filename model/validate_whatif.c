@@ -1,0 +1,142 @@
+/* What a run differs in from the calibration run, as what-ifs on the
+ * schedule fitted to the calibration (validate.h).  The settings come from
+ * the run files' /kernel and /problem attributes, so a probe is predicted
+ * from what was run, not from how its file is named. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pg_error.h"
+#include "sched.h"
+#include "validate.h"
+
+static void add(pg_whatif *w, const char *fmt, ...)
+{
+    if (w->n == PG_WHATIF_MAX) {
+        snprintf(w->why_not, sizeof w->why_not, "more than %d differences", PG_WHATIF_MAX);
+        return;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->set[w->n++], PG_WHATIF_LEN, fmt, ap);
+    va_end(ap);
+}
+
+static void note(char *buf, size_t cap, const char *what)
+{
+    size_t len = strlen(buf);
+    snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", what);
+}
+
+/* The kernel's name without what a what-if can change: its stage count
+ * ("-s4") and the k extent of its tile ("64x192x128" -> "64x192"), so that
+ * bres64 (64x192x64-s8) is bres (64x192x128-s4) with another ring while
+ * bresmc2 or a "-pf2" build (an L2 prefetch) stays another kernel. */
+static void kernel_family(const pg_kernel_info *k, char *out, size_t cap)
+{
+    char name[sizeof k->name], stages[16];
+    snprintf(name, sizeof name, "%s", k->name);
+    snprintf(stages, sizeof stages, "s%d", k->stages);
+    out[0] = '\0';
+    char *save = NULL;
+    for (char *tok = strtok_r(name, "-", &save); tok; tok = strtok_r(NULL, "-", &save)) {
+        int tm, tn, tk, used = 0;
+        if (strcmp(tok, stages) == 0)
+            continue;
+        if (sscanf(tok, "%dx%dx%d%n", &tm, &tn, &tk, &used) == 3 && tok[used] == '\0')
+            snprintf(tok, strlen(tok) + 1, "%dx%d", tm, tn);
+        const size_t len = strlen(out);
+        snprintf(out + len, cap - len, "%s%s", len ? "-" : "", tok);
+    }
+}
+
+/* Another kernel, or a problem the schedule has no term for: why_not. */
+static int same_kernel(const pg_run *cal, const pg_run *run, pg_whatif *w)
+{
+    const pg_kernel_info *a = &cal->kernel, *b = &run->kernel;
+    char fa[sizeof a->name], fb[sizeof b->name];
+    kernel_family(a, fa, sizeof fa);
+    kernel_family(b, fb, sizeof fb);
+    if (strcmp(fa, fb) != 0 || a->tile_m != b->tile_m || a->tile_n != b->tile_n || a->consumers != b->consumers)
+        snprintf(w->why_not, sizeof w->why_not,
+                 "another kernel ('%s' vs the calibration's '%s'): the model predicts its calibration's kernel at "
+                 "other settings",
+                 b->name, a->name);
+    else if (run->problem.shape.N != cal->problem.shape.N)
+        snprintf(w->why_not, sizeof w->why_not, "N differs (%lld vs %lld): the schedule has no term for it",
+                 (long long)run->problem.shape.N, (long long)cal->problem.shape.N);
+    return w->why_not[0] == '\0';
+}
+
+/* The problem's size and the kernel's ring. */
+static void shape_whatifs(const pg_run *cal, const pg_run *run, pg_whatif *w)
+{
+    const pg_shape *c = &cal->problem.shape, *r = &run->problem.shape;
+    const pg_kernel_info *kc = &cal->kernel, *kr = &run->kernel;
+    if (r->M != c->M || r->K != c->K) {
+        const double tiles = (double)((r->M + kr->tile_m - 1) / kr->tile_m) * (double)((r->N + kr->tile_n - 1) / kr->tile_n);
+        add(w, "tiles=%.17g", tiles);
+        add(w, "flops=%.17g", 2.0 * (double)r->M * (double)r->N * (double)r->K);
+    }
+    if (kr->sm_count != kc->sm_count)
+        add(w, "units=%d", kr->sm_count);
+    /* k-blocks before stages: the schedule checks the ring against them */
+    if (r->K / kr->tile_k != c->K / kc->tile_k)
+        add(w, "kblocks=%lld", (long long)(r->K / kr->tile_k));
+    if (kr->stages != kc->stages)
+        add(w, "stages=%d", kr->stages);
+}
+
+/* Another GPU: the fitted bandwidth term's DRAM share moved to the other
+ * machine's floor (docs/experiments.md M20: bytes per tile and the
+ * calibration period over the floors' ratio; the core-clock terms stay in
+ * cycles).  Without floors, or a bandwidth line, it cannot be predicted. */
+static void device_whatifs(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *fl,
+                           pg_whatif *w)
+{
+    if (strcmp(cal->kernel.device, run->kernel.device) == 0)
+        return;
+    w->other_device = 1;
+    if (!fl || fl->cal_bytes_per_s <= 0 || fl->other_bytes_per_s <= 0) {
+        snprintf(w->why_not, sizeof w->why_not,
+                 "another GPU ('%s' vs '%s'): give --floors CAL,OTHER (each machine's copy floor in GB/s, "
+                 "`pegemm bench`)",
+                 run->kernel.device, cal->kernel.device);
+        return;
+    }
+    if (fit->bw_dist < 0) {
+        snprintf(w->why_not, sizeof w->why_not,
+                 "another GPU, and schedule %s has no bandwidth line to carry the floors' ratio", fit->name);
+        return;
+    }
+    const double ratio = fl->other_bytes_per_s / fl->cal_bytes_per_s;
+    add(w, "bandwidth.bytes_per_s=%.17g", fl->cal_bytes_per_s);
+    add(w, "bandwidth.bytes_per_tile=%.17g", fit->bw_bytes_per_tile / ratio);
+    add(w, "bandwidth.calibrated_period=%.17g", fit->bw_calibrated_period / ratio);
+}
+
+int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *floors,
+                     pg_whatif *w)
+{
+    memset(w, 0, sizeof *w);
+    if (!cal->kernel.present || !run->kernel.present)
+        return pg_fail("a run without /kernel attributes: nothing says what it ran");
+    if (cal->kernel.tile_k <= 0 || run->kernel.tile_k <= 0)
+        return pg_fail("a run with no tile_k");
+    if (!same_kernel(cal, run, w))
+        return 0;
+    shape_whatifs(cal, run, w);
+    device_whatifs(cal, run, fit, floors, w);
+    if (run->kernel.epi_delay != cal->kernel.epi_delay)
+        add(w, "epi_delay=%lld", (long long)run->kernel.epi_delay);
+    if (run->kernel.mainloop_delay != cal->kernel.mainloop_delay)
+        add(w, "mainloop_delay=%lld", (long long)run->kernel.mainloop_delay);
+    const pg_problem *pc = &cal->problem, *pr = &run->problem;
+    if (strcmp(pc->family, pr->family) != 0)
+        note(w->unmodelled, sizeof w->unmodelled, "input family");
+    if (pc->seed != pr->seed)
+        note(w->unmodelled, sizeof w->unmodelled, "input seed");
+    if (pc->shape.P != pr->shape.P)
+        note(w->unmodelled, sizeof w->unmodelled, "P");
+    return 0;
+}
