@@ -546,7 +546,7 @@ static int cmd_validate_delays(int argc, char **argv)
 /* ---------------------------------------------------------------- validate */
 static const char k_validate_help[] =
     "usage: pegemm model validate CAL.h5 RUN.h5... [--schedule NAME|FILE.sched] [--floors CAL,OTHER]\n"
-    "                             [--json FILE] [--tiles N] [--seed S]\n"
+    "                             [--set P=V]... [--delta P=V]... [--json FILE] [--tiles N] [--seed S]\n"
     "The out-of-sample check of the model on your own runs: fit the schedule on CAL.h5's trace\n"
     "only (e.g. the zero-delay run), then predict every RUN.h5 from what its /kernel and\n"
     "/problem attributes say differs from CAL.h5 (--epi-delay, --mainloop-delay, M, SM count,\n"
@@ -556,11 +556,15 @@ static const char k_validate_help[] =
     "Target (issue 12): tile period within 3%, each mean wait within 15% or 150 cycles.\n"
     "--floors CAL,OTHER: the copy floors (GB/s, `pegemm bench`) of CAL.h5's GPU and of the\n"
     "other GPU, for runs on another GPU (the bandwidth term moves by their ratio; cycles stay).\n"
+    "--set/--delta: a model variant to try on the same runs (e.g. --set contend.window=1),\n"
+    "applied to the fit before each run's own what-if; the self-fit row shows it too.\n"
     "Exit 0 when every run was predicted within the target, 1 otherwise, 2 on bad input.\n";
 
 static const pg_cli_opt k_validate_opts[] = {
     {"schedule", 0, "NAME|FILE", "the schedule to fit (default: the one CAL.h5's kernel names)"},
     {"floors", 0, "CAL,OTHER", "copy floors in GB/s of CAL.h5's GPU and the other GPU"},
+    {"set", 0, "P=V", "a model variant to try: applied to the fit before each run's what-if (repeatable)"},
+    {"delta", 0, "P=V", "the same, relative: add V (repeatable)"},
     O_JSON, O_TILES, O_SEED};
 
 typedef struct {
@@ -585,9 +589,9 @@ static int cmd_validate(int argc, char **argv)
         return fail_usage("validate");
     }
     const pg_model_opts o = {a.tiles ? a.tiles : 40000, a.seed, 0};
-    const pg_floors floors = {a.floors[0], a.floors[1]};
+    const pg_validate_opts v = {a.schedule, {a.floors[0], a.floors[1]}, a.sets, a.nsets, a.deltas, a.ndeltas};
     pg_note("fitting %s; predicting %d run%s", a.positional[0], a.npos - 1, a.npos == 2 ? "" : "s");
-    if (pg_model_validate_runs(a.positional[0], a.positional + 1, a.npos - 1, a.schedule, &floors, &o, &r))
+    if (pg_model_validate_runs(a.positional[0], a.positional + 1, a.npos - 1, &v, &o, &r))
         return fail_usage("validate");
     int rc = 0;
     const validate_runs_ctx c = {&r};

@@ -120,9 +120,22 @@ static int run_rows(const pg_run *cal, const pg_schedule *fit, const char *const
     return 0;
 }
 
-int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n, const char *schedule,
-                           const pg_floors *floors, const pg_model_opts *o, pg_validate_report *out)
+/* The model variant the user asked for, on the fitted schedule. */
+static int apply_variant(pg_schedule *fit, const pg_validate_opts *v)
 {
+    for (int i = 0; i < v->nsets; i++)
+        if (pg_schedule_set(fit, v->sets[i], 0))
+            return -1;
+    for (int i = 0; i < v->ndeltas; i++)
+        if (pg_schedule_set(fit, v->deltas[i], 1))
+            return -1;
+    return 0;
+}
+
+int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n, const pg_validate_opts *v,
+                           const pg_model_opts *o, pg_validate_report *out)
+{
+    const pg_floors *floors = &v->floors;
     pg_run cal;
     pg_schedule *fit = NULL;
     int rc = -1;
@@ -137,10 +150,12 @@ int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n
         pg_fail("%s has no trace: the calibration is fitted on one", cal_path);
         goto done;
     }
-    if (pg_schedule_fit_as(&cal, schedule, &fit)) {
+    if (pg_schedule_fit_as(&cal, v->schedule, &fit)) {
         pg_fail_context("fitting %s", cal_path);
         goto done;
     }
+    if (apply_variant(fit, v))
+        goto done;
     snprintf(out->schedule, sizeof out->schedule, "%s", pg_schedule_name(fit));
     out->rows[0].path = cal_path;
     out->rows[0].self_fit = 1;

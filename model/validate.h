@@ -63,12 +63,25 @@ typedef struct {
 #define PG_VALIDATE_WAIT_REL 0.15
 #define PG_VALIDATE_WAIT_ABS 150.0
 
-/* Fit `schedule` (NULL: the calibration run's own) on cal_path and predict
- * each of paths (the calibration itself may be among them: a self-fit row).
- * -1 with a message when the calibration cannot be read or fitted, or a run
- * cannot be read; a run the model cannot predict is a row with why_not. */
-int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n, const char *schedule,
-                           const pg_floors *floors, const pg_model_opts *o, pg_validate_report *out);
+/* How the check is made: the schedule fitted (NULL: the calibration run's
+ * own), the floors for another GPU, and what-ifs applied to the fitted
+ * schedule before each run's own ("PARAM=VALUE": a model variant to try,
+ * e.g. "contend.window=1"; deltas add). */
+typedef struct {
+    const char *schedule;
+    pg_floors floors;
+    const char *const *sets;
+    int nsets;
+    const char *const *deltas;
+    int ndeltas;
+} pg_validate_opts;
+
+/* Fit on cal_path and predict each of paths (the calibration itself may be
+ * among them: it is the self-fit row).  -1 with a message when the
+ * calibration cannot be read or fitted, a what-if of v does not apply, or a
+ * run cannot be read; a run the model cannot predict is a row with why_not. */
+int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n, const pg_validate_opts *v,
+                           const pg_model_opts *o, pg_validate_report *out);
 void pg_validate_report_free(pg_validate_report *r);
 /* The check passes when every run was predicted and every out-of-sample
  * one is within the target on its period and on each mean wait. */

@@ -28,20 +28,32 @@ static void note(char *buf, size_t cap, const char *what)
     snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", what);
 }
 
+/* "s" and digits: a stage-count token */
+static int stage_token(const char *tok)
+{
+    if (tok[0] != 's' || !tok[1])
+        return 0;
+    for (const char *c = tok + 1; *c; c++)
+        if (*c < '0' || *c > '9')
+            return 0;
+    return 1;
+}
+
 /* The kernel's name without what a what-if can change: its stage count
- * ("-s4") and the k extent of its tile ("64x192x128" -> "64x192"), so that
- * bres64 (64x192x64-s8) is bres (64x192x128-s4) with another ring while
- * bresmc2 or a "-pf2" build (an L2 prefetch) stays another kernel. */
+ * ("-s4"; the stages attribute is compared instead: runs of session 7 and
+ * before named a pingpong build "-s4" whatever its ring) and the k extent of its
+ * tile ("64x192x128" -> "64x192"), so that bres64 (64x192x64-s8) is bres
+ * (64x192x128-s4) with another ring while bresmc2 or a "-pf2" build (an L2
+ * prefetch) stays another kernel. */
 static void kernel_family(const pg_kernel_info *k, char *out, size_t cap)
 {
-    char name[sizeof k->name], stages[16];
+    char name[sizeof k->name];
     snprintf(name, sizeof name, "%s", k->name);
-    snprintf(stages, sizeof stages, "s%d", k->stages);
     out[0] = '\0';
     char *save = NULL;
     for (char *tok = strtok_r(name, "-", &save); tok; tok = strtok_r(NULL, "-", &save)) {
         int tm, tn, tk, used = 0;
-        if (strcmp(tok, stages) == 0)
+        if (stage_token(tok))
             continue;
         if (sscanf(tok, "%dx%dx%d%n", &tm, &tn, &tk, &used) == 3 && tok[used] == '\0')
             snprintf(tok, strlen(tok) + 1, "%dx%d", tm, tn);

@@ -86,6 +86,11 @@ static void test_whatif_settings(void **state)
     run.kernel.stages = 8;
     derive(&cal, &run, NULL, &w);
     expect_sets(&w, (const char *const[]){"kblocks=12", "stages=8"}, 2);
+    /* a pingpong build with a 3-deep ring that older runs named "-s4": the stages attribute says */
+    bres_run(&run);
+    run.kernel.stages = 3;
+    derive(&cal, &run, NULL, &w);
+    expect_sets(&w, (const char *const[]){"stages=3"}, 1);
     /* the inputs are not modelled: predicted as the calibration's, said */
     bres_run(&run);
     run.problem.seed = 7;
@@ -169,7 +174,8 @@ static void test_validate_runs(void **state)
     const pg_model_opts o = {20000, 1, 0};
     const char *runs[] = {g_path[BRES0], g_path[BRES64], g_path[PINGPONG0], g_path[H200_BRES0]};
     pg_validate_report r;
-    if (pg_model_validate_runs(g_path[BRES0], runs, 4, NULL, NULL, &o, &r))
+    const pg_validate_opts v = {0};
+    if (pg_model_validate_runs(g_path[BRES0], runs, 4, &v, &o, &r))
         fail_msg("%s", pg_last_error());
     /* the calibration once (given again among the runs: not a second row) */
     assert_int_equal(r.n, 4);
@@ -186,13 +192,31 @@ static void test_validate_runs(void **state)
     pg_validate_report_free(&r);
 }
 
+/* A model variant goes on the fit before each run's what-if; a bad one is refused. */
+static void test_validate_variant(void **state)
+{
+    (void)state;
+    const pg_model_opts o = {20000, 1, 0};
+    const char *variant[] = {"stage_handover.mean=500"};
+    const pg_validate_opts v = {NULL, {0, 0}, variant, 1, NULL, 0};
+    pg_validate_report r;
+    if (pg_model_validate_runs(g_path[BRES0], &g_path[BRES64], 1, &v, &o, &r))
+        fail_msg("%s", pg_last_error());
+    const double want = by_hand(BRES0, (const char *const[]){"stage_handover.mean=500", "kblocks=12", "stages=8"}, 3, &o);
+    assert_true(r.rows[1].period_predicted == want);
+    pg_validate_report_free(&r);
+    const char *bad[] = {"no_such_thing=1"};
+    const pg_validate_opts vb = {NULL, {0, 0}, bad, 1, NULL, 0};
+    assert_int_equal(pg_model_validate_runs(g_path[BRES0], &g_path[BRES64], 1, &vb, &o, &r), -1);
+}
+
 static void test_validate_other_gpu(void **state)
 {
     (void)state;
     const pg_model_opts o = {20000, 1, 0};
-    const pg_floors fl = {3000.4e9, 4232.0e9};
+    const pg_validate_opts v = {NULL, {3000.4e9, 4232.0e9}, NULL, 0, NULL, 0};
     pg_validate_report r;
-    if (pg_model_validate_runs(g_path[BRES0], &g_path[H200_BRES0], 1, NULL, &fl, &o, &r))
+    if (pg_model_validate_runs(g_path[BRES0], &g_path[H200_BRES0], 1, &v, &o, &r))
         fail_msg("%s", pg_last_error());
     assert_int_equal(r.n, 2);
     assert_int_equal(r.not_predicted, 0);
@@ -225,7 +249,8 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_whatif_settings),   cmocka_unit_test(test_whatif_refusals),
         cmocka_unit_test(test_whatif_other_gpu),  cmocka_unit_test(test_validate_runs),
-        cmocka_unit_test(test_validate_other_gpu), cmocka_unit_test(test_delays_refuse_more),
+        cmocka_unit_test(test_validate_variant),   cmocka_unit_test(test_validate_other_gpu),
+        cmocka_unit_test(test_delays_refuse_more),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
