@@ -44,6 +44,7 @@ PP_ARGS=${PP_ARGS:-}
 # PROBESET: 1 (M20's probes, default), 2 (M22's, scripts/gpu_probes2.sh) or
 # 3 (M24's, scripts/gpu_probes3.sh; CAL3_BRES_EPI: its seed-13 sweep's calibration);
 # 5 (M28's, scripts/gpu_probes5.sh; CAL5_BRES_EPI: its seed-5 sweep's calibration);
+# 6 (M33's, scripts/gpu_probes6.sh; CAL6_BRES_EPI: its seed-9 sweep's calibration);
 # PREDICT_ONLY=1: the predictions alone (no run needed: before the runs);
 # CAL2_BRES_EPI: the calibration of probe set 2's bres seed-11 epi sweep
 # (default its own zero-delay run)
@@ -212,5 +213,30 @@ done
 probe pingpong_s3_ml_02000 pingpong_ml_00000 --set stages=3 --set mainloop_delay=2000
 probe pingpong_s3_epi_02500 pingpong_ml_00000 --set stages=3 --set epi_delay=2500
 probe pingpong_s2_ml_01000 pingpong_ml_00000 --set stages=2 --set mainloop_delay=1000
+}
+probes6() { # M33's probes (scripts/gpu_probes6.sh), calibrations of the same names
+for d in 500 4000; do
+    probe "pingpong_ml_$(printf %05d $d)" pingpong_ml_00000 --set mainloop_delay=$d
+done
+for d in 1800 5600; do
+    probe "pingpong_epi_$(printf %05d $d)" pingpong_ml_00000 --set epi_delay=$d
+done
+probe pingpong_both_1000_2500 pingpong_ml_00000 --set epi_delay=1000 --set mainloop_delay=2500
+probe pingpong_m451584 pingpong_ml_00000 --set tiles=$((451584 / 64 * 3)) --set flops=$((2 * 451584 * 768 * 768))
+for d in 900 5000; do
+    probe "bres_ml_$(printf %05d $d)" bres_ml_00000 --set mainloop_delay=$d
+done
+probe bres_both_00600 bres_ml_00000 --set epi_delay=600 --set mainloop_delay=600
+for m in 903168 60032; do
+    probe "bres_m$m" bres_ml_00000 --set tiles=$((m / 64 * 4)) --set flops=$((2 * m * 768 * 768))
+done
+for d in 250 650 900 1800 4000; do
+    probe "bres_epi_s9_$(printf %05d $d)" "${CAL6_BRES_EPI:-bres_epi_s9_00000}" --set epi_delay=$d
+done
+probe bres64_epi_00400 bres_ml_00000 --set kblocks=12 --set stages=8 --set epi_delay=400
+probe bres64_ml_03000 bres_ml_00000 --set kblocks=12 --set stages=8 --set mainloop_delay=3000
+probe pingpong_s3_ml_00600 pingpong_ml_00000 --set stages=3 --set mainloop_delay=600
+probe pingpong_s3_epi_04500 pingpong_ml_00000 --set stages=3 --set epi_delay=4500
+probe pingpong_s2_epi_01200 pingpong_ml_00000 --set stages=2 --set epi_delay=1200
 }
 "probes${PROBESET:-1}"

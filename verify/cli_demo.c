@@ -65,6 +65,7 @@ typedef struct {
     int failures;
     /* the headline counts */
     int outputs_total, outputs_pass, traces_total, traces_possible, model_total, model_pass;
+    int oos_total, oos_pass; /* the out-of-sample sweep check: delayed runs within 5% */
     int64_t elements_compared, elements_mismatched;
     int nprobes;
     probe_point probes[MAX_RUNS];
@@ -273,12 +274,14 @@ static int demo_trace(demo *d, const run_entry *re, pg_run *run)
     }
     pg_trace_cmp_print(stdout, &cmp);
     pg_trace_cmp_print(d->txt, &cmp);
-    say(d, "%s: %s: %d of %d figures outside tolerance\n", cmp.flagged ? "FAIL" : "PASS", re->path, cmp.flagged,
-        cmp.nrows);
+    /* a self-fit reproduces its own trace by construction: shown and
+     * counted, but the check that passes or fails the model is the
+     * out-of-sample one (demo_sweep; issue 12 item 5) */
+    say(d, "self-fit %s: %s: %d of %d figures outside tolerance (reproduced by construction, not a prediction)\n",
+        cmp.flagged ? "misses" : "within tolerance", re->path, cmp.flagged, cmp.nrows);
     pg_json_key(&d->j, "model");
     pg_trace_cmp_json(&d->j, &cmp);
     pg_json_object_end(&d->j);
-    d->failures += cmp.flagged > 0;
     d->model_total++;
     d->model_pass += cmp.flagged == 0;
 
@@ -295,7 +298,7 @@ static int demo_trace(demo *d, const run_entry *re, pg_run *run)
              cmp.measured.wall_ms, cmp.predicted.bottleneck, cmp.flagged, cmp.nrows, cmp.tol.rel * 100,
              cmp.tol.abs_cycles);
     snprintf(title, sizeof title, "Trace of %s against the cycle model", re->stem);
-    pg_report_add(&d->rep, title, name, cmp.flagged ? PG_ITEM_FAIL : PG_ITEM_PASS, note);
+    pg_report_add(&d->rep, title, name, PG_ITEM_INFO, note);
 
     /* Chrome trace for Perfetto (the probe runs of a sweep would only repeat it) */
     if (run->kernel.epi_delay != 0 || run->kernel.mainloop_delay != 0) {
@@ -421,10 +424,18 @@ static int demo_sweep(demo *d)
         snprintf(assign, sizeof assign, "epi_delay=%.0f", mx[i]);
         if (pg_schedule_set(bp->fitted, assign, 0) != 0 || pg_model_predict(bp->fitted, &d->opts, &pr) != 0)
             return -1;
-        say(d, "    measured: epi_delay %5.0f -> tile period %8.1f cycles, order_wait %7.1f; model %8.1f (%+.1f%%), %7.1f\n",
-            mx[i], my[i], mw[i], pr.tile_period, 100 * (pr.tile_period / my[i] - 1),
-            pg_prediction_stat_mean(&pr, "order_wait"));
+        const double diff = pr.tile_period / my[i] - 1;
+        const int oos = mx[i] != (double)bp->epi_delay, ok = fabs(diff) <= 0.05;
+        say(d, "    measured: epi_delay %5.0f -> tile period %8.1f cycles, order_wait %7.1f; model %8.1f (%+.1f%%), %7.1f  %s\n",
+            mx[i], my[i], mw[i], pr.tile_period, 100 * diff, pg_prediction_stat_mean(&pr, "order_wait"),
+            !oos ? "self-fit" : ok ? "out-of-sample ok" : "out-of-sample MISS");
+        d->oos_total += oos;
+        d->oos_pass += oos && ok;
     }
+    /* issue 4's H100 target on the delays the fit never saw: every period within 5% */
+    d->failures += d->oos_pass < d->oos_total;
+    say(d, "%s: out-of-sample: %d of %d delayed runs' tile periods within 5%% of the model fitted to the undelayed run\n",
+        d->oos_pass == d->oos_total ? "PASS" : "FAIL", d->oos_pass, d->oos_total);
     if (isfinite(sw.transition_x))
         say(d, "    the model's bottleneck changes near epi_delay = %.0f cycles\n", sw.transition_x);
     snprintf(note, sizeof note,
@@ -731,11 +742,13 @@ int pg_cmd_demo(int argc, char **argv)
     char headline[1024];
     snprintf(headline, sizeof headline,
              "Outputs: %d of %d runs bit-exact (%lld elements compared, %lld mismatched). Traces: %d of %d possible "
-             "and consistent with their kernel config. Model self-fits (each trace fitted to itself: reproduced by "
-             "construction, not a prediction): %d of %d within tolerance (%.3g%% or %.0f cycles); out-of-sample "
-             "checks: `pegemm model validate-delays`.",
+             "and consistent with their kernel config. Model out-of-sample (fitted on the undelayed run, predicting "
+             "the delayed ones): %d of %d tile periods within 5%%. Model self-fits (each trace fitted to itself: "
+             "reproduced by construction, not a prediction, not a check): %d of %d within tolerance (%.3g%% or %.0f "
+             "cycles). More: `pegemm model validate` on your own runs.",
              d.outputs_pass, d.outputs_total, (long long)d.elements_compared, (long long)d.elements_mismatched,
-             d.traces_possible, d.traces_total, d.model_pass, d.model_total, d.tol.rel * 100, d.tol.abs_cycles);
+             d.traces_possible, d.traces_total, d.oos_pass, d.oos_total, d.model_pass, d.model_total,
+             d.tol.rel * 100, d.tol.abs_cycles);
     pg_report_section(&d.rep, -1, "Summary");
     pg_report_add(&d.rep, "Summary", NULL, d.failures ? PG_ITEM_FAIL : PG_ITEM_PASS, headline);
     say(&d, "\n== summary\n  %s\n", headline);
@@ -749,6 +762,8 @@ int pg_cmd_demo(int argc, char **argv)
     pg_json_kv_int(&d.j, "traces_possible", d.traces_possible);
     pg_json_kv_int(&d.j, "model_total", d.model_total);
     pg_json_kv_int(&d.j, "model_pass", d.model_pass);
+    pg_json_kv_int(&d.j, "out_of_sample_total", d.oos_total);
+    pg_json_kv_int(&d.j, "out_of_sample_pass", d.oos_pass);
     pg_json_object_end(&d.j);
     pg_json_kv_int(&d.j, "failures", d.failures);
     pg_json_kv_number(&d.j, "seconds", secs);

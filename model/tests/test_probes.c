@@ -72,8 +72,9 @@ static void test_mainloop_sweeps(void **state)
         assert_int_equal(c.mainloop, 1);
         assert_true(c.delay[1] == 3200);
         /* M21: +5.8% (the K13 effect: order_wait stays low while the other
-         * warpgroup's epilogue runs alone) */
-        expect_in(c.pred_period[1] / c.meas_period[1] - 1, 0.045, 0.07, "H100 pingpong mainloop 3,200", seed);
+         * warpgroup's epilogue runs alone); M33 (loads queue in the ring,
+         * contention per tile): +1.9% */
+        expect_in(c.pred_period[1] / c.meas_period[1] - 1, 0.005, 0.035, "H100 pingpong mainloop 3,200", seed);
         const char *br[] = {g_path[H200_BRES0], g_path[H200_BRES_ML1600]};
         if (pg_model_validate_delays(br, 2, &o, &c))
             fail_msg("%s", pg_last_error());
@@ -91,8 +92,9 @@ static void test_epi_and_structure(void **state)
         expect_in(period_error(H100_BRES0, H100_BRES_EPI800_S7, epi, 1, seed), -0.07, -0.04,
                   "H100 bres epi 800 (seed-7 run)", seed);
         const char *s3[] = {"stages=3"};
-        /* M21: +15.7% (the replayed load latency is the 4-stage ring's queue) */
-        expect_in(period_error(H100_PP0, H100_PP_S3, s3, 1, seed), 0.13, 0.18, "H100 pingpong 3 stages", seed);
+        /* M21: +15.7% (the replayed load latency is the 4-stage ring's
+         * queue); M33 (the ring's loads queue, kblocks queue=1): +2.1% */
+        expect_in(period_error(H100_PP0, H100_PP_S3, s3, 1, seed), 0.005, 0.035, "H100 pingpong 3 stages", seed);
         const char *b64[] = {"kblocks=12", "stages=8"};
         /* M21 had +29.4%: the fit froze a k-block's compute at the
          * calibration's 384 cycles, so 12 k-blocks ran 4,608 cycles of
@@ -111,8 +113,9 @@ static void test_h200_from_h100(void **state)
     (void)state;
     const int cal[2] = {H100_PP0, H100_BRES0}, run[2] = {H200_PP0, H200_BRES0};
     /* M21: pingpong -1.5%, bres +4.7% (the H200's gain is in bres's first
-     * load, not in the mainloop's bandwidth stall) */
-    const double lo[2] = {-0.03, 0.035}, hi[2] = {0, 0.06};
+     * load, not in the mainloop's bandwidth stall); M33 moved pingpong to
+     * -3.8% (the queue rescales the transform's shifted latency, M28) */
+    const double lo[2] = {-0.05, 0.035}, hi[2] = {-0.025, 0.06};
     for (int v = 0; v < 2; v++) {
         pg_run c;
         pg_schedule *s = NULL;

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Every probe set at once (docs/experiments.md M33): for each SET/GPU/runs
+directory given, calibrate each kernel on its own zero-delay run there
+(pingpong_ml_00000, bres_ml_00000; a bres --epi-delay seed sweep
+bres_epi_sN_* on its bres_epi_sN_00000) and predict every other run of it
+with `pegemm model validate`; count the out-of-sample runs whose period is
+within 3%, whose every mean wait is within 15% or 150 cycles, and both.
+
+  scripts/probe_scoreboard.py SETDIR...        (SETDIR/{h100,h200}/runs/*.h5)
+  PP="--schedule F --set contend.window=1"     extra validate arguments for pingpong
+  BR="..."                                     the same for bres;  V=1: one line per run
+
+Exit 0 when every table was computed, 1 if a validate call failed, 2 on bad input."""
+import glob, json, os, subprocess, sys, collections
+
+PG = os.environ.get('PEGEMM', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'build', 'cli', 'pegemm'))
+
+def groups(runs_dir):
+    files = sorted(f for f in glob.glob(runs_dir + '/*.h5') if 'bench' not in os.path.basename(f))
+    base = lambda f: os.path.basename(f)
+    out = []
+    pp = [f for f in files if base(f).startswith('pingpong')]
+    if pp and os.path.exists(runs_dir + '/pingpong_ml_00000.h5'):
+        out.append(('pingpong', runs_dir + '/pingpong_ml_00000.h5', pp, os.environ.get('PP', '').split()))
+    br = [f for f in files if base(f).startswith('bres') and '_epi_s' not in base(f)]
+    if br and os.path.exists(runs_dir + '/bres_ml_00000.h5'):
+        out.append(('bres', runs_dir + '/bres_ml_00000.h5', br, os.environ.get('BR', '').split()))
+    for cal in sorted(glob.glob(runs_dir + '/bres_epi_s*_00000.h5')):
+        pre = cal[:-len('00000.h5')]
+        out.append(('bres_epi', cal, [f for f in files if f.startswith(pre)], os.environ.get('BR', '').split()))
+    return out
+
+def main(argv):
+    if not argv or not os.access(PG, os.X_OK):
+        print(__doc__ if not argv else 'no pegemm at %s (build first, or set PEGEMM)' % PG, file=sys.stderr)
+        return 2
+    tot, failed = collections.Counter(), 0
+    for sd in argv:
+        for g in ('h100', 'h200'):
+            runs_dir = os.path.join(sd, g, 'runs')
+            if not os.path.isdir(runs_dir):
+                continue
+            for kind, cal, runs, extra in groups(runs_dir):
+                r = subprocess.run([PG, 'model', 'validate', cal] + runs + extra + ['--json', '-', '-q'],
+                                   capture_output=True, text=True)
+                if not r.stdout.strip():
+                    print('failed: %s %s %s: %s' % (sd, g, kind, r.stderr.strip()), file=sys.stderr)
+                    failed += 1
+                    continue
+                for row in json.loads(r.stdout)['runs']:
+                    if row['kind'] != 'out-of-sample':
+                        continue
+                    p, w = row['tile_period_ok'], row['waits_ok']
+                    for k, v in (('n', 1), ('p', p), ('w', w), ('b', p and w)):
+                        tot[(g, kind, k)] += v
+                    if os.environ.get('V'):
+                        d = row['tile_period_predicted'] / row['tile_period_measured'] - 1
+                        print('%s %s %-9s %-28s %+6.1f%% %-4s %-4s %s' % (os.path.basename(sd.rstrip('/')), g, kind,
+                              os.path.basename(row['path']), 100 * d, 'ok' if p else 'MISS', 'ok' if w else 'MISS',
+                              ' '.join(k for k, v in row['waits'].items() if not v['ok'])))
+    print('gpu  kernel    runs period waits both')
+    for g in ('h100', 'h200'):
+        for kind in ('pingpong', 'bres', 'bres_epi'):
+            if tot[(g, kind, 'n')]:
+                print('%s %-9s %4d %6d %5d %4d' % (g, kind, tot[(g, kind, 'n')], tot[(g, kind, 'p')],
+                                                    tot[(g, kind, 'w')], tot[(g, kind, 'b')]))
+    return 1 if failed else 0
+
+if __name__ == '__main__':
+    sys.exit(main(sys.argv[1:]))
