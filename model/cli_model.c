@@ -19,8 +19,8 @@
 
 typedef struct {
     const char *schedule, *json, *svg, *output, *vary, *row;
-    const char *sets[MAX_ASSIGN], *deltas[MAX_ASSIGN];
-    int nsets, ndeltas;
+    const char *sets[MAX_ASSIGN], *deltas[MAX_ASSIGN], *variant[MAX_ASSIGN];
+    int nsets, ndeltas, nvariant;
     double from, to;
     int points, deterministic;
     int64_t tiles;
@@ -81,7 +81,11 @@ static int set_option(cli_args *a, const char *name, const char *v)
         a->row = v;
     else if (!strcmp(name, "deterministic"))
         a->deterministic = 1;
-    else if (!strcmp(name, "set") || !strcmp(name, "delta")) {
+    else if (!strcmp(name, "variant")) {
+        if (a->nvariant == MAX_ASSIGN)
+            return pg_fail("more than %d --variant", MAX_ASSIGN);
+        a->variant[a->nvariant++] = v;
+    } else if (!strcmp(name, "set") || !strcmp(name, "delta")) {
         int *n_of = name[0] == 's' ? &a->nsets : &a->ndeltas;
         if (*n_of == MAX_ASSIGN)
             return pg_fail("more than %d --%s", MAX_ASSIGN, name);
@@ -546,7 +550,7 @@ static int cmd_validate_delays(int argc, char **argv)
 /* ---------------------------------------------------------------- validate */
 static const char k_validate_help[] =
     "usage: pegemm model validate CAL.h5 RUN.h5... [--schedule NAME|FILE.sched] [--floors CAL,OTHER]\n"
-    "                             [--set P=V]... [--delta P=V]... [--json FILE] [--tiles N] [--seed S]\n"
+    "                             [--variant P=V]... [--set P=V]... [--delta P=V]... [--json FILE] [--tiles N] [--seed S]\n"
     "The out-of-sample check of the model on your own runs: fit the schedule on CAL.h5's trace\n"
     "only (e.g. the zero-delay run), then predict every RUN.h5 from what its /kernel and\n"
     "/problem attributes say differs from CAL.h5 (--epi-delay, --mainloop-delay, M, SM count,\n"
@@ -556,14 +560,17 @@ static const char k_validate_help[] =
     "Target (issue 12): tile period within 3%, each mean wait within 15% or 150 cycles.\n"
     "--floors CAL,OTHER: the copy floors (GB/s, `pegemm bench`) of CAL.h5's GPU and of the\n"
     "other GPU, for runs on another GPU (the bandwidth term moves by their ratio; cycles stay).\n"
-    "--set/--delta: a model variant to try on the same runs (e.g. --set contend.window=1),\n"
-    "applied to the fit before each run's own what-if; the self-fit row shows it too.\n"
+    "--variant P=V: a model variant to try on the same runs (e.g. --variant kblocks.queue=1),\n"
+    "made before the fit so that the fit calibrates with it; --set/--delta: a what-if made\n"
+    "after the fit on every prediction (e.g. --set kblock_load.mean=900).  The self-fit row\n"
+    "shows both.\n"
     "Exit 0 when every run was predicted within the target, 1 otherwise, 2 on bad input.\n";
 
 static const pg_cli_opt k_validate_opts[] = {
     {"schedule", 0, "NAME|FILE", "the schedule to fit (default: the one CAL.h5's kernel names)"},
     {"floors", 0, "CAL,OTHER", "copy floors in GB/s of CAL.h5's GPU and the other GPU"},
-    {"set", 0, "P=V", "a model variant to try: applied to the fit before each run's what-if (repeatable)"},
+    {"variant", 0, "P=V", "a model variant, made before the fit (e.g. kblocks.queue=1; repeatable)"},
+    {"set", 0, "P=V", "a what-if on every prediction, made after the fit (repeatable)"},
     {"delta", 0, "P=V", "the same, relative: add V (repeatable)"},
     O_JSON, O_TILES, O_SEED};
 
@@ -589,7 +596,8 @@ static int cmd_validate(int argc, char **argv)
         return fail_usage("validate");
     }
     const pg_model_opts o = {a.tiles ? a.tiles : 40000, a.seed, 0};
-    const pg_validate_opts v = {a.schedule, {a.floors[0], a.floors[1]}, a.sets, a.nsets, a.deltas, a.ndeltas};
+    const pg_validate_opts v = {a.schedule, {a.floors[0], a.floors[1]}, a.variant, a.nvariant, a.sets, a.nsets,
+                                a.deltas, a.ndeltas};
     pg_note("fitting %s; predicting %d run%s", a.positional[0], a.npos - 1, a.npos == 2 ? "" : "s");
     if (pg_model_validate_runs(a.positional[0], a.positional + 1, a.npos - 1, &v, &o, &r))
         return fail_usage("validate");

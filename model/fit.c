@@ -9,6 +9,7 @@
 
 #include "engine.h"
 #include "fit.h"
+#include "model_ext.h"
 #include "fit_censored.h"
 #include "model.h"
 #include "pg_error.h"
@@ -813,14 +814,20 @@ static void fit_state_free(fit_state *F)
     pg_schedule_free(F->s);
 }
 
-/* The schedule: --schedule, else the run's; its roles and phases must be the trace's. */
-static int fit_pick_schedule(fit_state *F, const char *schedule)
+/* The schedule: --schedule, else the run's, with the variant's
+ * assignments (before the fit, so that what the fit calibrates, such as a
+ * queue's in-flight count, is calibrated with them); its roles and phases
+ * must be the trace's. */
+static int fit_pick_schedule(fit_state *F, const char *schedule, const char *const *sets, int nsets)
 {
     F->sname = schedule ? schedule : pg_run_schedule_name(F->run);
     if (!F->sname)
         return -1;
     if (pg_schedule_load(F->sname, &F->s))
         return -1;
+    for (int i = 0; i < nsets; i++)
+        if (pg_schedule_set(F->s, sets[i], 0))
+            return -1;
     if (pg_schedule_match_trace(F->s, F->t))
         return pg_fail_context("the trace does not match schedule %s", F->sname);
     return 0;
@@ -1354,6 +1361,12 @@ static int fit_phase_table(fit_state *F)
 
 int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **out)
 {
+    return pg_schedule_fit_variant(run, schedule, NULL, 0, out);
+}
+
+int pg_schedule_fit_variant(const pg_run *run, const char *schedule, const char *const *sets, int nsets,
+                            pg_schedule **out)
+{
     *out = NULL;
     fit_state F;
     memset(&F, 0, sizeof F);
@@ -1363,7 +1376,7 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
     int rc = -1;
     if (F.t->n == 0)
         return pg_fail("the run has no trace (record one with the kernel's trace build)");
-    if (fit_pick_schedule(&F, schedule) || fit_set_probes(&F) || fit_set_machine(&F))
+    if (fit_pick_schedule(&F, schedule, sets, nsets) || fit_set_probes(&F) || fit_set_machine(&F))
         goto done;
     if (fit_index_trace(&F) || fit_phase_table(&F))
         goto done;

@@ -10,6 +10,11 @@
 
 int pg_schedule_load_text(const char *text, const char *origin, pg_schedule **out);
 int pg_schedule_clone(const pg_schedule *s, pg_schedule **out);
+/* pg_schedule_fit_as with "PARAM=VALUE" assignments made to the schedule
+ * before it is fitted (a model variant: what the fit calibrates is then
+ * calibrated with it; a fitted statistic it sets is replaced by the fit). */
+int pg_schedule_fit_variant(const pg_run *run, const char *schedule, const char *const *sets, int nsets,
+                            pg_schedule **out);
 /* The schedule as .sched text with its current options, machine and
  * distributions (trace-fitted ones written as fitted summaries). */
 int pg_schedule_write(const pg_schedule *s, FILE *f, const char *comment);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "model_ext.h"
 #include "pg_error.h"
@@ -95,6 +96,15 @@ static void count(pg_validate_report *r)
     }
 }
 
+/* The same file under another name (./a.h5 and a.h5, a link) too. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (strcmp(a, b) == 0)
+        return 1;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 /* One run at a time (a trace is tens of MB): read, predict, free. */
 static int run_rows(const pg_run *cal, const pg_schedule *fit, const char *const *paths, int n, const pg_floors *fl,
                     const pg_model_opts *o, pg_validate_report *r)
@@ -102,7 +112,7 @@ static int run_rows(const pg_run *cal, const pg_schedule *fit, const char *const
     for (int i = 0; i < n; i++) {
         pg_run run;
         pg_validate_row *row = &r->rows[r->n];
-        if (strcmp(paths[i], r->rows[0].path) == 0)
+        if (same_file(paths[i], r->rows[0].path))
             continue; /* the calibration: its self-fit row is the first */
         row->path = paths[i];
         if (pg_run_read(paths[i], &run, PG_READ_TRACE))
@@ -120,8 +130,8 @@ static int run_rows(const pg_run *cal, const pg_schedule *fit, const char *const
     return 0;
 }
 
-/* The model variant the user asked for, on the fitted schedule. */
-static int apply_variant(pg_schedule *fit, const pg_validate_opts *v)
+/* The what-ifs the user asked for on every prediction, on the fitted schedule. */
+static int apply_whatifs(pg_schedule *fit, const pg_validate_opts *v)
 {
     for (int i = 0; i < v->nsets; i++)
         if (pg_schedule_set(fit, v->sets[i], 0))
@@ -150,11 +160,11 @@ int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n
         pg_fail("%s has no trace: the calibration is fitted on one", cal_path);
         goto done;
     }
-    if (pg_schedule_fit_as(&cal, v->schedule, &fit)) {
+    if (pg_schedule_fit_variant(&cal, v->schedule, v->variant, v->nvariant, &fit)) {
         pg_fail_context("fitting %s", cal_path);
         goto done;
     }
-    if (apply_variant(fit, v))
+    if (apply_whatifs(fit, v))
         goto done;
     snprintf(out->schedule, sizeof out->schedule, "%s", pg_schedule_name(fit));
     out->rows[0].path = cal_path;

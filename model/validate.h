@@ -64,12 +64,15 @@ typedef struct {
 #define PG_VALIDATE_WAIT_ABS 150.0
 
 /* How the check is made: the schedule fitted (NULL: the calibration run's
- * own), the floors for another GPU, and what-ifs applied to the fitted
- * schedule before each run's own ("PARAM=VALUE": a model variant to try,
- * e.g. "contend.window=1"; deltas add). */
+ * own), the floors for another GPU, a model variant ("PARAM=VALUE" made
+ * before the fit, so that what the fit calibrates is calibrated with it,
+ * e.g. "kblocks.queue=1"), and what-ifs made after the fit, before each
+ * run's own (sets; deltas add). */
 typedef struct {
     const char *schedule;
     pg_floors floors;
+    const char *const *variant;
+    int nvariant;
     const char *const *sets;
     int nsets;
     const char *const *deltas;
