@@ -556,7 +556,7 @@ static const char k_validate_help[] =
     "/problem attributes say differs from CAL.h5 (--epi-delay, --mainloop-delay, M, SM count,\n"
     "stage count, k-block size, another GPU) and compare with its trace.  A run of another\n"
     "kernel (another name once stage count and k extent are set aside: a cluster or prefetch\n"
-    "build), another N, or another GPU without --floors is listed as not predicted, with why.\n"
+    "build), another N or K, or another GPU without --floors is listed as not predicted, with why.\n"
     "Target (issue 12): tile period within 3%, each mean wait within 15% or 150 cycles.\n"
     "--floors CAL,OTHER: the copy floors (GB/s, `pegemm bench`) of CAL.h5's GPU and of the\n"
     "other GPU, for runs on another GPU (the bandwidth term moves by their ratio; cycles stay).\n"

@@ -122,6 +122,9 @@ static void test_whatif_refusals(void **state)
     run.problem.shape.N = 1536;
     expect_not_predicted(&cal, &run, NULL, "N differs");
     bres_run(&run);
+    run.problem.shape.K = 512;
+    expect_not_predicted(&cal, &run, NULL, "K differs");
+    bres_run(&run);
     snprintf(run.kernel.device, sizeof run.kernel.device, "NVIDIA H200");
     expect_not_predicted(&cal, &run, NULL, "--floors");
 }
