@@ -147,14 +147,8 @@ static int load_with_overrides(const cli_args *a, pg_schedule **s)
         return pg_fail("--schedule NAME is required (built-in: %s, or a .sched file)", sch_builtin_names());
     if (pg_schedule_load(a->schedule, s))
         return -1;
-    for (int i = 0; i < a->nsets; i++)
-        if (pg_schedule_set(*s, a->sets[i], 0))
-            goto fail;
-    for (int i = 0; i < a->ndeltas; i++)
-        if (pg_schedule_set(*s, a->deltas[i], 1))
-            goto fail;
-    return 0;
-fail:
+    if (pg_schedule_set_all(*s, a->sets, a->nsets, a->deltas, a->ndeltas) == 0)
+        return 0;
     pg_schedule_free(*s);
     *s = NULL;
     return -1;
@@ -352,13 +346,7 @@ static int fit_json(FILE *f, const void *ctx)
 
 static int apply_overrides(pg_schedule *s, const cli_args *a)
 {
-    for (int i = 0; i < a->nsets; i++)
-        if (pg_schedule_set(s, a->sets[i], 0))
-            return -1;
-    for (int i = 0; i < a->ndeltas; i++)
-        if (pg_schedule_set(s, a->deltas[i], 1))
-            return -1;
-    return 0;
+    return pg_schedule_set_all(s, a->sets, a->nsets, a->deltas, a->ndeltas);
 }
 
 static int cmd_fit(int argc, char **argv)

@@ -21,6 +21,9 @@ const char *pg_schedule_name(const pg_schedule *s);
  * ("release_after=phase1", "epilogue_warps=4", "stages=4", "accumulators=2",
  * "epi_delay=200" ...).  -1 with a message for unknown names/values. */
 int pg_schedule_set(pg_schedule *s, const char *assignment, int relative);
+/* Every --set (absolute) and then every --delta (relative) of a command;
+ * -1 with the first one's message. */
+int pg_schedule_set_all(pg_schedule *s, const char *const *sets, int nsets, const char *const *deltas, int ndeltas);
 
 /* Fit an h100-pingpong (or the run's kernel's) schedule's phase
  * distributions from a run's trace (per-tile samples kept together). */

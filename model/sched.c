@@ -335,6 +335,17 @@ int pg_schedule_set(pg_schedule *s, const char *assignment, int relative)
     return 0;
 }
 
+int pg_schedule_set_all(pg_schedule *s, const char *const *sets, int nsets, const char *const *deltas, int ndeltas)
+{
+    for (int i = 0; i < nsets; i++)
+        if (pg_schedule_set(s, sets[i], 0))
+            return -1;
+    for (int i = 0; i < ndeltas; i++)
+        if (pg_schedule_set(s, deltas[i], 1))
+            return -1;
+    return 0;
+}
+
 int pg_schedule_option(const pg_schedule *s, const char *name, char *value, int n)
 {
     for (int i = 0; i < s->noptions; i++)

@@ -130,18 +130,6 @@ static int run_rows(const pg_run *cal, const pg_schedule *fit, const char *const
     return 0;
 }
 
-/* The what-ifs the user asked for on every prediction, on the fitted schedule. */
-static int apply_whatifs(pg_schedule *fit, const pg_validate_opts *v)
-{
-    for (int i = 0; i < v->nsets; i++)
-        if (pg_schedule_set(fit, v->sets[i], 0))
-            return -1;
-    for (int i = 0; i < v->ndeltas; i++)
-        if (pg_schedule_set(fit, v->deltas[i], 1))
-            return -1;
-    return 0;
-}
-
 int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n, const pg_validate_opts *v,
                            const pg_model_opts *o, pg_validate_report *out)
 {
@@ -164,7 +152,7 @@ int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n
         pg_fail_context("fitting %s", cal_path);
         goto done;
     }
-    if (apply_whatifs(fit, v))
+    if (pg_schedule_set_all(fit, v->sets, v->nsets, v->deltas, v->ndeltas))
         goto done;
     snprintf(out->schedule, sizeof out->schedule, "%s", pg_schedule_name(fit));
     out->rows[0].path = cal_path;

@@ -773,7 +773,7 @@ int pg_cmd_demo(int argc, char **argv)
     pg_report_section(&d.rep, 4, "All of it as data");
     pg_report_add(&d.rep, "Everything above as JSON", "demo.json", PG_ITEM_INFO, NULL);
     pg_report_add(&d.rep, "Everything above as text", "summary.txt", PG_ITEM_INFO, NULL);
-    char intro[768];
+    char intro[5120]; /* runs_dir is a path of up to 4,200 bytes */
     snprintf(intro, sizeof intro,
              "%d run file(s) from %s; %d check(s) failed; %.1f s on %d thread(s). Outputs are verified bit for bit "
              "against the CPU reference; traces are checked for possibility and compared with the cycle model "
