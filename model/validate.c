@@ -118,8 +118,9 @@ static int run_rows(const pg_run *cal, const pg_schedule *fit, const char *const
         if (pg_run_read(paths[i], &run, PG_READ_TRACE))
             return -1;
         int rc = 0;
-        if (run.trace.n == 0)
-            rc = pg_fail("%s has no trace", paths[i]);
+        if (run.trace.n == 0) /* a bench file among the runs: said, not fatal */
+            snprintf(row->whatif.why_not, sizeof row->whatif.why_not,
+                     "no trace (a bench or untraced run): nothing measured to compare with");
         else
             rc = predict_row(cal, &run, fit, fl, o, row);
         pg_run_free(&run);

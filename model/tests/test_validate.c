@@ -5,7 +5,8 @@
  * not predicted unless the model can be told how, and validate-delays no
  * longer predicts a run that differs in more than its delay.
  * argv: h100/bres_ml_00000, h100/bres64_ml_00000, h200/bres_ml_00000,
- * h100/pingpong_ml_00000 (traces/probes). */
+ * h100/pingpong_ml_00000 (traces/probes), and a bench file without a trace
+ * (traces/runs/h100_full_bench.h5). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,7 +24,7 @@
 #include "runfile.h"
 #include "validate.h"
 
-enum { BRES0, BRES64, H200_BRES0, PINGPONG0, N_RUNS };
+enum { BRES0, BRES64, H200_BRES0, PINGPONG0, BENCH, N_RUNS };
 static const char *g_path[N_RUNS];
 
 /* bres at M = 200,704 on an H100, zero delay */
@@ -175,13 +176,13 @@ static void test_validate_runs(void **state)
 {
     (void)state;
     const pg_model_opts o = {20000, 1, 0};
-    const char *runs[] = {g_path[BRES0], g_path[BRES64], g_path[PINGPONG0], g_path[H200_BRES0]};
+    const char *runs[] = {g_path[BRES0], g_path[BRES64], g_path[PINGPONG0], g_path[H200_BRES0], g_path[BENCH]};
     pg_validate_report r;
     const pg_validate_opts v = {0};  /* no variant, no what-if */
-    if (pg_model_validate_runs(g_path[BRES0], runs, 4, &v, &o, &r))
+    if (pg_model_validate_runs(g_path[BRES0], runs, 5, &v, &o, &r))
         fail_msg("%s", pg_last_error());
     /* the calibration once (given again among the runs: not a second row) */
-    assert_int_equal(r.n, 4);
+    assert_int_equal(r.n, 5);
     assert_true(r.rows[0].self_fit);
     assert_string_equal(r.rows[1].path, g_path[BRES64]);
     const double want = by_hand(BRES0, (const char *const[]){"kblocks=12", "stages=8"}, 2, &o);
@@ -189,8 +190,9 @@ static void test_validate_runs(void **state)
     assert_true(r.rows[1].nwaits >= 3);
     assert_non_null(strstr(r.rows[2].whatif.why_not, "another kernel"));
     assert_non_null(strstr(r.rows[3].whatif.why_not, "--floors"));
+    assert_non_null(strstr(r.rows[4].whatif.why_not, "no trace"));
     assert_int_equal(r.oos, 1);
-    assert_int_equal(r.not_predicted, 2);
+    assert_int_equal(r.not_predicted, 3);
     assert_false(pg_validate_pass(&r));
     pg_validate_report_free(&r);
 }
