@@ -170,15 +170,19 @@ static int fit_one(pg_schedule *s, int line, const pg_trace *t, const int64_t *r
         return -1;
     if (n < 10)
         return 0; /* too few tiles to measure it: the line's figures stay */
-    const double C = contend_estimate(B->w, B->ov, B->g, n);
     /* contend.KEY with one line (as fits reported it before there could be
      * more), contend.PHASE.KEY with several */
     char opt[SCH_NAME + 64], name[SCH_NAME + 1] = "";
     if (s->nct > 1)
         snprintf(name, sizeof name, "%s.", c->spec[0]);
-    snprintf(opt, sizeof opt, "contend.%sslowdown=%.9g", name, C);
-    if (pg_schedule_set(s, opt, 0))
-        return -1;
+    /* fit=overlap: C is the schedule's (docs/experiments.md M34: a constant
+     * of the SM that a trace whose overlaps span a narrow range measures
+     * badly); the trace's mean overlap is still its own */
+    if (!c->fit_overlap_only) {
+        snprintf(opt, sizeof opt, "contend.%sslowdown=%.9g", name, contend_estimate(B->w, B->ov, B->g, n));
+        if (pg_schedule_set(s, opt, 0))
+            return -1;
+    }
     snprintf(opt, sizeof opt, "contend.%soverlap=%.9g", name, ovsum / (double)n);
     return pg_schedule_set(s, opt, 0);
 }

@@ -80,20 +80,21 @@ int sch_contend_resolve(pg_schedule *s)
 
 int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
-    static const char *const keys[] = {"by", "tile", "slowdown", "overlap", "window", "compute", NULL};
+    static const char *const keys[] = {"by", "tile", "slowdown", "overlap", "window", "compute", "fit", NULL};
     (void)text;
     if (s->nct == SCH_CT_MAX)
         return CFAIL_AT(line, "contend: at most %d `contend` lines", SCH_CT_MAX);
     if (ntok < 4 || strchr(tok[1], '=') || sch_kv_check(s, tok, ntok, 2, keys, line))
         return ntok < 4 || strchr(tok[1], '=')
                    ? CFAIL_AT(line, "usage: contend PHASE by=PHASE [tile=next|previous] slowdown=C [overlap=CYCLES] "
-                                    "[window=TILES] [compute=CYCLES]")
+                                    "[window=TILES] [compute=CYCLES] [fit=both|overlap]")
                    : -1;
     sch_contend *c = &s->ct[s->nct];
     memset(c, 0, sizeof *c);
     c->line = line;
     c->window = 16;
-    const char *by = sch_kv(tok, ntok, 2, "by"), *tile = sch_kv(tok, ntok, 2, "tile");
+    const char *by = sch_kv(tok, ntok, 2, "by"), *tile = sch_kv(tok, ntok, 2, "tile"),
+               *fit = sch_kv(tok, ntok, 2, "fit");
     if (!by || !by[0] || sch_kv_num(s, tok, ntok, 2, "slowdown", &c->slowdown, line) != 1 ||
         sch_kv_num(s, tok, ntok, 2, "overlap", &c->overlap, line) < 0 ||
         sch_kv_num(s, tok, ntok, 2, "window", &c->window, line) < 0 ||
@@ -102,6 +103,9 @@ int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
     if (tile && strcmp(tile, "next") != 0 && strcmp(tile, "previous") != 0)
         return CFAIL_AT(line, "contend: tile must be next or previous (got '%s')", tile);
     c->previous = tile && strcmp(tile, "previous") == 0;
+    if (fit && strcmp(fit, "both") != 0 && strcmp(fit, "overlap") != 0)
+        return CFAIL_AT(line, "contend: fit must be both or overlap (got '%s')", fit);
+    c->fit_overlap_only = fit && strcmp(fit, "overlap") == 0;
     if (strlen(tok[1]) >= SCH_NAME || strlen(by) >= SCH_NAME)
         return CFAIL_AT(line, "contend: phase name too long");
     snprintf(c->spec[0], sizeof c->spec[0], "%s", tok[1]);
@@ -168,6 +172,8 @@ int sch_contend_write(FILE *f, const pg_schedule *s, char *text)
                 c->previous ? " tile=previous" : "", c->slowdown, c->overlap, c->window);
         if (c->compute > 0)
             fprintf(f, " compute=%.9g", c->compute);
+        if (c->fit_overlap_only)
+            fputs(" fit=overlap", f);
         fputc('\n', f);
         return 1;
     }

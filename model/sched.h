@@ -97,6 +97,7 @@ typedef struct {
     int previous;      /* tile=previous: overlap with tile k - 1's `by` step, else tile k + 1's */
     double slowdown, overlap, window;
     double compute; /* compute=: the `by` step's work when it never stalls; 0: every cycle of overlap counts 1 */
+    int fit_overlap_only; /* fit=overlap: `pegemm model fit` keeps slowdown (a constant of the SM) */
     int line;
     char spec[2][SCH_NAME]; /* PHASE, by= */
 } sch_contend;

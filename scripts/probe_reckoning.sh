@@ -39,12 +39,14 @@ TILES=${TILES:-40000}
 # probe's own (M22: "--set dramq=1 --set dramq.bytes_per_s=B ...")
 MODEL_ARGS=${MODEL_ARGS:-}
 # PP_ARGS: arguments for the pingpong probes only, before MODEL_ARGS (M25:
-# "--schedule FILE", the pingpong schedule fitted with kblocks queue=1)
+# "--schedule FILE", the pingpong schedule fitted with kblocks queue=1);
+# BR_ARGS: the same for the bres-family probes (M34)
 PP_ARGS=${PP_ARGS:-}
 # PROBESET: 1 (M20's probes, default), 2 (M22's, scripts/gpu_probes2.sh) or
 # 3 (M24's, scripts/gpu_probes3.sh; CAL3_BRES_EPI: its seed-13 sweep's calibration);
 # 5 (M28's, scripts/gpu_probes5.sh; CAL5_BRES_EPI: its seed-5 sweep's calibration);
 # 6 (M33's, scripts/gpu_probes6.sh; CAL6_BRES_EPI: its seed-9 sweep's calibration);
+# 7 (M34's, scripts/gpu_probes7.sh; CAL7_BRES_EPI: its seed-3 sweep's calibration);
 # PREDICT_ONLY=1: the predictions alone (no run needed: before the runs);
 # CAL2_BRES_EPI: the calibration of probe set 2's bres seed-11 epi sweep
 # (default its own zero-delay run)
@@ -82,7 +84,7 @@ measured() {
 predicted() { # predicted CALRUN ARGS...
     local cal=$1 extra=
     shift
-    case $(basename "$cal") in pingpong*) extra=$PP_ARGS ;; esac
+    case $(basename "$cal") in pingpong*) extra=$PP_ARGS ;; bres*) extra=${BR_ARGS:-} ;; esac
     # shellcheck disable=SC2046
     "$PG" model fit "$cal" -q --tiles "$TILES" --seed 1 $extra $(bw_args "$cal") $MODEL_ARGS "$@" --json - |
         jq -r --arg w "$WAITS" '.model as $m | [$m.tile_period] + ($w | split(" ") | map($m.waits[.].mean)) +
@@ -238,5 +240,19 @@ probe bres64_ml_03000 bres_ml_00000 --set kblocks=12 --set stages=8 --set mainlo
 probe pingpong_s3_ml_00600 pingpong_ml_00000 --set stages=3 --set mainloop_delay=600
 probe pingpong_s3_epi_04500 pingpong_ml_00000 --set stages=3 --set epi_delay=4500
 probe pingpong_s2_epi_01200 pingpong_ml_00000 --set stages=2 --set epi_delay=1200
+}
+probes7() { # M34's probes (scripts/gpu_probes7.sh), calibrations of the same names
+for d in 700 2200 4400; do
+    probe "bres_ml_$(printf %05d $d)" bres_ml_00000 --set mainloop_delay=$d
+done
+for d in 500 1000 2000; do
+    probe "bres_epi_s3_$(printf %05d $d)" "${CAL7_BRES_EPI:-bres_epi_s3_00000}" --set epi_delay=$d
+done
+probe bres_both_1200_0300 bres_ml_00000 --set epi_delay=1200 --set mainloop_delay=300
+probe bres_m501760 bres_ml_00000 --set tiles=$((501760 / 64 * 4)) --set flops=$((2 * 501760 * 768 * 768))
+probe bres64_ml_01500 bres_ml_00000 --set kblocks=12 --set stages=8 --set mainloop_delay=1500
+probe pingpong_ml_01100 pingpong_ml_00000 --set mainloop_delay=1100
+probe pingpong_epi_02600 pingpong_ml_00000 --set epi_delay=2600
+probe pingpong_m250880 pingpong_ml_00000 --set tiles=$((250880 / 64 * 3)) --set flops=$((2 * 250880 * 768 * 768))
 }
 "probes${PROBESET:-1}"

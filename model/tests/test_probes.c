@@ -78,8 +78,10 @@ static void test_mainloop_sweeps(void **state)
         const char *br[] = {g_path[H200_BRES0], g_path[H200_BRES_ML1600]};
         if (pg_model_validate_delays(br, 2, &o, &c))
             fail_msg("%s", pg_last_error());
-        /* M21: -5.1% (the clock rises with the spin; DRAM time in ns) */
-        expect_in(c.pred_period[1] / c.meas_period[1] - 1, -0.065, -0.04, "H200 bres mainloop 1,600", seed);
+        /* M21: -5.1% (the clock rises with the spin; DRAM time in ns); M34
+         * (bres's contention slowdowns kept, not refitted on the H200's
+         * narrow overlaps): -3.2% */
+        expect_in(c.pred_period[1] / c.meas_period[1] - 1, -0.045, -0.02, "H200 bres mainloop 1,600", seed);
     }
 }
 
