@@ -395,6 +395,23 @@ static void test_fit_previous(void **state)
     assert_int_equal(contend_fit(s, &t, row_of, n), 0);
     NEAR(s->ct[0].slowdown, C, 0.02);
     NEAR(s->ct[0].overlap, ovsum / (double)(n - 1), 1.0);
+    /* fit=overlap (M34): the same trace, the line's slowdown kept, the overlap measured */
+    snprintf(text, sizeof text, "%.*s%s", keep, k_pingpong,
+             "contend mainloop by=epilogue_regs tile=previous slowdown=0.11 fit=overlap\n");
+    pg_schedule *kept = NULL;
+    if (pg_schedule_load_text(text, "fit.sched", &kept) != 0)
+        fail_msg("load: %s", pg_last_error());
+    sch_table *T2 = calloc(1, sizeof *T2);
+    assert_non_null(T2);
+    *T2 = *T;
+    T2->v = malloc(sizeof *T2->v * (size_t)(2 * n));
+    assert_non_null(T2->v);
+    memcpy(T2->v, T->v, sizeof *T2->v * (size_t)(2 * n));
+    kept->table = T2;
+    assert_int_equal(contend_fit(kept, &t, row_of, n), 0);
+    assert_true(kept->ct[0].slowdown == 0.11);
+    NEAR(kept->ct[0].overlap, ovsum / (double)(n - 1), 1.0);
+    pg_schedule_free(kept);
     free(t.sm);
     free(t.role);
     free(t.warp);
@@ -446,6 +463,15 @@ static void test_write_back(void **state)
     assert_int_not_equal(pg_schedule_set(s, "contend.mainloop.slowdown=1.2", 0), 0);
     assert_non_null(strstr(pg_last_error(), "out of range"));
     free(buf);
+    /* fit=overlap is written back and read back */
+    s->ct[1].fit_overlap_only = 1;
+    buf = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(buf, "tile=previous slowdown=0.3 overlap=123.5 window=1 fit=overlap\n"));
+    pg_schedule_free(t);
+    if (pg_schedule_load_text(buf, "back.sched", &t) != 0)
+        fail_msg("reload: %s", pg_last_error());
+    assert_true(t->ct[1].fit_overlap_only && !t->ct[0].fit_overlap_only);
+    free(buf);
     pg_schedule_free(s);
     pg_schedule_free(t);
 }
@@ -486,6 +512,7 @@ static void test_rejects(void **state)
         {"contend epilogue_regs by=order_wait slowdown=0.1", "by=order_wait is not a work step"},
         {"contend epilogue_regs by=epilogue_regs slowdown=0.1", "must be another work step"},
         {"contend epilogue_regs slowdown=0.1", "usage: contend"},
+        {"contend epilogue_regs by=mainloop slowdown=0.1 fit=slowdown", "fit must be both or overlap (got 'slowdown')"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         expect_reject(bad[i].line, 1, bad[i].what);
