@@ -20,49 +20,14 @@
 set -uo pipefail
 [ $# = 2 ] || { echo "usage: scripts/m33_reckoning.sh NEW OUTDIR" >&2; exit 2; }
 NEW=$1 OUTDIR=$2
-HERE=$(dirname "$0")
-ROOT=$HERE/..
-OLD=$ROOT/traces/probes/reckoning/m33/h100-pingpong-m26.sched
+ROOT=$(dirname "$0")/..
+SET=6 OLD=$ROOT/traces/probes/reckoning/m33/h100-pingpong-m26.sched OLD_NAME=m26 NEW_NAME=m33 ARGS_VAR=PP_ARGS
 PREDICT_ONLY=${PREDICT_ONLY:-}
-if [ -z "$PREDICT_ONLY" ]; then
-    for g in h100 h200; do
-        [ -d "$NEW/$g/runs" ] || { echo "no such directory: $NEW/$g/runs" >&2; exit 2; }
-    done
-fi
-[ -f "$OLD" ] || { echo "no such file: $OLD" >&2; exit 2; }
-mkdir -p "$OUTDIR" || exit 2
-fails=0
-
-# table NAME RUNDIR CALDIR CAL6 PP_ARGS [BW [CAL_BPS]]
-table() {
-    local name=$1 runs=$2 cal=$3 cal6=$4 pp=$5
-    shift 5
-    [ -n "$PREDICT_ONLY" ] && runs=$cal # before the runs: the predictions alone
-    if ! PROBESET=6 CAL6_BRES_EPI=$cal6 PP_ARGS=$pp PREDICT_ONLY=$PREDICT_ONLY "$HERE/probe_reckoning.sh" "$runs" "$cal" "$@" \
-        >"$OUTDIR/$name.tsv.part"; then
-        echo "failed: $name" >&2
-        fails=$((fails + 1))
-        return
-    fi
-    mv "$OUTDIR/$name.tsv.part" "$OUTDIR/$name.tsv" || fails=$((fails + 1))
-}
-
-# set_of PREFIX RUNS100 RUNS200 CAL100 CAL200 CAL6 UP DOWN F200: one calibration set, both models
-set_of() {
-    local p=$1 r100=$2 r200=$3 c100=$4 c200=$5 cal6=$6 up=$7 down=$8 f200=$9
-    for m in m26 m33; do
-        local pp=
-        [ $m = m26 ] && pp="--schedule $OLD"
-        table "${p}_${m}_h100" "$r100" "$c100" "$cal6" "$pp"
-        table "${p}_${m}_h200" "$r200" "$c200" "$cal6" "$pp"
-        table "${p}_${m}_h200_from_h100" "$r200" "$c100" "$cal6" "$pp" "$up"
-        table "${p}_${m}_h100_from_h200" "$r100" "$c200" "$cal6" "$pp" "$down" "$f200"
-    done
-}
-# prereg: set 5's calibrations and floors (2,997.7 / 4,210.8 GB/s)
+source "$(dirname "$0")/set_reckoning_lib.sh"
+# prereg: the previous set's calibrations and floors (2,997.7 / 4,210.8 GB/s)
 set_of prereg "$NEW/h100/runs" "$NEW/h200/runs" "$ROOT/traces/probes/h100_s5" "$ROOT/traces/probes/h200_s5" \
     bres_ml_00000 1.40468 0.711908 4.2108e12
-# refit: set 6's own zero-delay runs; floors of its probes.log (UP, DOWN, F200)
+# refit: the set's own zero-delay runs; floors of its probes.log (UP, DOWN, F200)
 [ -n "$PREDICT_ONLY" ] ||
     set_of refit "$NEW/h100/runs" "$NEW/h200/runs" "$NEW/h100/runs" "$NEW/h200/runs" bres_epi_s9_00000 \
         "${UP:-1.40468}" "${DOWN:-0.711908}" "${F200:-4.2108e12}"
