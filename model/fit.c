@@ -9,9 +9,9 @@
 
 #include "engine.h"
 #include "fit.h"
-#include "model_ext.h"
 #include "fit_censored.h"
 #include "model.h"
+#include "model_ext.h"
 #include "pg_error.h"
 #include "sched.h"
 
@@ -823,11 +823,8 @@ static int fit_pick_schedule(fit_state *F, const char *schedule, const char *con
     F->sname = schedule ? schedule : pg_run_schedule_name(F->run);
     if (!F->sname)
         return -1;
-    if (pg_schedule_load(F->sname, &F->s))
+    if (pg_schedule_load(F->sname, &F->s) || pg_schedule_set_all(F->s, sets, nsets, NULL, 0))
         return -1;
-    for (int i = 0; i < nsets; i++)
-        if (pg_schedule_set(F->s, sets[i], 0))
-            return -1;
     if (pg_schedule_match_trace(F->s, F->t))
         return pg_fail_context("the trace does not match schedule %s", F->sname);
     return 0;
