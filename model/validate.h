@@ -29,7 +29,8 @@ typedef struct {
 /* What `run` differs in from `cal`, as assignments to `fit` (the schedule
  * fitted on cal): delays, M (tiles, flops), SM count, stage count, k-block
  * count (the same K in k-blocks of another tile_k), another GPU (the
- * bandwidth term rescaled by the floors' ratio).  A difference the model has no term for (another kernel, N, K) sets
+ * `dramq` line's loads queued at each floor, or without one the bandwidth
+ * term rescaled by the floors' ratio).  A difference the model has no term for (another kernel, N, K) sets
  * why_not; one of the inputs (family, seed, P) goes to unmodelled.  -1
  * only on an internal error (message set). */
 int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *floors,

@@ -104,10 +104,17 @@ static void shape_whatifs(const pg_run *cal, const pg_run *run, pg_whatif *w)
         add(w, "stages=%d", kr->stages);
 }
 
-/* Another GPU: the fitted bandwidth term's DRAM share moved to the other
- * machine's floor (docs/experiments.md M20: bytes per tile and the
- * calibration period over the floors' ratio; the core-clock terms stay in
- * cycles).  Without floors, or a bandwidth line, it cannot be predicted. */
+/* Another GPU.  A schedule with a `dramq` line names the loads that queue
+ * for DRAM: across machines they move through its queue at the other
+ * machine's copy floor (the line is switched on, its share taken against
+ * each machine's floor), and the `bandwidth` line keeps its calibration
+ * (docs/experiments.md M35: on probe sets 1-7 that moved the first load's
+ * wait, and pingpong's ring, as the H200 and the H100 differ, where the
+ * bandwidth transform shortened bres's k-block loads, which do not move).
+ * A schedule without one: the fitted bandwidth term's DRAM share moved to
+ * the other machine's floor (M20: bytes per tile and the calibration period
+ * over the floors' ratio).  The core-clock terms stay in cycles.  Without
+ * floors, or either line, it cannot be predicted. */
 static void device_whatifs(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *fl,
                            pg_whatif *w)
 {
@@ -121,9 +128,15 @@ static void device_whatifs(const pg_run *cal, const pg_run *run, const pg_schedu
                  run->kernel.device, cal->kernel.device);
         return;
     }
+    if (fit->dq_line) {
+        add(w, "dramq=1");
+        add(w, "dramq.bytes_per_s=%.17g", fl->other_bytes_per_s);
+        add(w, "dramq.cal_bytes_per_s=%.17g", fl->cal_bytes_per_s);
+        return;
+    }
     if (fit->bw_dist < 0) {
         snprintf(w->why_not, sizeof w->why_not,
-                 "another GPU, and schedule %s has no bandwidth line to carry the floors' ratio", fit->name);
+                 "another GPU, and schedule %s has neither a dramq nor a bandwidth line to carry the floors", fit->name);
         return;
     }
     const double ratio = fl->other_bytes_per_s / fl->cal_bytes_per_s;

@@ -9,6 +9,9 @@ within 3%, whose every mean wait is within 15% or 150 cycles, and both.
   scripts/probe_scoreboard.py SETDIR...        (SETDIR/{h100,h200}/runs/*.h5)
   PP="--schedule F --set contend.window=1"     extra validate arguments for pingpong
   BR="..."                                     the same for bres;  V=1: one line per run
+  X=1                                          also across GPUs: each GPU's runs from the other's
+                                               calibration, with --floors from both probes.log
+                                               (the bench's D2D copy floor)
 
 Exit 0 when every table was computed, 1 if a validate call failed, 2 on bad input."""
 import glob, json, os, subprocess, sys, collections
@@ -30,18 +33,52 @@ def groups(runs_dir):
         out.append(('bres_epi', cal, [f for f in files if f.startswith(pre)], os.environ.get('BR', '').split()))
     return out
 
+def floor(sd, g):
+    """The bench's D2D copy floor (GB/s) in SETDIR/GPU/probes.log, or None."""
+    try:
+        with open(os.path.join(sd, g, 'probes.log')) as f:
+            for line in f:
+                if line.strip().startswith('D2D copy of compulsory bytes'):
+                    return float(line.split('GB/s')[0].split()[-1])
+    except OSError:
+        pass
+    return None
+
+def tables(sd, cross):
+    """(label, calibration runs dir, target runs dir, extra args) for one set."""
+    out = []
+    for g in ('h100', 'h200'):
+        d = os.path.join(sd, g, 'runs')
+        if os.path.isdir(d):
+            out.append((g, d, d, []))
+    if cross:
+        for g, o in (('h200', 'h100'), ('h100', 'h200')):
+            d, c = os.path.join(sd, g, 'runs'), os.path.join(sd, o, 'runs')
+            fc, fg = floor(sd, o), floor(sd, g)
+            if os.path.isdir(d) and os.path.isdir(c) and fc and fg:
+                out.append(('%s<-%s' % (g, o), c, d, ['--floors', '%g,%g' % (fc, fg)]))
+    return out
+
+def target_runs(runs_dir, cal_runs):
+    """The runs in runs_dir that correspond to each calibration's group."""
+    names = set(os.path.basename(f) for f in glob.glob(runs_dir + '/*.h5'))
+    return [os.path.join(runs_dir, os.path.basename(f)) for f in cal_runs if os.path.basename(f) in names]
+
 def main(argv):
     if not argv or not os.access(PG, os.X_OK):
         print(__doc__ if not argv else 'no pegemm at %s (build first, or set PEGEMM)' % PG, file=sys.stderr)
         return 2
     tot, failed = collections.Counter(), 0
+    labels = []
     for sd in argv:
-        for g in ('h100', 'h200'):
-            runs_dir = os.path.join(sd, g, 'runs')
-            if not os.path.isdir(runs_dir):
-                continue
-            for kind, cal, runs, extra in groups(runs_dir):
-                r = subprocess.run([PG, 'model', 'validate', cal] + runs + extra + ['--json', '-', '-q'],
+        for g, cal_dir, runs_dir, xargs in tables(sd, os.environ.get('X')):
+            if g not in labels:
+                labels.append(g)
+            for kind, cal, cal_runs, extra in groups(cal_dir):
+                runs = target_runs(runs_dir, cal_runs)
+                if not runs:
+                    continue
+                r = subprocess.run([PG, 'model', 'validate', cal] + runs + extra + xargs + ['--json', '-', '-q'],
                                    capture_output=True, text=True)
                 if not r.stdout.strip():
                     print('failed: %s %s %s: %s' % (sd, g, kind, r.stderr.strip()), file=sys.stderr)
@@ -58,11 +95,11 @@ def main(argv):
                         print('%s %s %-9s %-28s %+6.1f%% %-4s %-4s %s' % (os.path.basename(sd.rstrip('/')), g, kind,
                               os.path.basename(row['path']), 100 * d, 'ok' if p else 'MISS', 'ok' if w else 'MISS',
                               ' '.join(k for k, v in row['waits'].items() if not v['ok'])))
-    print('gpu  kernel    runs period waits both')
-    for g in ('h100', 'h200'):
+    print('gpu       kernel    runs period waits both')
+    for g in labels:
         for kind in ('pingpong', 'bres', 'bres_epi'):
             if tot[(g, kind, 'n')]:
-                print('%s %-9s %4d %6d %5d %4d' % (g, kind, tot[(g, kind, 'n')], tot[(g, kind, 'p')],
+                print('%-9s %-9s %4d %6d %5d %4d' % (g, kind, tot[(g, kind, 'n')], tot[(g, kind, 'p')],
                                                     tot[(g, kind, 'w')], tot[(g, kind, 'b')]))
     return 1 if failed else 0
 

@@ -130,7 +130,8 @@ static void test_whatif_refusals(void **state)
     expect_not_predicted(&cal, &run, NULL, "--floors");
 }
 
-/* Another GPU with both floors: the bandwidth term's share moves by their ratio. */
+/* Another GPU with both floors: a schedule with a `dramq` line queues its
+ * listed loads at the other floor (M35); the bandwidth line is left as fitted. */
 static void test_whatif_other_gpu(void **state)
 {
     (void)state;
@@ -145,13 +146,55 @@ static void test_whatif_other_gpu(void **state)
         fail_msg("%s", pg_last_error());
     assert_int_equal(w.other_device, 1);
     assert_int_equal(w.n, 3);
+    assert_string_equal(w.set[0], "dramq=1");
+    assert_string_equal(w.set[1], "dramq.bytes_per_s=4500000000000");
+    assert_string_equal(w.set[2], "dramq.cal_bytes_per_s=3000000000000");
+    /* applied to the schedule, the first load waits less (a faster
+     * machine's DRAM share is lower, its queue shorter) */
+    const pg_model_opts o = {8000, 1, 0};
+    pg_prediction before, after;
+    if (pg_model_predict(s, &o, &before))
+        fail_msg("%s", pg_last_error());
+    for (int i = 0; i < w.n; i++)
+        if (pg_schedule_set(s, w.set[i], 0))
+            fail_msg("%s: %s", w.set[i], pg_last_error());
+    if (pg_model_predict(s, &o, &after))
+        fail_msg("%s", pg_last_error());
+    assert_true(pg_prediction_find(&after, "load_wait")->mean < pg_prediction_find(&before, "load_wait")->mean - 50);
+    pg_schedule_free(s);
+}
+
+/* Without a `dramq` line the bandwidth term's share moves by the floors' ratio (M20). */
+static void test_whatif_other_gpu_bandwidth(void **state)
+{
+    (void)state;
+    pg_run cal, run;
+    pg_whatif w;
+    pg_schedule *b = NULL, *s = NULL;
+    bres_run(&cal);
+    bres_run(&run);
+    snprintf(run.kernel.device, sizeof run.kernel.device, "NVIDIA H200");
+    const pg_floors fl = {3.0e12, 4.5e12};
+    if (pg_schedule_load("h100-bres", &b))
+        fail_msg("%s", pg_last_error());
+    /* the built-in text with its dramq line commented out */
+    char *text = strdup(pg_schedule_text(b));
+    assert_non_null(text);
+    char *line = strstr(text, "\ndramq ");
+    assert_non_null(line);
+    line[1] = '#';
+    if (pg_schedule_load_text(text, "no-dramq", &s) || pg_whatif_derive(&cal, &run, s, &fl, &w))
+        fail_msg("%s", pg_last_error());
+    assert_int_equal(w.n, 3);
     assert_string_equal(w.set[0], "bandwidth.bytes_per_s=3000000000000");
     double bytes = NAN, period = NAN;
     assert_int_equal(sscanf(w.set[1], "bandwidth.bytes_per_tile=%lf", &bytes), 1);
     assert_int_equal(sscanf(w.set[2], "bandwidth.calibrated_period=%lf", &period), 1);
     assert_true(fabs(bytes - 36864 / 1.5) < 1e-6);
     assert_true(fabs(period - 3569 / 1.5) < 1e-6);
+    free(text);
     pg_schedule_free(s);
+    pg_schedule_free(b);
 }
 
 /* A hand-written fit + what-if + predict of CAL for RUN's period. */
@@ -226,6 +269,14 @@ static void test_validate_variant(void **state)
     assert_int_equal(pg_model_validate_runs(g_path[BRES0], &g_path[BRES64], 1, &vb, &o, &r), -1);
 }
 
+static int wait_index(const pg_validate_row *row, const char *name)
+{
+    for (int i = 0; i < row->nwaits; i++)
+        if (strcmp(row->wait_name[i], name) == 0)
+            return i;
+    return -1;
+}
+
 static void test_validate_other_gpu(void **state)
 {
     (void)state;
@@ -238,8 +289,16 @@ static void test_validate_other_gpu(void **state)
     assert_int_equal(r.not_predicted, 0);
     assert_true(r.rows[1].whatif.other_device);
     assert_true(isfinite(r.rows[1].period_predicted) && r.rows[1].period_measured > 0);
-    /* the H200's floor is 1.41x the H100's: the bandwidth stall shrinks, the period with it */
+    /* the H200's floor is 1.41x the H100's: its DRAM share is lower, the
+     * first load queues less, and its wait (measured 0.63x the H100's on
+     * every probe set) with the period shrink; M35 holds both to #12's
+     * target on this pair (before it: load_wait +342 cycles, period +3.3%) */
     assert_true(r.rows[1].period_predicted < r.rows[0].period_predicted);
+    assert_true(r.rows[1].period_ok);
+    const int i = wait_index(&r.rows[1], "load_wait"), i0 = wait_index(&r.rows[0], "load_wait");
+    assert_true(i >= 0 && i0 >= 0);
+    assert_true(r.rows[1].wait_predicted[i] < 0.8 * r.rows[0].wait_predicted[i0]);
+    assert_true(r.rows[1].wait_ok[i]);
     pg_validate_report_free(&r);
 }
 
@@ -264,7 +323,8 @@ int main(int argc, char **argv)
         g_path[i] = argv[1 + i];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_whatif_settings),   cmocka_unit_test(test_whatif_refusals),
-        cmocka_unit_test(test_whatif_other_gpu),  cmocka_unit_test(test_validate_runs),
+        cmocka_unit_test(test_whatif_other_gpu),  cmocka_unit_test(test_whatif_other_gpu_bandwidth),
+        cmocka_unit_test(test_validate_runs),
         cmocka_unit_test(test_validate_variant),   cmocka_unit_test(test_validate_other_gpu),
         cmocka_unit_test(test_delays_refuse_more),
     };
