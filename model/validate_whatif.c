@@ -129,7 +129,7 @@ static void device_whatifs(const pg_run *cal, const pg_run *run, const pg_schedu
         return;
     }
     if (fit->dq_line) {
-        add(w, "dramq=1");
+        add(w, "dramq.on=1"); /* the line's own key: whatever option, if any, drives it */
         add(w, "dramq.bytes_per_s=%.17g", fl->other_bytes_per_s);
         add(w, "dramq.cal_bytes_per_s=%.17g", fl->cal_bytes_per_s);
         return;

@@ -146,7 +146,7 @@ static void test_whatif_other_gpu(void **state)
         fail_msg("%s", pg_last_error());
     assert_int_equal(w.other_device, 1);
     assert_int_equal(w.n, 3);
-    assert_string_equal(w.set[0], "dramq=1");
+    assert_string_equal(w.set[0], "dramq.on=1");
     assert_string_equal(w.set[1], "dramq.bytes_per_s=4500000000000");
     assert_string_equal(w.set[2], "dramq.cal_bytes_per_s=3000000000000");
     /* applied to the schedule, the first load waits less (a faster
