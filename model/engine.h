@@ -62,6 +62,10 @@ void kblocks_run(engine *E, int64_t k, double start, double extra, double *b);
 /* EVENT = the loop's step @frac of tile k: that fraction of the loop the
  * model ran (its start + frac x its duration). */
 double kblocks_at(const engine *E, int64_t k, double frac);
+/* The loop with every stage landed and no contention: its k-blocks' compute
+ * paced by the round trip, without the line's fixed cycles (kblocks_fit.c
+ * measures those against it). */
+double kblocks_chain(const pg_schedule *s);
 
 /* `tmaqueue` (tmaqueue.c): the extra latency of a k-block load of tile k's
  * loop (started at `start`) that would land at `landed`: the penalty when

@@ -100,6 +100,19 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
         b[j] = kblock_start(s, b, j, c, landed, end);
         end = b[j] + c;
     }
+    return end + s->kb_fixed; /* the last group's retire to its stage's release, and the rest (fixed=) */
+}
+
+double kblocks_chain(const pg_schedule *s)
+{
+    double b[1024]; /* kb_count <= 1024 (kblocks_parse.c) */
+    const double c = s->kb_compute;
+    double end = c;
+    b[0] = 0;
+    for (int j = 1; j < s->kb_count; j++) {
+        b[j] = kblock_start(s, b, j, c, -INFINITY, end);
+        end = b[j] + c;
+    }
     return end;
 }
 

@@ -107,6 +107,46 @@ static int replay_inflight(pg_schedule *s, int col, int ld, unsigned char *hit)
     return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The loop's fixed cycles (fixed=, on a line that names it): the 1st
+ * percentile over the traced tiles of the loop less its stall-free chain.
+ * Every tile's loop is at least that chain plus its fixed part; the stalls
+ * and the contention only add, so the low tail is the fixed part alone (the
+ * 1st percentile, not the minimum: one odd tile does not set it).  Needs the
+ * phase's per-tile column; without one the line's value stays. */
+static int fixed_fit(pg_schedule *s, int phase_dist)
+{
+    const int col = sch_table_column(s, phase_dist, 0);
+    const sch_table *T = s->table;
+    if (!s->kb_fixed_named || col < 0 || !T || T->rows < 1)
+        return 0;
+    double *d = malloc(sizeof(double) * (size_t)T->rows);
+    if (!d)
+        return pg_fail("out of memory");
+    const double chain = kblocks_chain(s);
+    int64_t n = 0;
+    for (int64_t r = 0; r < T->rows; r++) {
+        const double v = T->v[r * T->cols + col];
+        if (isfinite(v))
+            d[n++] = v - chain;
+    }
+    int rc = 0;
+    if (n > 0) {
+        qsort(d, (size_t)n, sizeof *d, cmp_double);
+        const double f = d[(int64_t)(0.01 * (double)(n - 1))];
+        char opt[64];
+        snprintf(opt, sizeof opt, "kblocks.fixed=%.6g", f > 0 ? f : 0);
+        rc = pg_schedule_set(s, opt, 0);
+    }
+    free(d);
+    return rc;
+}
+
 int kblocks_fit(pg_schedule *s, double traced_mean) { return kblocks_fit_hits(s, traced_mean, NULL); }
 
 int kblocks_fit_hits(pg_schedule *s, double traced_mean, unsigned char *hit)
@@ -121,7 +161,7 @@ int kblocks_fit_hits(pg_schedule *s, double traced_mean, unsigned char *hit)
         return pg_fail("kblocks: the trace has no mean for '%s'", phase);
     char opt[SCH_NAME + 48];
     snprintf(opt, sizeof opt, "kblocks.calibrated_mean=%.9g", dist_mean(pd));
-    if (pg_schedule_set(s, opt, 0))
+    if (pg_schedule_set(s, opt, 0) || fixed_fit(s, s->roles[nd->role].steps[nd->step].dist))
         return -1;
     const int ld = s->slots[s->kb_load_slot].dist;
     const int col = sch_table_column(s, ld, 0);

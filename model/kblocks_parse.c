@@ -100,7 +100,7 @@ static int spec_optional(pg_schedule *s, const char *key, double max, const char
 int sch_kblocks_resolve(pg_schedule *s)
 {
     static const char *const keys[] = {"count", "stages", "compute", "issue", "load", "release", "calibrated_mean",
-                                       "queue", "inflight", "roundtrip", NULL};
+                                       "queue", "inflight", "roundtrip", "fixed", NULL};
     if (!s->kb_line)
         return 0;
     char phase[SCH_NAME + 8] = "", v[128];
@@ -122,7 +122,7 @@ int sch_kblocks_resolve(pg_schedule *s)
                 ok |= len > strlen(keys[k]) && strncmp(p, keys[k], strlen(keys[k])) == 0 && p[strlen(keys[k])] == '=';
             if (!ok)
                 return FAIL(s->kb_line, "kblocks: '%.*s': expected KEY=VALUE with KEY one of count, stages, compute, "
-                                        "issue, load, release, calibrated_mean, queue, inflight, roundtrip",
+                                        "issue, load, release, calibrated_mean, queue, inflight, roundtrip, fixed",
                             (int)len, p);
         }
         p += len;
@@ -145,8 +145,10 @@ int sch_kblocks_resolve(pg_schedule *s)
      * loads in flight, the consumer's wgmma round trip (kblocks.c) */
     if (spec_optional(s, "queue", 1, "[0, 1]", "the share of the load latency that is queueing", &s->kb_queue) ||
         spec_optional(s, "inflight", 1024, "[0, 1024]", "0: the stage count", &s->kb_inflight) ||
-        spec_optional(s, "roundtrip", 1e6, "[0, 1e6] cycles", "the consumer's wgmma round trip", &s->kb_roundtrip))
+        spec_optional(s, "roundtrip", 1e6, "[0, 1e6] cycles", "the consumer's wgmma round trip", &s->kb_roundtrip) ||
+        spec_optional(s, "fixed", 1e6, "[0, 1e6] cycles", "the loop's cycles besides its k-blocks", &s->kb_fixed))
         return -1;
+    s->kb_fixed_named = spec_value(s->kb_spec, "fixed", v, sizeof v);
     s->kb_count = (int)count;
     s->kb_stages = (int)stages;
     s->kb_tile_form = 0;
@@ -215,20 +217,21 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
                 : strcmp(stat, "queue") == 0           ? &s->kb_queue
                 : strcmp(stat, "inflight") == 0        ? &s->kb_inflight
                 : strcmp(stat, "roundtrip") == 0       ? &s->kb_roundtrip
+                : strcmp(stat, "fixed") == 0           ? &s->kb_fixed
                                                        : NULL;
     if (!f || s->kb_node < 0)
         return pg_fail("'%s': %s", param,
                        s->kb_node < 0 ? "this schedule has no kblocks line"
                                       : "kblocks takes compute, tile_compute, calibrated_mean, queue, inflight, "
-                                        "roundtrip");
+                                        "roundtrip, fixed");
     const double scale = tile ? s->kb_count : 1;
     double v = relative ? *f * scale + value : value;
-    if (!(v >= 0) || (f == &s->kb_queue && v > 1) || (f == &s->kb_inflight && v > 1024) ||
-        (f == &s->kb_roundtrip && v > 1e6))
+    const int cycles = f == &s->kb_roundtrip || f == &s->kb_fixed;
+    if (!(v >= 0) || (f == &s->kb_queue && v > 1) || (f == &s->kb_inflight && v > 1024) || (cycles && v > 1e6))
         return pg_fail("'%s' must be >= 0%s", param,
                        f == &s->kb_queue      ? " and <= 1"
                        : f == &s->kb_inflight ? " and <= 1024"
-                       : f == &s->kb_roundtrip ? " and <= 1e6"
+                       : cycles               ? " and <= 1e6"
                                               : "");
     *f = v / scale;
     if (tile)
@@ -248,7 +251,7 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
     if (!spec_value(text, "count", count, sizeof count)) /* as written: before strtok_r cuts it */
         count[0] = '\0';
     char *save = NULL;
-    int first = 1, wrote_inflight = 0, wrote_roundtrip = 0;
+    int first = 1, wrote_inflight = 0, wrote_roundtrip = 0, wrote_fixed = 0;
     for (char *tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), first = 0) {
         if (!first)
             fputc(' ', f);
@@ -266,6 +269,8 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
             fprintf(f, "roundtrip=%.9g", s->kb_roundtrip), wrote_roundtrip = 1;
         else if (strncmp(tok, "roundtrip=", 10) == 0)
             fputs(tok, f), wrote_roundtrip = 1;
+        else if (strncmp(tok, "fixed=", 6) == 0)
+            fprintf(f, "fixed=%.9g", s->kb_fixed), wrote_fixed = 1;
         else
             fputs(tok, f);
     }
@@ -275,6 +280,8 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
      * schedule must run the loop the prediction ran */
     if (!wrote_roundtrip && s->kb_roundtrip > 0)
         fprintf(f, " roundtrip=%.9g", s->kb_roundtrip);
+    if (!wrote_fixed && s->kb_fixed > 0)
+        fprintf(f, " fixed=%.9g", s->kb_fixed);
     fputc('\n', f);
     return 1;
 }

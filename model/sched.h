@@ -211,6 +211,16 @@ struct pg_schedule {
      * j's compute starts no earlier than roundtrip after j - 2's compute
      * ended.  0 (default): no floor (docs/experiments.md M29) */
     double kb_roundtrip;
+    /* fixed= (cycles, >= 0): what a loop spends besides its k-blocks and
+     * their stalls, once per tile (first issue to the tensor cores' start,
+     * the last group's retire to the release of its stage).  A load-bound
+     * loop's calibration books it as load stall; a loop whose loads land
+     * sooner (a fuller ring, shorter k-blocks) would lose it.  `pegemm model
+     * fit` measures it on a line that names it (kb_fixed_named): the low
+     * tail of the traced loop less its stall-free chain (M36).  0 (default):
+     * none */
+    double kb_fixed;
+    int kb_fixed_named;
     int kb_issue_node; /* the issuing step: its start issues k-block 0 */
     int kb_phase_slot, kb_load_slot, kb_release_slot;
     int kb_line;

@@ -104,7 +104,7 @@ static void test_roundtrip_parse_and_write(void **state)
     (void)state;
     pg_schedule *s = NULL;
     assert_int_equal(pg_schedule_load("h100-bres", &s), 0);
-    assert_true(fabs(s->kb_roundtrip - 320) < 1e-12); /* bres's loop states its own (M29) */
+    assert_true(fabs(s->kb_roundtrip - 344) < 1e-12); /* bres's loop states its own (M29, M36) */
     pg_schedule_free(s);
     assert_int_equal(pg_schedule_load("h100-pingpong", &s), 0);
     assert_int_equal(s->kb_roundtrip, 0); /* default: no floor */
@@ -133,11 +133,45 @@ static void test_roundtrip_parse_and_write(void **state)
     assert_non_null(strstr(pg_last_error(), "bad.sched:15"));
 }
 
+/* fixed= (M36): once per loop, after its last k-block; as a line key and
+ * as an override (surviving a recompile, written back); refused below 0 */
+static void test_fixed(void **state)
+{
+    (void)state;
+    char text[sizeof k_loop + 320];
+    snprintf(text, sizeof text, "%s%s", k_loop,
+             "kblocks mainloop count=12 stages=8 compute=2304/12 issue=producer.producer_issue load=L release=H "
+             "calibrated_mean=2304 roundtrip=320 fixed=100\n");
+    pg_schedule *s = NULL;
+    assert_int_equal(pg_schedule_load_text(text, "fixed.sched", &s), 0);
+    assert_true(s->kb_fixed_named);
+    pg_model_opts o = {.tiles = 200, .seed = 1, .deterministic = 1};
+    pg_prediction p;
+    assert_int_equal(pg_model_predict(s, &o, &p), 0);
+    assert_true(fabs(pg_prediction_find(&p, "mainloop")->mean - (closed_form(12, 192, 320) + 100)) < 1e-6);
+    assert_int_equal(pg_schedule_set(s, "kblocks.fixed=40", 0), 0);
+    assert_int_equal(pg_schedule_set(s, "kblocks.roundtrip=0", 0), 0);
+    assert_int_equal(pg_model_predict(s, &o, &p), 0);
+    assert_true(fabs(pg_prediction_find(&p, "mainloop")->mean - (2304 + 40)) < 1e-6);
+    char *buf = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(buf, " fixed=40"));
+    free(buf);
+    assert_int_not_equal(pg_schedule_set(s, "kblocks.fixed=-5", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "kblocks.fixed"));
+    pg_schedule_free(s);
+    /* a line without the key: none, and the fit leaves it so */
+    assert_int_equal(pg_schedule_load("h100-pingpong", &s), 0);
+    assert_int_equal(s->kb_fixed_named, 0);
+    assert_true(s->kb_fixed == 0);
+    pg_schedule_free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_count_doubling_costs_the_round_trip),
         cmocka_unit_test(test_roundtrip_parse_and_write),
+        cmocka_unit_test(test_fixed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

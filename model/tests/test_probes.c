@@ -80,8 +80,9 @@ static void test_mainloop_sweeps(void **state)
             fail_msg("%s", pg_last_error());
         /* M21: -5.1% (the clock rises with the spin; DRAM time in ns); M34
          * (bres's contention slowdowns kept, not refitted on the H200's
-         * narrow overlaps): -3.2% */
-        expect_in(c.pred_period[1] / c.meas_period[1] - 1, -0.045, -0.02, "H200 bres mainloop 1,600", seed);
+         * narrow overlaps): -3.2%; M36 (the loop's fixed cycles, which a
+         * full ring does not hide): -1.8% */
+        expect_in(c.pred_period[1] / c.meas_period[1] - 1, -0.03, -0.005, "H200 bres mainloop 1,600", seed);
     }
 }
 
@@ -103,8 +104,10 @@ static void test_epi_and_structure(void **state)
          * wgmma.  With the tile's compute split over the count (M24):
          * -11.3% (the replayed latency is an 8 KB stage's, 4 in flight).
          * With the wgmma round trip on bres's loop (M29, R = 320): -4.9%
-         * (the loop's fixed part and the epilogue overlap, M29 item 4) */
-        expect_in(period_error(H100_BRES0, H100_BRES64, b64, 2, seed), -0.08, -0.03, "H100 bres64 from bres", seed);
+         * (the loop's fixed part and the epilogue overlap, M29 item 4).
+         * With the fixed part measured by the fit and R = 344, the typical
+         * round trip (M36): -0.5% */
+        expect_in(period_error(H100_BRES0, H100_BRES64, b64, 2, seed), -0.025, 0.015, "H100 bres64 from bres", seed);
     }
 }
 
