@@ -1,0 +1,49 @@
+# The harness of a probe set (scripts/gpu_probes8.sh and later), sourced
+# after the caller sets SET (its number) and with the output directory as
+# its one argument: builds build-gpu (scripts/gpu_build.sh), logs the GPU,
+# takes the bench's floors and defines `probe`; the caller lists its runs
+# and ends with `probe_set_finish`.  A failed run is logged and the rest go
+# on; the set exits 1 if any failed.
+set -uo pipefail
+[ $# = 1 ] || { echo "usage: scripts/gpu_probes$SET.sh OUTDIR" >&2; exit 2; }
+OUT=$1
+mkdir -p "$OUT/runs" || exit 2
+cd "$(dirname "$0")/.." || exit 2
+OUT=$(cd "$OUT" && pwd)
+LOG="$OUT/probes.log"
+: >"$LOG"
+t_start=$(date +%s)
+fails=0
+source scripts/gpu_build.sh
+t_built=$(date +%s)
+
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+echo "gpu: ${gpu:-unknown}" | tee -a "$LOG"
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,memory.total,power.limit --format=csv >>"$LOG" 2>&1
+
+probe() { # probe FILE PEGEMM ARGS... : one traced run into runs/FILE.h5
+    local name=$1 bin=$2
+    shift 2
+    echo "== $name: $*" >>"$LOG"
+    if [ -x "$bin" ] && timeout 120 "$bin" run --trace --rows 0:64 --reps 10 "$@" -o "$OUT/runs/$name.h5" >>"$LOG" 2>&1; then
+        echo "ok     $name" | tee -a "$LOG"
+    else
+        echo "FAILED $name" | tee -a "$LOG"
+        fails=$((fails + 1))
+    fi
+}
+
+probe_set_finish() { # the log's totals and OUT/probesSET.tgz
+    local t_end
+    t_end=$(date +%s)
+    echo "build $((t_built - t_start)) s, runs $((t_end - t_built)) s, failures $fails" | tee -a "$LOG"
+    tar -czf "$OUT/probes$SET.tgz" -C "$OUT" runs probes.log || exit 1
+    ls -la "$OUT/probes$SET.tgz"
+    [ $fails -eq 0 ]
+}
+
+PG=$PGBIN
+SH=200704,768,768,196
+echo "== bench floors" >>"$LOG"
+timeout 150 "$PG" bench --reps 10 --rows 0:64 -o "$OUT/runs/bench_full.h5" >>"$LOG" 2>&1 ||
+    { echo "FAILED bench" | tee -a "$LOG"; fails=$((fails + 1)); }
