@@ -17,46 +17,10 @@
 # Needs an sm_90 GPU, nvcc, meson, ninja, HDF5 headers (scripts/gpu_build.sh
 # builds build-gpu; the 2- and 3-stage pingpong get build-gpu-s2/-s3).  A
 # failed run is logged and the rest go on.
-set -uo pipefail
-[ $# = 1 ] || { echo "usage: scripts/gpu_probes6.sh OUTDIR" >&2; exit 2; }
-OUT=$1
-mkdir -p "$OUT/runs" || exit 2
-cd "$(dirname "$0")/.." || exit 2
-OUT=$(cd "$OUT" && pwd)
-LOG="$OUT/probes.log"
-: >"$LOG"
-t_start=$(date +%s)
-fails=0
-source scripts/gpu_build.sh
-for s in 2 3; do # the ring depth is a compile-time constant (PG_STAGES, gemm_kernel.h)
-    if [ ! -f build-gpu-s$s/build.ninja ]; then
-        meson setup build-gpu-s$s -Dcuda=enabled -Dtests=disabled -Dcuda_args=-DPG_STAGES=$s -Dc_args=-DPG_STAGES=$s \
-            >>"$LOG" 2>&1 || echo "build-gpu-s$s setup failed" | tee -a "$LOG"
-    fi
-    ninja -C build-gpu-s$s cli/pegemm >>"$LOG" 2>&1 || echo "build-gpu-s$s build failed" | tee -a "$LOG"
-done
-t_built=$(date +%s)
-
-gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
-echo "gpu: ${gpu:-unknown}" | tee -a "$LOG"
-nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,memory.total,power.limit --format=csv >>"$LOG" 2>&1
-
-probe() { # probe FILE PEGEMM ARGS... : one traced run into runs/FILE.h5
-    local name=$1 bin=$2
-    shift 2
-    echo "== $name: $*" >>"$LOG"
-    if [ -x "$bin" ] && timeout 120 "$bin" run --trace --rows 0:64 --reps 10 "$@" -o "$OUT/runs/$name.h5" >>"$LOG" 2>&1; then
-        echo "ok     $name" | tee -a "$LOG"
-    else
-        echo "FAILED $name" | tee -a "$LOG"
-        fails=$((fails + 1))
-    fi
-}
-PG=$PGBIN
-SH=200704,768,768,196
-echo "== bench floors" >>"$LOG"
-timeout 150 "$PG" bench --reps 10 --rows 0:64 -o "$OUT/runs/bench_full.h5" >>"$LOG" 2>&1 ||
-    { echo "FAILED bench" | tee -a "$LOG"; fails=$((fails + 1)); }
+# The harness is scripts/probe_set_lib.sh.
+SET=6
+STAGE_BUILDS="2 3"
+source "$(dirname "$0")/probe_set_lib.sh"
 probe pingpong_ml_00000 $PG --variant pingpong --shape $SH
 for d in 500 4000; do
     probe "pingpong_ml_$(printf %05d $d)" $PG --variant pingpong --shape $SH --mainloop-delay $d
@@ -82,8 +46,4 @@ probe bres64_ml_03000 $PG --variant bres64 --shape $SH --mainloop-delay 3000
 probe pingpong_s3_ml_00600 ./build-gpu-s3/cli/pegemm --variant pingpong --shape $SH --mainloop-delay 600
 probe pingpong_s3_epi_04500 ./build-gpu-s3/cli/pegemm --variant pingpong --shape $SH --epi-delay 4500
 probe pingpong_s2_epi_01200 ./build-gpu-s2/cli/pegemm --variant pingpong --shape $SH --epi-delay 1200
-t_end=$(date +%s)
-echo "build $((t_built - t_start)) s, runs $((t_end - t_built)) s, failures $fails" | tee -a "$LOG"
-tar -czf "$OUT/probes6.tgz" -C "$OUT" runs probes.log || exit 1
-ls -la "$OUT/probes6.tgz"
-[ $fails -eq 0 ]
+probe_set_finish

@@ -1,9 +1,11 @@
-# The harness of a probe set (scripts/gpu_probes8.sh and later), sourced
-# after the caller sets SET (its number) and with the output directory as
-# its one argument: builds build-gpu (scripts/gpu_build.sh), logs the GPU,
-# takes the bench's floors and defines `probe`; the caller lists its runs
-# and ends with `probe_set_finish`.  A failed run is logged and the rest go
-# on; the set exits 1 if any failed.
+# The harness of a probe set (scripts/gpu_probes5.sh and later), sourced
+# after the caller sets SET (its number) and, optionally, STAGE_BUILDS (ring
+# depths that get a build of their own, build-gpu-sN: the depth is a
+# compile-time constant, PG_STAGES in gemm_kernel.h), with the output
+# directory as its one argument: builds build-gpu (scripts/gpu_build.sh),
+# logs the GPU, takes the bench's floors and defines `probe`; the caller
+# lists its runs and ends with `probe_set_finish`.  A failed run is logged
+# and the rest go on; the set exits 1 if any failed.
 set -uo pipefail
 [ $# = 1 ] || { echo "usage: scripts/gpu_probes$SET.sh OUTDIR" >&2; exit 2; }
 OUT=$1
@@ -15,6 +17,13 @@ LOG="$OUT/probes.log"
 t_start=$(date +%s)
 fails=0
 source scripts/gpu_build.sh
+for s in ${STAGE_BUILDS:-}; do
+    if [ ! -f build-gpu-s$s/build.ninja ]; then
+        meson setup build-gpu-s$s -Dcuda=enabled -Dtests=disabled -Dcuda_args=-DPG_STAGES=$s -Dc_args=-DPG_STAGES=$s \
+            >>"$LOG" 2>&1 || echo "build-gpu-s$s setup failed" | tee -a "$LOG"
+    fi
+    ninja -C build-gpu-s$s cli/pegemm >>"$LOG" 2>&1 || echo "build-gpu-s$s build failed" | tee -a "$LOG"
+done
 t_built=$(date +%s)
 
 gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
