@@ -35,7 +35,7 @@ static void row_text(FILE *f, const pg_validate_row *row)
         fprintf(f, "    not predicted: %s\n", row->whatif.why_not);
         return;
     }
-    fprintf(f, "    what-if: %s\n", what);
+    fprintf(f, "    what-if (%s): %s\n", row->whatif.kind, what);
     if (row->whatif.unmodelled[0])
         fprintf(f, "    also differs, not modelled (predicted as the calibration's): %s\n", row->whatif.unmodelled);
     fprintf(f, "    %-14s measured %9.1f  predicted %9.1f  %+6.1f%%  %s\n", "tile_period", row->period_measured,
@@ -44,6 +44,37 @@ static void row_text(FILE *f, const pg_validate_row *row)
     for (int w = 0; w < row->nwaits; w++)
         fprintf(f, "    %-14s measured %9.1f  predicted %9.1f  %+6.0f     %s\n", row->wait_name[w], row->wait_measured[w],
                 row->wait_predicted[w], row->wait_predicted[w] - row->wait_measured[w], row->wait_ok[w] ? "ok" : "MISS");
+}
+
+/* Out-of-sample counts per kind of change (the rows' whatif.kind), in the
+ * order the kinds first appear. */
+#define MAX_KINDS 32
+typedef struct {
+    int n;
+    const char *kind[MAX_KINDS];
+    int runs[MAX_KINDS], period_ok[MAX_KINDS], waits_ok[MAX_KINDS], both_ok[MAX_KINDS];
+} kind_counts;
+
+static void count_kinds(const pg_validate_report *r, kind_counts *c)
+{
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < r->n; i++) {
+        const pg_validate_row *row = &r->rows[i];
+        if (row->self_fit || row->whatif.why_not[0])
+            continue;
+        int k = 0;
+        while (k < c->n && strcmp(c->kind[k], row->whatif.kind) != 0)
+            k++;
+        if (k == c->n) {
+            if (c->n == MAX_KINDS)
+                continue; /* more kinds than combinations of five: cannot happen */
+            c->kind[c->n++] = row->whatif.kind;
+        }
+        c->runs[k]++;
+        c->period_ok[k] += row->period_ok;
+        c->waits_ok[k] += row->waits_ok;
+        c->both_ok[k] += row->period_ok && row->waits_ok;
+    }
 }
 
 static int report_text(FILE *f, const pg_validate_report *r)
@@ -55,6 +86,11 @@ static int report_text(FILE *f, const pg_validate_report *r)
     fprintf(f, "(self-fit: the calibration reproduced by construction; out-of-sample: a run the fit never saw)\n");
     for (int i = 0; i < r->n; i++)
         row_text(f, &r->rows[i]);
+    kind_counts c;
+    count_kinds(r, &c);
+    for (int k = 0; k < c.n; k++)
+        fprintf(f, "by change %s: %d runs; period within target %d, waits %d, both %d\n", c.kind[k], c.runs[k],
+                c.period_ok[k], c.waits_ok[k], c.both_ok[k]);
     fprintf(f, "out-of-sample: %d runs; period within target %d, waits %d, both %d", r->oos, r->oos_period_ok,
             r->oos_waits_ok, r->oos_both_ok);
     if (r->not_predicted)
@@ -78,6 +114,7 @@ static void row_json(pg_json *j, const pg_validate_row *row)
     for (int i = 0; i < row->whatif.n; i++)
         pg_json_string(j, row->whatif.set[i]);
     pg_json_array_end(j);
+    pg_json_kv_string(j, "change", row->whatif.kind);
     pg_json_kv_string(j, "unmodelled", row->whatif.unmodelled);
     pg_json_kv_number(j, "tile_period_measured", row->period_measured);
     pg_json_kv_number(j, "tile_period_predicted", row->period_predicted);
@@ -118,6 +155,20 @@ static int report_json(FILE *f, const pg_validate_report *r)
     pg_json_kv_int(&j, "out_of_sample_waits_ok", r->oos_waits_ok);
     pg_json_kv_int(&j, "out_of_sample_both_ok", r->oos_both_ok);
     pg_json_kv_int(&j, "not_predicted", r->not_predicted);
+    kind_counts c;
+    count_kinds(r, &c);
+    pg_json_key(&j, "by_change");
+    pg_json_array_begin(&j);
+    for (int k = 0; k < c.n; k++) {
+        pg_json_object_begin(&j);
+        pg_json_kv_string(&j, "change", c.kind[k]);
+        pg_json_kv_int(&j, "runs", c.runs[k]);
+        pg_json_kv_int(&j, "period_ok", c.period_ok[k]);
+        pg_json_kv_int(&j, "waits_ok", c.waits_ok[k]);
+        pg_json_kv_int(&j, "both_ok", c.both_ok[k]);
+        pg_json_object_end(&j);
+    }
+    pg_json_array_end(&j);
     pg_json_kv_bool(&j, "pass", pg_validate_pass(r));
     pg_json_object_end(&j);
     return pg_json_finish(&j);

@@ -24,6 +24,8 @@ typedef struct {
     char why_not[512];                      /* non-empty: the run cannot be predicted, and why */
     char unmodelled[256];                   /* differences predicted as if equal ("" none) */
     int other_device;                       /* 1: the run is from another GPU (floors applied) */
+    char kind[64];                          /* the kinds of change, "+"-joined: "delay", "M", "SMs",
+                                               "structure", "GPU"; "none" (inputs only or the same run) */
 } pg_whatif;
 
 /* What `run` differs in from `cal`, as assignments to `fit` (the schedule

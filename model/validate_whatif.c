@@ -28,6 +28,31 @@ static void note(char *buf, size_t cap, const char *what)
     snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", what);
 }
 
+/* The row's kinds of change, from its assignments (for the report's
+ * per-kind counts: issue 12 asks for the model held on each kind). */
+static void kind_of(pg_whatif *w)
+{
+    static const struct {
+        const char *prefix, *kind;
+    } k_kinds[] = {{"epi_delay=", "delay"}, {"mainloop_delay=", "delay"}, {"tiles=", "M"},     {"flops=", "M"},
+                   {"units=", "SMs"},       {"stages=", "structure"},   {"kblocks=", "structure"}};
+    w->kind[0] = '\0';
+    for (size_t k = 0; k < sizeof k_kinds / sizeof k_kinds[0]; k++)
+        for (int i = 0; i < w->n; i++)
+            if (strncmp(w->set[i], k_kinds[k].prefix, strlen(k_kinds[k].prefix)) == 0 &&
+                !strstr(w->kind, k_kinds[k].kind)) {
+                const size_t len = strlen(w->kind);
+                snprintf(w->kind + len, sizeof w->kind - len, "%s%s", len ? "+" : "", k_kinds[k].kind);
+                break;
+            }
+    if (w->other_device) {
+        const size_t len = strlen(w->kind);
+        snprintf(w->kind + len, sizeof w->kind - len, "%sGPU", len ? "+" : "");
+    }
+    if (!w->kind[0])
+        snprintf(w->kind, sizeof w->kind, "none");
+}
+
 /* "s" and digits: a stage-count token */
 static int stage_token(const char *tok)
 {
@@ -168,5 +193,6 @@ int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fi
         note(w->unmodelled, sizeof w->unmodelled, "input seed");
     if (pc->shape.P != pr->shape.P)
         note(w->unmodelled, sizeof w->unmodelled, "P");
+    kind_of(w);
     return 0;
 }

@@ -77,10 +77,12 @@ static void test_whatif_settings(void **state)
     run.kernel.mainloop_delay = 1500;
     derive(&cal, &run, NULL, &w);
     expect_sets(&w, (const char *const[]){"epi_delay=800", "mainloop_delay=1500"}, 2);
+    assert_string_equal(w.kind, "delay"); /* the report counts runs per kind of change */
     bres_run(&run);
     run.problem.shape.M = 301056; /* 4,704 row blocks x 4 column blocks */
     derive(&cal, &run, NULL, &w);
     expect_sets(&w, (const char *const[]){"tiles=18816", "flops=355140108288"}, 2);
+    assert_string_equal(w.kind, "M");
     /* bres64: the same kernel with 8 stages of 64 x 64, k-blocks first */
     bres_run(&run);
     snprintf(run.kernel.name, sizeof run.kernel.name, "h100-pingpong-bres-64x192x64-s8");
@@ -88,6 +90,7 @@ static void test_whatif_settings(void **state)
     run.kernel.stages = 8;
     derive(&cal, &run, NULL, &w);
     expect_sets(&w, (const char *const[]){"kblocks=12", "stages=8"}, 2);
+    assert_string_equal(w.kind, "structure");
     /* a pingpong build with a 3-deep ring that older runs named "-s4": the stages attribute says */
     bres_run(&run);
     run.kernel.stages = 3;
@@ -100,6 +103,7 @@ static void test_whatif_settings(void **state)
     derive(&cal, &run, NULL, &w);
     expect_sets(&w, NULL, 0);
     assert_string_equal(w.unmodelled, "input family, input seed");
+    assert_string_equal(w.kind, "none");
 }
 
 static void expect_not_predicted(const pg_run *cal, const pg_run *run, const pg_floors *fl, const char *why)
@@ -150,6 +154,7 @@ static void test_whatif_other_gpu(void **state)
     assert_string_equal(w.set[0], "dramq.on=1");
     assert_string_equal(w.set[1], "dramq.bytes_per_s=4500000000000");
     assert_string_equal(w.set[2], "dramq.cal_bytes_per_s=3000000000000");
+    assert_string_equal(w.kind, "GPU");
     /* applied to the schedule, the first load waits less (a faster
      * machine's DRAM share is lower, its queue shorter) */
     const pg_model_opts o = {8000, 1, 0};
@@ -238,6 +243,25 @@ static void test_validate_runs(void **state)
     assert_int_equal(r.oos, 1);
     assert_int_equal(r.not_predicted, 3);
     assert_false(pg_validate_pass(&r));
+    /* the report counts the out-of-sample runs per kind of change */
+    assert_string_equal(r.rows[1].whatif.kind, "structure");
+    for (int json = 0; json <= 1; json++) {
+        FILE *f = tmpfile();
+        assert_non_null(f);
+        assert_int_equal(validate_print(f, &r, json), 0);
+        char buf[16384];
+        rewind(f);
+        const size_t got = fread(buf, 1, sizeof buf - 1, f);
+        buf[got] = '\0';
+        fclose(f);
+        if (json) {
+            assert_non_null(strstr(buf, "\"by_change\""));
+            assert_non_null(strstr(buf, "\"change\": \"structure\""));
+        } else {
+            assert_non_null(strstr(buf, "what-if (structure): kblocks=12 stages=8"));
+            assert_non_null(strstr(buf, "by change structure: 1 runs; period within target"));
+        }
+    }
     pg_validate_report_free(&r);
 }
 
