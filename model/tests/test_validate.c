@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "cli_model_out.h"
 #include "model.h"
 #include "model_ext.h"
 #include "pg_error.h"
