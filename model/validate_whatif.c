@@ -28,27 +28,20 @@ static void note(char *buf, size_t cap, const char *what)
     snprintf(buf + len, cap - len, "%s%s", len ? ", " : "", what);
 }
 
-/* The row's kinds of change, from its assignments (for the report's
- * per-kind counts: issue 12 asks for the model held on each kind). */
-static void kind_of(pg_whatif *w)
+/* The kinds of change a row's what-ifs make (for the report's per-kind
+ * counts: issue 12 asks for the model held on each kind), set where each
+ * difference is found and named in this order. */
+enum { CHANGE_DELAY = 1, CHANGE_M = 2, CHANGE_SMS = 4, CHANGE_STRUCTURE = 8, CHANGE_GPU = 16 };
+
+static void kind_name(unsigned change, pg_whatif *w)
 {
-    static const struct {
-        const char *prefix, *kind;
-    } k_kinds[] = {{"epi_delay=", "delay"}, {"mainloop_delay=", "delay"}, {"tiles=", "M"},     {"flops=", "M"},
-                   {"units=", "SMs"},       {"stages=", "structure"},   {"kblocks=", "structure"}};
+    static const char *const k_names[] = {"delay", "M", "SMs", "structure", "GPU"};
     w->kind[0] = '\0';
-    for (size_t k = 0; k < sizeof k_kinds / sizeof k_kinds[0]; k++)
-        for (int i = 0; i < w->n; i++)
-            if (strncmp(w->set[i], k_kinds[k].prefix, strlen(k_kinds[k].prefix)) == 0 &&
-                !strstr(w->kind, k_kinds[k].kind)) {
-                const size_t len = strlen(w->kind);
-                snprintf(w->kind + len, sizeof w->kind - len, "%s%s", len ? "+" : "", k_kinds[k].kind);
-                break;
-            }
-    if (w->other_device) {
-        const size_t len = strlen(w->kind);
-        snprintf(w->kind + len, sizeof w->kind - len, "%sGPU", len ? "+" : "");
-    }
+    for (int b = 0; b < 5; b++)
+        if (change & (1u << b)) {
+            const size_t len = strlen(w->kind);
+            snprintf(w->kind + len, sizeof w->kind - len, "%s%s", len ? "+" : "", k_names[b]);
+        }
     if (!w->kind[0])
         snprintf(w->kind, sizeof w->kind, "none");
 }
@@ -111,22 +104,31 @@ static int same_kernel(const pg_run *cal, const pg_run *run, pg_whatif *w)
 }
 
 /* The problem's size and the kernel's ring. */
-static void shape_whatifs(const pg_run *cal, const pg_run *run, pg_whatif *w)
+static unsigned shape_whatifs(const pg_run *cal, const pg_run *run, pg_whatif *w)
 {
     const pg_shape *c = &cal->problem.shape, *r = &run->problem.shape;
     const pg_kernel_info *kc = &cal->kernel, *kr = &run->kernel;
+    unsigned change = 0;
     if (r->M != c->M) {
+        change |= CHANGE_M;
         const double tiles = (double)((r->M + kr->tile_m - 1) / kr->tile_m) * (double)((r->N + kr->tile_n - 1) / kr->tile_n);
         add(w, "tiles=%.17g", tiles);
         add(w, "flops=%.17g", 2.0 * (double)r->M * (double)r->N * (double)r->K);
     }
-    if (kr->sm_count != kc->sm_count)
+    if (kr->sm_count != kc->sm_count) {
+        change |= CHANGE_SMS;
         add(w, "units=%d", kr->sm_count);
+    }
     /* k-blocks before stages: the schedule checks the ring against them */
-    if (r->K / kr->tile_k != c->K / kc->tile_k)
+    if (r->K / kr->tile_k != c->K / kc->tile_k) {
+        change |= CHANGE_STRUCTURE;
         add(w, "kblocks=%lld", (long long)(r->K / kr->tile_k));
-    if (kr->stages != kc->stages)
+    }
+    if (kr->stages != kc->stages) {
+        change |= CHANGE_STRUCTURE;
         add(w, "stages=%d", kr->stages);
+    }
+    return change;
 }
 
 /* Another GPU.  A schedule with a `dramq` line names the loads that queue
@@ -180,12 +182,18 @@ int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fi
         return pg_fail("a run with no tile_k");
     if (!same_kernel(cal, run, w))
         return 0;
-    shape_whatifs(cal, run, w);
+    unsigned change = shape_whatifs(cal, run, w);
     device_whatifs(cal, run, fit, floors, w);
-    if (run->kernel.epi_delay != cal->kernel.epi_delay)
+    if (w->other_device)
+        change |= CHANGE_GPU;
+    if (run->kernel.epi_delay != cal->kernel.epi_delay) {
+        change |= CHANGE_DELAY;
         add(w, "epi_delay=%lld", (long long)run->kernel.epi_delay);
-    if (run->kernel.mainloop_delay != cal->kernel.mainloop_delay)
+    }
+    if (run->kernel.mainloop_delay != cal->kernel.mainloop_delay) {
+        change |= CHANGE_DELAY;
         add(w, "mainloop_delay=%lld", (long long)run->kernel.mainloop_delay);
+    }
     const pg_problem *pc = &cal->problem, *pr = &run->problem;
     if (strcmp(pc->family, pr->family) != 0)
         note(w->unmodelled, sizeof w->unmodelled, "input family");
@@ -193,6 +201,6 @@ int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fi
         note(w->unmodelled, sizeof w->unmodelled, "input seed");
     if (pc->shape.P != pr->shape.P)
         note(w->unmodelled, sizeof w->unmodelled, "P");
-    kind_of(w);
+    kind_name(change, w);
     return 0;
 }
