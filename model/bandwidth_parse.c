@@ -1,6 +1,7 @@
 /* The `bandwidth` line's schedule side: parse, resolve its phase,
  * `bandwidth.KEY` overrides, write-back.  What the line does (the stall
  * that grows with the DRAM share) is in predict.c; its fit in fit_lines.c. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,7 +12,7 @@
 
 int sch_bandwidth_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
-    static const char *const keys[] = {"compute", "bytes_per_tile", "bytes_per_s", "calibrated_period", NULL};
+    static const char *const keys[] = {"compute", "bytes_per_tile", "bytes_per_s", "calibrated_period", "work", NULL};
     (void)text;
     if (ntok < 2 || sch_kv_check(s, tok, ntok, 2, keys, line))
         return ntok < 2 ? FAIL(line, "usage: bandwidth PHASE compute= bytes_per_tile= bytes_per_s= "
@@ -23,6 +24,9 @@ int sch_bandwidth_parse(pg_schedule *s, const char *const *tok, int ntok, const 
         sch_kv_num(s, tok, ntok, 2, "bytes_per_s", &s->bw_bytes_per_s, line) != 1 ||
         sch_kv_num(s, tok, ntok, 2, "calibrated_period", &s->bw_calibrated_period, line) != 1)
         return FAIL(line, "bandwidth needs compute=, bytes_per_tile=, bytes_per_s= and calibrated_period=");
+    s->bw_work = 0;
+    if (sch_kv_num(s, tok, ntok, 2, "work", &s->bw_work, line) < 0)
+        return -1;
     if (!(s->bw_bytes_per_s > 0) || !(s->bw_calibrated_period > 0) || !(s->bw_compute >= 0))
         return FAIL(line, "bandwidth: bytes_per_s and calibrated_period must be positive");
     s->bw_line = line;
@@ -45,14 +49,16 @@ int sch_bandwidth_override(pg_schedule *s, const char *stat, int relative, doubl
                 : strcmp(stat, "bytes_per_tile") == 0    ? &s->bw_bytes_per_tile
                 : strcmp(stat, "bytes_per_s") == 0       ? &s->bw_bytes_per_s
                 : strcmp(stat, "calibrated_period") == 0 ? &s->bw_calibrated_period
+                : strcmp(stat, "work") == 0              ? &s->bw_work
                                                          : NULL;
     if (!f || s->bw_dist < 0)
         return pg_fail("'%s': %s", param,
                        s->bw_dist < 0 ? "this schedule has no bandwidth line"
-                                      : "bandwidth takes compute, bytes_per_tile, bytes_per_s, calibrated_period");
+                                      : "bandwidth takes compute, bytes_per_tile, bytes_per_s, calibrated_period, "
+                                        "work");
     double v = relative ? *f + value : value;
-    if (!(v >= 0) || (f != &s->bw_compute && !(v > 0)))
-        return pg_fail("'%s' must be positive", param);
+    if (f == &s->bw_work ? !isfinite(v) || v < -s->bw_compute : !(v >= 0) || (f != &s->bw_compute && !(v > 0)))
+        return pg_fail("'%s' must be %s", param, f == &s->bw_work ? "finite and at least -compute" : "positive");
     *f = v;
     return 0;
 }
@@ -62,8 +68,11 @@ int sch_bandwidth_write(FILE *f, const pg_schedule *s, char *text)
     (void)text;
     if (s->bw_dist < 0)
         return 0;
-    fprintf(f, "bandwidth %s compute=%.9g bytes_per_tile=%.9g bytes_per_s=%.9g calibrated_period=%.9g\n",
+    fprintf(f, "bandwidth %s compute=%.9g bytes_per_tile=%.9g bytes_per_s=%.9g calibrated_period=%.9g",
             s->dists[s->bw_dist].name, s->bw_compute, s->bw_bytes_per_tile, s->bw_bytes_per_s,
             s->bw_calibrated_period);
+    if (s->bw_work != 0)
+        fprintf(f, " work=%.9g", s->bw_work);
+    fputc('\n', f);
     return 1;
 }

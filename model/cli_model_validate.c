@@ -48,7 +48,7 @@ static void row_text(FILE *f, const pg_validate_row *row)
 
 /* Out-of-sample counts per kind of change (the rows' whatif.kind), in the
  * order the kinds first appear. */
-#define MAX_KINDS 32
+#define MAX_KINDS 128
 typedef struct {
     int n;
     const char *kind[MAX_KINDS];
@@ -67,7 +67,7 @@ static void count_kinds(const pg_validate_report *r, kind_counts *c)
             k++;
         if (k == c->n) {
             if (c->n == MAX_KINDS)
-                continue; /* more kinds than combinations of five: cannot happen */
+                continue; /* more kinds than combinations of seven: cannot happen */
             c->kind[c->n++] = row->whatif.kind;
         }
         c->runs[k]++;

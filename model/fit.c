@@ -867,8 +867,8 @@ static int fit_set_machine(fit_state *F)
     pg_schedule *s = F->s;
     const pg_run *run = F->run;
     char opt[96];
-    if (run->kernel.sm_count > 0)
-        s->machine.units = run->kernel.sm_count;
+    if (fit_run_units(run) > 0)
+        s->machine.units = fit_run_units(run);
     if (run->kernel.sm_clock_hz > 0)
         s->machine.clock_hz = run->kernel.sm_clock_hz;
     else if (F->t->clock_hz > 0) /* a run of another kernel: the clock measured with its trace */

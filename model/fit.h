@@ -15,6 +15,16 @@ int fit_lines(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t 
 /* The run's tiles do work_ratio x the schedule's work: each line's
  * per-tile compute scaled to it (before the fit). */
 int fit_lines_scale_work(pg_schedule *s, double work_ratio);
+/* ... the same as assignments ("kblocks.tile_compute=...", at most cap of
+ * FIT_SET_LEN bytes each), for a what-if on a fitted schedule (`pegemm
+ * model validate`: a run at another K); returns how many. */
+#define FIT_SET_LEN 96
+int fit_lines_work_sets(const pg_schedule *s, double work_ratio, char sets[][FIT_SET_LEN], int cap);
+/* What a run's shape and grid are to a schedule (fit_shape.c): the DRAM
+ * bytes of one tile the `bandwidth` line charges, and the units that run
+ * tiles at once. */
+double fit_bandwidth_bytes_per_tile(const pg_shape *sh, double tiles);
+int fit_run_units(const pg_run *run);
 
 /* Fit each `contend` line's slowdown and overlap to a trace, line by line
  * (contend_fit.c); 0 without one. */

@@ -9,21 +9,45 @@
 
 typedef struct {
     const char *name;
-    /* the run's tile does `ratio` x the schedule's work (NULL: nothing to scale) */
-    int (*scale_work)(pg_schedule *s, double ratio);
+    /* the run's tile does `ratio` x the schedule's work: the assignment that
+     * scales the line's compute, written to out (0: nothing to scale; NULL:
+     * the line never scales) */
+    int (*scale_work)(const pg_schedule *s, double ratio, char *out, size_t cap);
+    /* the same on a fitted schedule, whose lines were calibrated at the
+     * calibration's work (a what-if: `pegemm model validate` at another K) */
+    int (*work_whatif)(const pg_schedule *s, double ratio, char *out, size_t cap);
     /* the line's fit on the run (NULL: none); 0 without the line in s */
     int (*fit)(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles);
 } fit_line;
 
 /* `bandwidth`: the pure tensor-core time of the run's tile (e.g. 64x192 for
  * the bres variant) */
-static int bandwidth_scale_work(pg_schedule *s, double ratio)
+static int bandwidth_scale_work(const pg_schedule *s, double ratio, char *out, size_t cap)
 {
-    char opt[96];
     if (s->bw_dist < 0 || ratio == 1)
         return 0;
-    snprintf(opt, sizeof opt, "bandwidth.compute=%.9g", s->bw_compute * ratio);
-    return pg_schedule_set(s, opt, 0);
+    snprintf(out, cap, "bandwidth.compute=%.9g", s->bw_compute * ratio);
+    return 1;
+}
+
+
+/* the phase a `kblocks` line replays */
+static int kb_step_dist(const pg_schedule *s)
+{
+    const sch_node *kn = &s->nodes[s->kb_node];
+    return s->roles[kn->role].steps[kn->step].dist;
+}
+
+/* `bandwidth`, fitted: the phase's mean grows by the extra work, its fitted
+ * split into compute and stall kept; not where a `kblocks` line replays the
+ * same phase (its loop's compute carries the work, and the phase's samples
+ * are its spread about the calibrated mean) */
+static int bandwidth_work_whatif(const pg_schedule *s, double ratio, char *out, size_t cap)
+{
+    if (s->bw_dist < 0 || ratio == 1 || (s->kb_node >= 0 && kb_step_dist(s) == s->bw_dist))
+        return 0;
+    snprintf(out, cap, "bandwidth.work=%.9g", s->bw_work + s->bw_compute * (ratio - 1));
+    return 1;
 }
 
 /* `bandwidth`: the fitted phase was measured at the trace's period and traffic */
@@ -44,8 +68,7 @@ static int bandwidth_fit(pg_schedule *s, const pg_run *run, const int64_t *row_o
     }
     const pg_shape *sh = &run->problem.shape;
     if (sh->M > 0 && s->machine.tiles > 0) {
-        snprintf(opt, sizeof opt, "bandwidth.bytes_per_tile=%.9g",
-                 ((double)sh->M * (double)sh->K + 2.0 * (double)sh->M * (double)sh->N) / s->machine.tiles);
+        snprintf(opt, sizeof opt, "bandwidth.bytes_per_tile=%.9g", fit_bandwidth_bytes_per_tile(sh, s->machine.tiles));
         if (pg_schedule_set(s, opt, 0))
             return -1;
     }
@@ -63,13 +86,12 @@ static int contend_fit_line(pg_schedule *s, const pg_run *run, const int64_t *ro
 
 /* `kblocks`: ... and of its loop, set as the tile's (split over count, so
  * that a what-if on the count splits the run's tile work: `--set kblocks=`) */
-static int kblocks_scale_work(pg_schedule *s, double ratio)
+static int kblocks_scale_work(const pg_schedule *s, double ratio, char *out, size_t cap)
 {
-    char opt[96];
     if (s->kb_node < 0)
         return 0;
-    snprintf(opt, sizeof opt, "kblocks.tile_compute=%.9g", s->kb_compute * s->kb_count * ratio);
-    return pg_schedule_set(s, opt, 0);
+    snprintf(out, cap, "kblocks.tile_compute=%.9g", s->kb_compute * s->kb_count * ratio);
+    return 1;
 }
 
 /* the traced mean of the k-block loop's phase (NAN if the trace has none) */
@@ -116,18 +138,29 @@ static int dramq_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_
 
 /* in the order the fit runs them */
 static const fit_line fit_line_table[] = {
-    {"bandwidth", bandwidth_scale_work, bandwidth_fit},
-    {"contend", NULL, contend_fit_line},
-    {"kblocks", kblocks_scale_work, kblocks_fit_line},
-    {"tmaqueue", NULL, tmaqueue_fit_line},
-    {"dramq", NULL, dramq_fit_line},
+    {"bandwidth", bandwidth_scale_work, bandwidth_work_whatif, bandwidth_fit},
+    {"contend", NULL, NULL, contend_fit_line},
+    {"kblocks", kblocks_scale_work, kblocks_scale_work, kblocks_fit_line},
+    {"tmaqueue", NULL, NULL, tmaqueue_fit_line},
+    {"dramq", NULL, NULL, dramq_fit_line},
 };
 #define NLINES (int)(sizeof fit_line_table / sizeof fit_line_table[0])
 
+int fit_lines_work_sets(const pg_schedule *s, double work_ratio, char sets[][FIT_SET_LEN], int cap)
+{
+    int n = 0;
+    for (int i = 0; i < NLINES && n < cap; i++)
+        if (fit_line_table[i].work_whatif && fit_line_table[i].work_whatif(s, work_ratio, sets[n], FIT_SET_LEN))
+            n++;
+    return n;
+}
+
 int fit_lines_scale_work(pg_schedule *s, double work_ratio)
 {
+    char opt[FIT_SET_LEN];
     for (int i = 0; i < NLINES; i++)
-        if (fit_line_table[i].scale_work && fit_line_table[i].scale_work(s, work_ratio))
+        if (fit_line_table[i].scale_work && fit_line_table[i].scale_work(s, work_ratio, opt, sizeof opt) &&
+            pg_schedule_set(s, opt, 0))
             return -1;
     return 0;
 }

@@ -319,10 +319,10 @@ int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_s
     double Tprev = NAN, gprev = NAN, T = s->bw_calibrated_period;
     for (int it = 0; it < 12; it++) {
         rho = fmin(0.98, full / T);
-        mean = s->bw_compute + stall_cal * (1 - rho_cal) / (1 - rho);
+        mean = s->bw_compute + s->bw_work + stall_cal * (1 - rho_cal) / (1 - rho);
         if (s->dq_on) { /* the loads `dramq` lists move through it (dramq.c) */
             if (dramq_moves_loop(s))
-                mean = mean_cal; /* not the k-block loads twice */
+                mean = mean_cal + s->bw_work; /* not the k-block loads twice */
             c->dq_rho = dramq_rho(s, T, s->dq_bytes_per_s, s->machine.clock_hz);
             c->dq_rho_set = 1;
         }

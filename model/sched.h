@@ -184,6 +184,10 @@ struct pg_schedule {
      * rho = the DRAM bandwidth share the kernel uses at its period. */
     int bw_dist;  /* -1: none */
     double bw_compute, bw_bytes_per_tile, bw_bytes_per_s, bw_calibrated_period;
+    /* a what-if's tensor-core cycles per tile beyond the calibration's
+     * (another K, `pegemm model validate`): added to the phase's mean, the
+     * fitted split of that mean into compute and stall left as it is */
+    double bw_work;
     int bw_line;
     char bw_spec[SCH_NAME]; /* PHASE as written, resolved once the dists are known */
     /* `kblocks PHASE count= stages= compute= issue=ROLE.STEP load=LATENCY

@@ -24,17 +24,21 @@ typedef struct {
     char why_not[512];                      /* non-empty: the run cannot be predicted, and why */
     char unmodelled[256];                   /* differences predicted as if equal ("" none) */
     int other_device;                       /* 1: the run is from another GPU (floors applied) */
-    char kind[64];                          /* the kinds of change, "+"-joined: "delay", "M", "SMs",
-                                               "structure", "GPU"; "none" (inputs only or the same run) */
+    char kind[64];                          /* the kinds of change, "+"-joined: "delay", "M", "N", "K",
+                                               "SMs", "structure", "GPU"; "none" (inputs only or the same run) */
 } pg_whatif;
 
 /* What `run` differs in from `cal`, as assignments to `fit` (the schedule
- * fitted on cal): delays, M (tiles, flops), SM count, stage count, k-block
- * count (the same K in k-blocks of another tile_k), another GPU (the
- * `dramq` line's loads queued at each floor, or without one the bandwidth
- * term rescaled by the floors' ratio).  A difference the model has no term for (another kernel, N, K) sets
- * why_not; one of the inputs (family, seed, P) goes to unmodelled.  -1
- * only on an internal error (message set). */
+ * fitted on cal): delays, M and N (tiles, flops, the units that ran them),
+ * K (k-blocks per tile and each tile's work), the DRAM bytes per tile at
+ * another N or K, SM count, stage count, k-block count (the same K in
+ * k-blocks of another tile_k), another GPU (the `dramq` line's loads
+ * queued at each floor, or without one the bandwidth term rescaled by the
+ * floors' ratio).  A difference the model has no term for (another kernel,
+ * a K that is not whole k-blocks) sets why_not, as does an assignment the
+ * schedule refuses (a ring deeper than the k-blocks of a tile); one of the
+ * inputs (family, seed, P) goes to unmodelled.  -1 only on an internal
+ * error (message set). */
 int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *floors,
                      pg_whatif *w);
 

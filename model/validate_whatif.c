@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fit.h"
 #include "pg_error.h"
 #include "sched.h"
 #include "validate.h"
@@ -31,13 +32,22 @@ static void note(char *buf, size_t cap, const char *what)
 /* The kinds of change a row's what-ifs make (for the report's per-kind
  * counts: issue 12 asks for the model held on each kind), set where each
  * difference is found and named in this order. */
-enum { CHANGE_DELAY = 1, CHANGE_M = 2, CHANGE_SMS = 4, CHANGE_STRUCTURE = 8, CHANGE_GPU = 16 };
+enum {
+    CHANGE_DELAY = 1,
+    CHANGE_M = 2,
+    CHANGE_N = 4,
+    CHANGE_K = 8,
+    CHANGE_SMS = 16,
+    CHANGE_STRUCTURE = 32,
+    CHANGE_GPU = 64,
+    N_CHANGE_KINDS = 7
+};
 
 static void kind_name(unsigned change, pg_whatif *w)
 {
-    static const char *const k_names[] = {"delay", "M", "SMs", "structure", "GPU"};
+    static const char *const k_names[N_CHANGE_KINDS] = {"delay", "M", "N", "K", "SMs", "structure", "GPU"};
     w->kind[0] = '\0';
-    for (int b = 0; b < 5; b++)
+    for (int b = 0; b < N_CHANGE_KINDS; b++)
         if (change & (1u << b)) {
             const size_t len = strlen(w->kind);
             snprintf(w->kind + len, sizeof w->kind - len, "%s%s", len ? "+" : "", k_names[b]);
@@ -92,43 +102,64 @@ static int same_kernel(const pg_run *cal, const pg_run *run, pg_whatif *w)
                  "another kernel ('%s' vs the calibration's '%s'): the model predicts its calibration's kernel at "
                  "other settings",
                  b->name, a->name);
-    else if (run->problem.shape.N != cal->problem.shape.N)
-        snprintf(w->why_not, sizeof w->why_not, "N differs (%lld vs %lld): the schedule has no term for it",
-                 (long long)run->problem.shape.N, (long long)cal->problem.shape.N);
-    else if (run->problem.shape.K != cal->problem.shape.K)
-        snprintf(w->why_not, sizeof w->why_not,
-                 "K differs (%lld vs %lld): the fitted bandwidth term's bytes and work per tile are the "
-                 "calibration's K's",
-                 (long long)run->problem.shape.K, (long long)cal->problem.shape.K);
+    else if (run->problem.shape.K % b->tile_k != 0 || cal->problem.shape.K % a->tile_k != 0)
+        snprintf(w->why_not, sizeof w->why_not, "K = %lld is not a whole number of the kernel's %d-deep k-blocks",
+                 (long long)run->problem.shape.K, b->tile_k);
     return w->why_not[0] == '\0';
 }
 
-/* The problem's size and the kernel's ring. */
-static unsigned shape_whatifs(const pg_run *cal, const pg_run *run, pg_whatif *w)
+static double tiles_of(const pg_shape *sh, const pg_kernel_info *k)
+{
+    return (double)((sh->M + k->tile_m - 1) / k->tile_m) * (double)((sh->N + k->tile_n - 1) / k->tile_n);
+}
+
+static double flops_of(const pg_shape *sh) { return 2.0 * (double)sh->M * (double)sh->N * (double)sh->K; }
+
+/* Another K (or N with partial tiles): each tile does another amount of
+ * work; the lines that scale with it say how (fit_lines_work_sets: the
+ * `kblocks` loop's compute as the tile's, after its count is set; the
+ * `bandwidth` line's pure tensor-core time). */
+static void work_whatifs(const pg_run *cal, const pg_run *run, const pg_schedule *fit, pg_whatif *w)
+{
+    const double per_tile_c = flops_of(&cal->problem.shape) / tiles_of(&cal->problem.shape, &cal->kernel);
+    const double per_tile_r = flops_of(&run->problem.shape) / tiles_of(&run->problem.shape, &run->kernel);
+    if (!(per_tile_c > 0) || per_tile_r == per_tile_c)
+        return;
+    char sets[PG_WHATIF_MAX][FIT_SET_LEN];
+    const int n = fit_lines_work_sets(fit, per_tile_r / per_tile_c, sets, PG_WHATIF_MAX);
+    for (int i = 0; i < n; i++)
+        add(w, "%s", sets[i]);
+}
+
+/* The problem's size, the grid and the kernel's ring: M and N move the
+ * tile count and the work, K each tile's k-blocks and work, N and K the
+ * DRAM bytes of a tile (fit_shape.c's definitions, as the fit's); the
+ * units are the SMs that ran tiles (fewer CTAs than SMs at some N). */
+static unsigned shape_whatifs(const pg_run *cal, const pg_run *run, const pg_schedule *fit, pg_whatif *w)
 {
     const pg_shape *c = &cal->problem.shape, *r = &run->problem.shape;
     const pg_kernel_info *kc = &cal->kernel, *kr = &run->kernel;
-    unsigned change = 0;
-    if (r->M != c->M) {
-        change |= CHANGE_M;
-        const double tiles = (double)((r->M + kr->tile_m - 1) / kr->tile_m) * (double)((r->N + kr->tile_n - 1) / kr->tile_n);
-        add(w, "tiles=%.17g", tiles);
-        add(w, "flops=%.17g", 2.0 * (double)r->M * (double)r->N * (double)r->K);
-    }
-    if (kr->sm_count != kc->sm_count) {
-        change |= CHANGE_SMS;
-        add(w, "units=%d", kr->sm_count);
-    }
+    const unsigned change = (r->M != c->M ? CHANGE_M : 0) | (r->N != c->N ? CHANGE_N : 0) | (r->K != c->K ? CHANGE_K : 0);
+    unsigned structure = kr->sm_count != kc->sm_count ? CHANGE_SMS : 0;
+    if (change & (CHANGE_M | CHANGE_N))
+        add(w, "tiles=%.17g", tiles_of(r, kr));
+    if (change)
+        add(w, "flops=%.17g", flops_of(r));
+    if (fit_run_units(run) != fit_run_units(cal))
+        add(w, "units=%d", fit_run_units(run));
     /* k-blocks before stages: the schedule checks the ring against them */
     if (r->K / kr->tile_k != c->K / kc->tile_k) {
-        change |= CHANGE_STRUCTURE;
+        structure |= kr->tile_k != kc->tile_k ? CHANGE_STRUCTURE : 0;
         add(w, "kblocks=%lld", (long long)(r->K / kr->tile_k));
     }
     if (kr->stages != kc->stages) {
-        change |= CHANGE_STRUCTURE;
+        structure |= CHANGE_STRUCTURE;
         add(w, "stages=%d", kr->stages);
     }
-    return change;
+    work_whatifs(cal, run, fit, w);
+    if ((change & (CHANGE_N | CHANGE_K)) && fit->bw_dist >= 0)
+        add(w, "bandwidth.bytes_per_tile=%.17g", fit_bandwidth_bytes_per_tile(r, tiles_of(r, kr)));
+    return change | structure;
 }
 
 /* Another GPU.  A schedule with a `dramq` line names the loads that queue
@@ -168,7 +199,11 @@ static void device_whatifs(const pg_run *cal, const pg_run *run, const pg_schedu
     }
     const double ratio = fl->other_bytes_per_s / fl->cal_bytes_per_s;
     add(w, "bandwidth.bytes_per_s=%.17g", fl->cal_bytes_per_s);
-    add(w, "bandwidth.bytes_per_tile=%.17g", fit->bw_bytes_per_tile / ratio);
+    /* the run's own bytes per tile where its N or K differ (shape_whatifs) */
+    const pg_shape *r = &run->problem.shape, *c = &cal->problem.shape;
+    const double bytes = r->N != c->N || r->K != c->K ? fit_bandwidth_bytes_per_tile(r, tiles_of(r, &run->kernel))
+                                                      : fit->bw_bytes_per_tile;
+    add(w, "bandwidth.bytes_per_tile=%.17g", bytes / ratio);
     add(w, "bandwidth.calibrated_period=%.17g", fit->bw_calibrated_period / ratio);
 }
 
@@ -182,7 +217,7 @@ int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fi
         return pg_fail("a run with no tile_k");
     if (!same_kernel(cal, run, w))
         return 0;
-    unsigned change = shape_whatifs(cal, run, w);
+    unsigned change = shape_whatifs(cal, run, fit, w);
     device_whatifs(cal, run, fit, floors, w);
     if (w->other_device)
         change |= CHANGE_GPU;

@@ -19,11 +19,13 @@
 #include <cmocka.h>
 
 #include "cli_model_out.h"
+#include "fit.h"
 #include "model.h"
 #include "model_ext.h"
 #include "pg_error.h"
 #include "runfile.h"
 #include "sched.h"
+#include "sched_text.h"
 #include "validate.h"
 
 enum { BRES0, BRES64, H200_BRES0, PINGPONG0, BENCH, N_RUNS };
@@ -107,6 +109,115 @@ static void test_whatif_settings(void **state)
     assert_string_equal(w.kind, "none");
 }
 
+/* Another N or K (M40): the tiles, the work and the DRAM bytes of a
+ * tile, each by the fit's own definition; K's k-blocks before the tile's
+ * compute (the loop's count first, its work then split over it). */
+static void test_whatif_shape(void **state)
+{
+    (void)state;
+    pg_run cal, run;
+    pg_whatif w;
+    bres_run(&cal);
+    bres_run(&run);
+    run.problem.shape.K = 640; /* 5 k-blocks: the tile does 5/6 of the work */
+    derive(&cal, &run, NULL, &w);
+    expect_sets(&w,
+                (const char *const[]){"flops=197300060160", "kblocks=5", "kblocks.tile_compute=1920",
+                                      "bandwidth.bytes_per_tile=34816"},
+                4);
+    assert_string_equal(w.kind, "K");
+    bres_run(&run);
+    run.problem.shape.N = 1536; /* 8 column blocks: each A byte shared by 8 CTAs */
+    run.trace.n_sm = 128;       /* 16 groups of 8 CTAs on 132 SMs */
+    derive(&cal, &run, NULL, &w);
+    expect_sets(&w,
+                (const char *const[]){"tiles=25088", "flops=473520144384", "units=128",
+                                      "bandwidth.bytes_per_tile=30720"},
+                4);
+    assert_string_equal(w.kind, "N");
+    /* the ring deeper than a tile's k-blocks: the schedule refuses the count (its slot-reuse fraction) */
+    bres_run(&run);
+    run.problem.shape.K = 384;
+    derive(&cal, &run, NULL, &w);
+    pg_schedule *s = NULL;
+    assert_int_equal(pg_schedule_load("h100-bres", &s), 0);
+    int refused = -1;
+    for (int i = 0; i < w.n && refused < 0; i++)
+        if (pg_schedule_set(s, w.set[i], 0))
+            refused = i;
+    pg_schedule_free(s);
+    assert_true(refused >= 0);
+    assert_string_equal(w.set[refused], "kblocks=3");
+    assert_non_null(strstr(pg_last_error(), "must be in [0, 1]")); /* ((3-4)/3): the ring's slot reuse */
+}
+
+/* pingpong's schedule counts its k-blocks from the `kblocks` option too */
+static void test_whatif_shape_pingpong(void **state)
+{
+    (void)state;
+    pg_run cal, run;
+    pg_whatif w;
+    bres_run(&cal);
+    snprintf(cal.kernel.name, sizeof cal.kernel.name, "h100-pingpong-64x256x128-s4");
+    cal.kernel.tile_n = 256;
+    run = cal;
+    run.problem.shape.K = 1024;
+    pg_schedule *s = NULL;
+    if (pg_schedule_load("h100-pingpong", &s) || pg_whatif_derive(&cal, &run, s, NULL, &w))
+        fail_msg("%s", pg_last_error());
+    expect_sets(&w,
+                (const char *const[]){"flops=315680096256", "kblocks=8", "kblocks.tile_compute=4096",
+                                      "bandwidth.bytes_per_tile=54613.333333333336"},
+                4);
+    for (int i = 0; i < w.n; i++)
+        if (pg_schedule_set(s, w.set[i], 0))
+            fail_msg("%s: %s", w.set[i], pg_last_error());
+    assert_int_equal(s->kb_count, 8);
+    assert_true(fabs(s->kb_compute - 512) < 1e-9); /* a k-block's work is K's, not the tile's share */
+    pg_schedule_free(s);
+}
+
+/* `bandwidth ... work=`: on a phase no `kblocks` line replays, another K's
+ * work goes to the phase's mean (the fitted compute/stall split kept),
+ * written back and refused below -compute (M40) */
+static void test_bandwidth_work(void **state)
+{
+    (void)state;
+    pg_schedule *pp = NULL, *s = NULL, *w2 = NULL;
+    if (pg_schedule_load("h100-pingpong", &pp))
+        fail_msg("%s", pg_last_error());
+    char sets[4][FIT_SET_LEN];
+    assert_int_equal(fit_lines_work_sets(pp, 2.0, sets, 4), 1); /* the loop carries it, not the bandwidth line */
+    assert_true(strncmp(sets[0], "kblocks.tile_compute=", 21) == 0);
+    /* the same schedule without its k-block loop */
+    char *text = strdup(pg_schedule_text(pp));
+    assert_non_null(text);
+    for (char *line = strstr(text, "\nkblocks "); line; line = strstr(line, "\nkblocks "))
+        for (char *c = line + 1; *c && *c != '\n'; c++)
+            *c = ' ';
+    if (pg_schedule_load_text(text, "no-kblocks", &s))
+        fail_msg("%s", pg_last_error());
+    assert_int_equal(fit_lines_work_sets(s, 2.0, sets, 4), 1);
+    assert_string_equal(sets[0], "bandwidth.work=3072");
+    pg_model_opts o = {.tiles = 20000, .seed = 1};
+    pg_prediction base, more;
+    if (pg_model_predict(s, &o, &base) || pg_schedule_set(s, sets[0], 0) || pg_model_predict(s, &o, &more))
+        fail_msg("%s", pg_last_error());
+    assert_true(more.tile_period > base.tile_period + 2000); /* the mainloop is the period's phase */
+    char *written = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(written, " work=3072"));
+    if (pg_schedule_load_text(written, "written", &w2))
+        fail_msg("%s", pg_last_error());
+    assert_true(fabs(w2->bw_work - 3072) < 1e-6);
+    assert_int_not_equal(pg_schedule_set(w2, "bandwidth.work=-4000", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "at least -compute"));
+    free(written);
+    free(text);
+    pg_schedule_free(w2);
+    pg_schedule_free(s);
+    pg_schedule_free(pp);
+}
+
 static void expect_not_predicted(const pg_run *cal, const pg_run *run, const pg_floors *fl, const char *why)
 {
     pg_whatif w;
@@ -126,11 +237,8 @@ static void test_whatif_refusals(void **state)
     snprintf(run.kernel.name, sizeof run.kernel.name, "h100-pingpong-bresmc2-64x192x128-s4");
     expect_not_predicted(&cal, &run, NULL, "another kernel");
     bres_run(&run);
-    run.problem.shape.N = 1536;
-    expect_not_predicted(&cal, &run, NULL, "N differs");
-    bres_run(&run);
-    run.problem.shape.K = 512;
-    expect_not_predicted(&cal, &run, NULL, "K differs");
+    run.problem.shape.K = 576; /* 4.5 k-blocks of 128 */
+    expect_not_predicted(&cal, &run, NULL, "not a whole number");
     bres_run(&run);
     snprintf(run.kernel.device, sizeof run.kernel.device, "NVIDIA H200");
     expect_not_predicted(&cal, &run, NULL, "--floors");
@@ -373,10 +481,12 @@ int main(int argc, char **argv)
         g_path[i] = argv[1 + i];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_whatif_settings),   cmocka_unit_test(test_whatif_refusals),
+        cmocka_unit_test(test_whatif_shape),      cmocka_unit_test(test_whatif_shape_pingpong),
         cmocka_unit_test(test_whatif_other_gpu),  cmocka_unit_test(test_whatif_other_gpu_bandwidth),
         cmocka_unit_test(test_validate_runs),
         cmocka_unit_test(test_validate_variant),   cmocka_unit_test(test_validate_other_gpu),
         cmocka_unit_test(test_delays_refuse_more), cmocka_unit_test(test_fit_fixed),
+        cmocka_unit_test(test_bandwidth_work),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""docs/experiments.md M40, written before probe set 10 ran: each set-10
+probe (another K or N; scripts/gpu_probes10.sh) predicted from a zero-delay
+calibration run, with the what-ifs `pegemm model validate` derives for it
+(model/validate_whatif.c; spelled out here by the same definitions, since
+the runs do not exist yet) applied to the calibration's self-fit.
+
+  scripts/m40_predict.py RUNSDIR     (RUNSDIR/{bres,pingpong}_ml_00000.h5)
+
+Prints one line per probe: the predicted tile period, its ratio to the
+calibration's measured period, and the mean waits.  Exit 0, 1 if a
+validate call failed, 2 on bad input."""
+import json, os, subprocess, sys
+
+PG = os.environ.get('PEGEMM', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'build', 'cli', 'pegemm'))
+M, P = 200704, 196
+
+def tiles(m, n, tile_n):
+    return -(-m // 64) * -(-n // tile_n)
+
+def shape_sets(kind, n, k, tile_k, stages, cal_stages=4, cal_tile_k=128):
+    """What validate derives for a run at (M, n, k) from a calibration at (M, 768, 768)."""
+    tile_n = 192 if kind == 'bres' else 256
+    t0, t = tiles(M, 768, tile_n), tiles(M, n, tile_n)
+    sets = []
+    if n != 768:
+        sets.append('tiles=%d' % t)
+    if n != 768 or k != 768:
+        sets.append('flops=%d' % (2 * M * n * k))
+    if kind == 'bres' and n != 768:
+        groups = 132 // (n // 192)
+        if groups * (n // 192) != 132:
+            sets.append('units=%d' % (groups * (n // 192)))
+    if k // tile_k != 768 // cal_tile_k:
+        sets.append('kblocks=%d' % (k // tile_k))
+    if stages != cal_stages:
+        sets.append('stages=%d' % stages)
+    return sets, t, k / 768.0
+
+def fitted_compute(cal):
+    """The calibration's fitted kblocks compute (as written: a number or TILE/(COUNT))."""
+    out = subprocess.run([PG, 'model', 'fit', cal, '-q', '-o', '-'], capture_output=True, text=True)
+    if out.returncode:
+        raise RuntimeError(out.stderr)
+    for line in out.stdout.splitlines():
+        if line.startswith('kblocks '):
+            return dict(x.split('=', 1) for x in line.split() if '=' in x)['compute']
+    raise RuntimeError('no kblocks line in the fit of ' + cal)
+
+def predict(cal, sets):
+    cmd = [PG, 'model', 'validate', cal, cal, '--json', '-', '-q'] + [a for s in sets for a in ('--set', s)]
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    if not r.stdout.strip():
+        raise RuntimeError(r.stderr)
+    row = json.loads(r.stdout)['runs'][0]
+    return row['tile_period_measured'], row['tile_period_predicted'], {k: v['predicted'] for k, v in row['waits'].items()}
+
+PROBES = [  # name, kind, N, K, tile_k, stages, extra sets
+    ('bres_k640', 'bres', 768, 640, 128, 4, []),
+    ('bres_k512', 'bres', 768, 512, 128, 4, []),
+    ('bres_n384', 'bres', 384, 768, 128, 4, []),
+    ('bres_n1536', 'bres', 1536, 768, 128, 4, []),
+    ('bres_n1536_epi_01000', 'bres', 1536, 768, 128, 4, ['epi_delay=1000']),
+    ('bres_k640_ml_01000', 'bres', 768, 640, 128, 4, ['mainloop_delay=1000']),
+    ('bres64_k640', 'bres', 768, 640, 64, 8, []),
+    ('pingpong_k512', 'pingpong', 768, 512, 128, 4, []),
+    ('pingpong_k1024', 'pingpong', 768, 1024, 128, 4, []),
+    ('pingpong_k1536', 'pingpong', 768, 1536, 128, 4, []),
+    ('pingpong_n512', 'pingpong', 512, 768, 128, 4, []),
+    ('pingpong_n1536', 'pingpong', 1536, 768, 128, 4, []),
+    ('pingpong_k1536_epi_02000', 'pingpong', 768, 1536, 128, 4, ['epi_delay=2000']),
+]
+
+def main():
+    if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
+        print(__doc__, file=sys.stderr)
+        return 2
+    d = sys.argv[1]
+    fits = {}
+    for name, kind, n, k, tk, st, extra in PROBES:
+        cal = os.path.join(d, kind + '_ml_00000.h5')
+        try:
+            if kind not in fits:
+                fits[kind] = fitted_compute(cal)
+        except RuntimeError as e:
+            print('%-26s failed: %s' % (name, e), file=sys.stderr)
+            return 1
+        kb = fits[kind]
+        sets, t, ratio = shape_sets(kind, n, k, tk, st)
+        if ratio != 1:
+            tile_kb = float(kb.split('/')[0]) if '/' in kb else float(kb) * 6
+            # the kblocks loop carries the work; the bandwidth line, on the same phase, keeps its split
+            sets += ['kblocks.tile_compute=%.9g' % (tile_kb * ratio)]
+        if n != 768 or k != 768:
+            sets.append('bandwidth.bytes_per_tile=%.17g' % ((M * k + 2.0 * M * n) / t))
+        sets += extra
+        try:
+            meas, pred, waits = predict(cal, sets)
+        except RuntimeError as e:
+            print('%-26s failed: %s' % (name, e), file=sys.stderr)
+            return 1
+        print('%-26s %7.0f  x%.3f  ' % (name, pred, pred / meas) +
+              ' '.join('%s=%.0f' % (w, v) for w, v in sorted(waits.items())) + '   [' + ' '.join(sets) + ']')
+    return 0
+
+if __name__ == '__main__':
+    sys.exit(main())
