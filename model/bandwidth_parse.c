@@ -12,7 +12,8 @@
 
 int sch_bandwidth_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
-    static const char *const keys[] = {"compute", "bytes_per_tile", "bytes_per_s", "calibrated_period", "work", NULL};
+    static const char *const keys[] = {"compute", "bytes_per_tile", "bytes_per_s", "calibrated_period", "work",
+                                       "cal_bytes_per_tile", NULL};
     (void)text;
     if (ntok < 2 || sch_kv_check(s, tok, ntok, 2, keys, line))
         return ntok < 2 ? FAIL(line, "usage: bandwidth PHASE compute= bytes_per_tile= bytes_per_s= "
@@ -25,9 +26,12 @@ int sch_bandwidth_parse(pg_schedule *s, const char *const *tok, int ntok, const 
         sch_kv_num(s, tok, ntok, 2, "calibrated_period", &s->bw_calibrated_period, line) != 1)
         return FAIL(line, "bandwidth needs compute=, bytes_per_tile=, bytes_per_s= and calibrated_period=");
     s->bw_work = 0;
-    if (sch_kv_num(s, tok, ntok, 2, "work", &s->bw_work, line) < 0)
+    s->bw_cal_bytes_per_tile = s->bw_bytes_per_tile;
+    if (sch_kv_num(s, tok, ntok, 2, "work", &s->bw_work, line) < 0 ||
+        sch_kv_num(s, tok, ntok, 2, "cal_bytes_per_tile", &s->bw_cal_bytes_per_tile, line) < 0)
         return -1;
-    if (!(s->bw_bytes_per_s > 0) || !(s->bw_calibrated_period > 0) || !(s->bw_compute >= 0))
+    if (!(s->bw_bytes_per_s > 0) || !(s->bw_calibrated_period > 0) || !(s->bw_compute >= 0) ||
+        !(s->bw_cal_bytes_per_tile >= 0))
         return FAIL(line, "bandwidth: bytes_per_s and calibrated_period must be positive");
     s->bw_line = line;
     return 0;
@@ -50,12 +54,13 @@ int sch_bandwidth_override(pg_schedule *s, const char *stat, int relative, doubl
                 : strcmp(stat, "bytes_per_s") == 0       ? &s->bw_bytes_per_s
                 : strcmp(stat, "calibrated_period") == 0 ? &s->bw_calibrated_period
                 : strcmp(stat, "work") == 0              ? &s->bw_work
+                : strcmp(stat, "cal_bytes_per_tile") == 0 ? &s->bw_cal_bytes_per_tile
                                                          : NULL;
     if (!f || s->bw_dist < 0)
         return pg_fail("'%s': %s", param,
                        s->bw_dist < 0 ? "this schedule has no bandwidth line"
                                       : "bandwidth takes compute, bytes_per_tile, bytes_per_s, calibrated_period, "
-                                        "work");
+                                        "work, cal_bytes_per_tile");
     double v = relative ? *f + value : value;
     if (f == &s->bw_work ? !isfinite(v) || v < -s->bw_compute : !(v >= 0) || (f != &s->bw_compute && !(v > 0)))
         return pg_fail("'%s' must be %s", param, f == &s->bw_work ? "finite and at least -compute" : "positive");
@@ -73,6 +78,8 @@ int sch_bandwidth_write(FILE *f, const pg_schedule *s, char *text)
             s->bw_calibrated_period);
     if (s->bw_work != 0)
         fprintf(f, " work=%.9g", s->bw_work);
+    if (s->bw_cal_bytes_per_tile != s->bw_bytes_per_tile)
+        fprintf(f, " cal_bytes_per_tile=%.9g", s->bw_cal_bytes_per_tile);
     fputc('\n', f);
     return 1;
 }

@@ -77,7 +77,7 @@ double tmaqueue_extra(const engine *E, int64_t k, double start, double landed, i
  * prediction set dq_rho); 1 when the line is on and lists the `kblocks`
  * loop's load latency (the `bandwidth` line's stall shift then stays off:
  * the loads move once). */
-double dramq_rho(const pg_schedule *s, double period, double bytes_per_s, double clock_hz);
+double dramq_rho(const pg_schedule *s, double bytes_per_tile, double period, double bytes_per_s, double clock_hz);
 double dramq_factor(const pg_schedule *s, int dist);
 int dramq_moves_loop(const pg_schedule *s);
 /* `contend` (contend.c).  contend_step_end: the end of tile k's step v

@@ -68,9 +68,13 @@ static int bandwidth_fit(pg_schedule *s, const pg_run *run, const int64_t *row_o
     }
     const pg_shape *sh = &run->problem.shape;
     if (sh->M > 0 && s->machine.tiles > 0) {
-        snprintf(opt, sizeof opt, "bandwidth.bytes_per_tile=%.9g", fit_bandwidth_bytes_per_tile(sh, s->machine.tiles));
-        if (pg_schedule_set(s, opt, 0))
-            return -1;
+        /* the run's traffic, which is also the traffic its period was measured at */
+        const double bytes = fit_bandwidth_bytes_per_tile(sh, s->machine.tiles);
+        for (int i = 0; i < 2; i++) {
+            snprintf(opt, sizeof opt, "bandwidth.%s=%.9g", i ? "cal_bytes_per_tile" : "bytes_per_tile", bytes);
+            if (pg_schedule_set(s, opt, 0))
+                return -1;
+        }
     }
     return 0;
 }

@@ -12,15 +12,16 @@ double fit_bandwidth_bytes_per_tile(const pg_shape *sh, double tiles)
     return ((double)sh->M * (double)sh->K + 2.0 * (double)sh->M * (double)sh->N) / tiles;
 }
 
-/* The SMs the run's tiles ran on: its SM count, or the CTAs its trace
- * anchored where fewer ran (bres at N = 1,536: 16 groups of 8 column
- * blocks, 128 CTAs on 132 SMs); a kernel with more CTAs than SMs has the
- * SM count. */
+/* The SMs the run's tiles ran on: its SM count, or fewer where its trace
+ * has SMs no CTA ran on (anchor -1: bres at N = 1,536 runs 16 groups of 8
+ * column blocks, 128 CTAs on 132 SMs). */
 int fit_run_units(const pg_run *run)
 {
-    const int sms = run->kernel.sm_count;
-    const int64_t ctas = run->trace.n_sm;
-    if (ctas > 0 && (sms <= 0 || ctas < sms))
-        return (int)ctas;
-    return sms;
+    const pg_trace *t = &run->trace;
+    int ran = 0;
+    for (int64_t i = 0; t->anchor_clock && i < t->n_sm; i++)
+        ran += t->anchor_clock[i] >= 0;
+    if (ran > 0 && (run->kernel.sm_count <= 0 || ran < run->kernel.sm_count))
+        return ran;
+    return run->kernel.sm_count;
 }

@@ -188,6 +188,11 @@ struct pg_schedule {
      * (another K, `pegemm model validate`): added to the phase's mean, the
      * fitted split of that mean into compute and stall left as it is */
     double bw_work;
+    /* the bytes per tile the calibrated period was measured at (the fit sets
+     * it with bytes_per_tile; a what-if on bytes_per_tile leaves it): the
+     * calibration's DRAM share, against which the stall and the `dramq`
+     * queue move, is that traffic's, not the what-if's */
+    double bw_cal_bytes_per_tile;
     int bw_line;
     char bw_spec[SCH_NAME]; /* PHASE as written, resolved once the dists are known */
     /* `kblocks PHASE count= stages= compute= issue=ROLE.STEP load=LATENCY

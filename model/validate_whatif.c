@@ -170,8 +170,8 @@ static unsigned shape_whatifs(const pg_run *cal, const pg_run *run, const pg_sch
  * wait, and pingpong's ring, as the H200 and the H100 differ, where the
  * bandwidth transform shortened bres's k-block loads, which do not move).
  * A schedule without one: the fitted bandwidth term's DRAM share moved to
- * the other machine's floor (M20: bytes per tile and the calibration period
- * over the floors' ratio).  The core-clock terms stay in cycles.  Without
+ * the other machine's floor (M20: bytes per tile over the floors' ratio;
+ * the calibration's share stays at its own bytes, cal_bytes_per_tile).  The core-clock terms stay in cycles.  Without
  * floors, or either line, it cannot be predicted. */
 static void device_whatifs(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *fl,
                            pg_whatif *w)
@@ -203,8 +203,10 @@ static void device_whatifs(const pg_run *cal, const pg_run *run, const pg_schedu
     const pg_shape *r = &run->problem.shape, *c = &cal->problem.shape;
     const double bytes = r->N != c->N || r->K != c->K ? fit_bandwidth_bytes_per_tile(r, tiles_of(r, &run->kernel))
                                                       : fit->bw_bytes_per_tile;
+    /* the calibration's share stays its own (cal_bytes_per_tile at its
+     * period); before M40 the period was divided too, to undo the share's
+     * being taken from the what-if's bytes */
     add(w, "bandwidth.bytes_per_tile=%.17g", bytes / ratio);
-    add(w, "bandwidth.calibrated_period=%.17g", fit->bw_calibrated_period / ratio);
 }
 
 int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *floors,

@@ -112,7 +112,8 @@ static void test_epi_and_structure(void **state)
 }
 
 /* H200 from the H100 calibration: M20's transform, the bandwidth term's
- * bytes_per_tile and calibrated_period over 1.43 */
+ * bytes_per_tile over 1.43 (M20 also divided calibrated_period, to keep
+ * the calibration's share, which since M40 is its cal_bytes_per_tile's) */
 static void test_h200_from_h100(void **state)
 {
     (void)state;
@@ -131,17 +132,13 @@ static void test_h200_from_h100(void **state)
                              (double)((sh->N + c.kernel.tile_n - 1) / c.kernel.tile_n);
         /* the fit's bytes per tile: A in, D out */
         const double bytes = ((double)sh->M * (double)sh->K + 2.0 * (double)sh->M * (double)sh->N) / tiles;
-        pg_prediction m;
-        if (pg_trace_summarize(&c.trace, c.kernel.sm_clock_hz, &m))
-            fail_msg("%s", pg_last_error());
         pg_schedule_free(s);
         pg_run_free(&c);
-        char a[2][96];
+        char a[1][96];
         snprintf(a[0], sizeof a[0], "bandwidth.bytes_per_tile=%.9g", bytes / 1.43);
-        snprintf(a[1], sizeof a[1], "bandwidth.calibrated_period=%.9g", m.tile_period / 1.43);
-        const char *sets[] = {a[0], a[1]};
+        const char *sets[] = {a[0]};
         for (uint64_t seed = 1; seed <= 2; seed++)
-            expect_in(period_error(cal[v], run[v], sets, 2, seed), lo[v], hi[v],
+            expect_in(period_error(cal[v], run[v], sets, 1, seed), lo[v], hi[v],
                       v ? "H200 bres from H100" : "H200 pingpong from H100", seed);
     }
 }
