@@ -117,8 +117,8 @@ static double flops_of(const pg_shape *sh) { return 2.0 * (double)sh->M * (doubl
 
 /* Another K (or N with partial tiles): each tile does another amount of
  * work; the lines that scale with it say how (fit_lines_work_sets: the
- * `kblocks` loop's compute as the tile's, after its count is set; the
- * `bandwidth` line's pure tensor-core time). */
+ * `kblocks` loop's compute as the tile's, after its count is set; on a
+ * phase no loop replays, `bandwidth.work`). */
 static void work_whatifs(const pg_run *cal, const pg_run *run, const pg_schedule *fit, pg_whatif *w)
 {
     const double per_tile_c = flops_of(&cal->problem.shape) / tiles_of(&cal->problem.shape, &cal->kernel);
@@ -140,7 +140,7 @@ static unsigned shape_whatifs(const pg_run *cal, const pg_run *run, const pg_sch
     const pg_shape *c = &cal->problem.shape, *r = &run->problem.shape;
     const pg_kernel_info *kc = &cal->kernel, *kr = &run->kernel;
     const unsigned change = (r->M != c->M ? CHANGE_M : 0) | (r->N != c->N ? CHANGE_N : 0) | (r->K != c->K ? CHANGE_K : 0);
-    unsigned structure = kr->sm_count != kc->sm_count ? CHANGE_SMS : 0;
+    unsigned machine = kr->sm_count != kc->sm_count ? CHANGE_SMS : 0; /* SMs, ring */
     if (change & (CHANGE_M | CHANGE_N))
         add(w, "tiles=%.17g", tiles_of(r, kr));
     if (change)
@@ -149,17 +149,17 @@ static unsigned shape_whatifs(const pg_run *cal, const pg_run *run, const pg_sch
         add(w, "units=%d", fit_run_units(run));
     /* k-blocks before stages: the schedule checks the ring against them */
     if (r->K / kr->tile_k != c->K / kc->tile_k) {
-        structure |= kr->tile_k != kc->tile_k ? CHANGE_STRUCTURE : 0;
+        machine |= kr->tile_k != kc->tile_k ? CHANGE_STRUCTURE : 0;
         add(w, "kblocks=%lld", (long long)(r->K / kr->tile_k));
     }
     if (kr->stages != kc->stages) {
-        structure |= CHANGE_STRUCTURE;
+        machine |= CHANGE_STRUCTURE;
         add(w, "stages=%d", kr->stages);
     }
     work_whatifs(cal, run, fit, w);
     if ((change & (CHANGE_N | CHANGE_K)) && fit->bw_dist >= 0)
         add(w, "bandwidth.bytes_per_tile=%.17g", fit_bandwidth_bytes_per_tile(r, tiles_of(r, kr)));
-    return change | structure;
+    return change | machine;
 }
 
 /* Another GPU.  A schedule with a `dramq` line names the loads that queue
@@ -171,8 +171,9 @@ static unsigned shape_whatifs(const pg_run *cal, const pg_run *run, const pg_sch
  * bandwidth transform shortened bres's k-block loads, which do not move).
  * A schedule without one: the fitted bandwidth term's DRAM share moved to
  * the other machine's floor (M20: bytes per tile over the floors' ratio;
- * the calibration's share stays at its own bytes, cal_bytes_per_tile).  The core-clock terms stay in cycles.  Without
- * floors, or either line, it cannot be predicted. */
+ * the calibration's share stays at its own bytes, cal_bytes_per_tile).
+ * The core-clock terms stay in cycles.  Without floors, or either line, it
+ * cannot be predicted. */
 static void device_whatifs(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *fl,
                            pg_whatif *w)
 {
