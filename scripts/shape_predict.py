@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
-"""docs/experiments.md M40, written before probe set 10 ran: each set-10
-probe (another K or N; scripts/gpu_probes10.sh) predicted from a zero-delay
-calibration run, with the what-ifs `pegemm model validate` derives for it
+"""Probes at another K or N predicted before they run (docs/experiments.md
+M40, M41): each probe of a list predicted from a zero-delay calibration
+run, with the what-ifs `pegemm model validate` derives for it
 (model/validate_whatif.c; spelled out here by the same definitions, since
-the runs do not exist yet) applied to the calibration's self-fit.
+the runs do not exist yet; on set 10 they matched validate's own on every
+run) applied to the calibration's self-fit.  (Named m40_predict.py, with
+set 10's list inside, until M41.)
 
-  scripts/m40_predict.py RUNSDIR     (RUNSDIR/{bres,pingpong}_ml_00000.h5)
+  scripts/shape_predict.py RUNSDIR LIST   (RUNSDIR/{bres,pingpong}_ml_00000.h5)
+
+LIST: one probe per line, `NAME KIND N K TILE_K STAGES [SET...]` (KIND bres
+or pingpong: the calibration run and the tile width; SET: extra what-ifs
+such as epi_delay=1000); # starts a comment.
 
 Prints one line per probe: the predicted tile period, its ratio to the
 calibration's measured period, and the mean waits.  Exit 0, 1 if a
@@ -55,29 +61,30 @@ def predict(cal, sets):
     row = json.loads(r.stdout)['runs'][0]
     return row['tile_period_measured'], row['tile_period_predicted'], {k: v['predicted'] for k, v in row['waits'].items()}
 
-PROBES = [  # name, kind, N, K, tile_k, stages, extra sets
-    ('bres_k640', 'bres', 768, 640, 128, 4, []),
-    ('bres_k512', 'bres', 768, 512, 128, 4, []),
-    ('bres_n384', 'bres', 384, 768, 128, 4, []),
-    ('bres_n1536', 'bres', 1536, 768, 128, 4, []),
-    ('bres_n1536_epi_01000', 'bres', 1536, 768, 128, 4, ['epi_delay=1000']),
-    ('bres_k640_ml_01000', 'bres', 768, 640, 128, 4, ['mainloop_delay=1000']),
-    ('bres64_k640', 'bres', 768, 640, 64, 8, []),
-    ('pingpong_k512', 'pingpong', 768, 512, 128, 4, []),
-    ('pingpong_k1024', 'pingpong', 768, 1024, 128, 4, []),
-    ('pingpong_k1536', 'pingpong', 768, 1536, 128, 4, []),
-    ('pingpong_n512', 'pingpong', 512, 768, 128, 4, []),
-    ('pingpong_n1536', 'pingpong', 1536, 768, 128, 4, []),
-    ('pingpong_k1536_epi_02000', 'pingpong', 768, 1536, 128, 4, ['epi_delay=2000']),
-]
+def read_list(path):
+    probes = []
+    with open(path) as f:
+        for line in f:
+            p = line.split('#', 1)[0].split()
+            if not p:
+                continue
+            if len(p) < 6 or p[1] not in ('bres', 'pingpong'):
+                raise ValueError('%s: expected NAME KIND N K TILE_K STAGES [SET...]: %s' % (path, line.strip()))
+            probes.append((p[0], p[1], int(p[2]), int(p[3]), int(p[4]), int(p[5]), p[6:]))
+    return probes
 
 def main():
-    if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
+    if len(sys.argv) != 3 or not os.path.isdir(sys.argv[1]):
         print(__doc__, file=sys.stderr)
         return 2
     d = sys.argv[1]
+    try:
+        probes = read_list(sys.argv[2])
+    except (OSError, ValueError) as e:
+        print('shape_predict.py: %s' % e, file=sys.stderr)
+        return 2
     fits = {}
-    for name, kind, n, k, tk, st, extra in PROBES:
+    for name, kind, n, k, tk, st, extra in probes:
         cal = os.path.join(d, kind + '_ml_00000.h5')
         try:
             if kind not in fits:
