@@ -25,7 +25,7 @@ typedef struct {
     int points, deterministic;
     int64_t tiles;
     uint64_t seed;
-    double floors[2]; /* --floors CAL,OTHER in bytes/s (0: not given) */
+    double floors[2]; /* --floors CAL[,OTHER] in bytes/s (0: not given) */
     const char *positional[32];
     int npos;
 } cli_args;
@@ -41,18 +41,21 @@ typedef struct {
 #define O_DETERMINISTIC {"deterministic", 0, NULL, "every phase at its mean"}
 #define O_OUTPUT {"output", 'o', "FILE.sched", "write the schedule to FILE.sched (atomically)"}
 
-/* "CAL,OTHER": two copy floors in GB/s, kept in bytes/s. */
+/* "CAL" or "CAL,OTHER": the copy floors in GB/s of the calibration's GPU
+ * and of another, kept in bytes/s (OTHER 0: not given). */
 static int parse_floors(const char *v, double *floors)
 {
     char cal[64];
     const char *comma = strchr(v, ',');
-    if (!comma || (size_t)(comma - v) >= sizeof cal)
-        return pg_fail("--floors takes CAL,OTHER: two copy floors in GB/s (got '%s')", v);
-    memcpy(cal, v, (size_t)(comma - v));
-    cal[comma - v] = '\0';
-    if (pg_cli_double("--floors", cal, &floors[0]) || pg_cli_double("--floors", comma + 1, &floors[1]))
+    const size_t len = comma ? (size_t)(comma - v) : strlen(v);
+    if (len >= sizeof cal)
+        return pg_fail("--floors takes CAL or CAL,OTHER: copy floors in GB/s (got '%s')", v);
+    memcpy(cal, v, len);
+    cal[len] = '\0';
+    floors[1] = 0;
+    if (pg_cli_double("--floors", cal, &floors[0]) || (comma && pg_cli_double("--floors", comma + 1, &floors[1])))
         return -1;
-    if (!(floors[0] > 0 && floors[1] > 0 && floors[0] < 1e6 && floors[1] < 1e6))
+    if (!(floors[0] > 0 && floors[0] < 1e6) || (comma && !(floors[1] > 0 && floors[1] < 1e6)))
         return pg_fail("--floors: each floor must be in (0, 1e6) GB/s (got '%s')", v);
     floors[0] *= 1e9;
     floors[1] *= 1e9;
@@ -537,19 +540,22 @@ static int cmd_validate_delays(int argc, char **argv)
 
 /* ---------------------------------------------------------------- validate */
 static const char k_validate_help[] =
-    "usage: pegemm model validate CAL.h5 RUN.h5... [--schedule NAME|FILE.sched] [--floors CAL,OTHER]\n"
+    "usage: pegemm model validate CAL.h5 RUN.h5... [--schedule NAME|FILE.sched] [--floors CAL[,OTHER]]\n"
     "                             [--variant P=V]... [--set P=V]... [--delta P=V]... [--json FILE] [--tiles N] [--seed S]\n"
     "The out-of-sample check of the model on your own runs: fit the schedule on CAL.h5's trace\n"
     "only (e.g. the zero-delay run), then predict every RUN.h5 from what its /kernel and\n"
     "/problem attributes say differs from CAL.h5 (--epi-delay, --mainloop-delay, M, N, K, SM\n"
     "count, stage count, k-block size, another GPU) and compare with its trace.  A run of another\n"
     "kernel (another name once stage count and k extent are set aside: a cluster or prefetch\n"
-    "build), a K the schedule's ring cannot take, or another GPU without --floors is listed as\n"
+    "build), a K the schedule cannot express, or another GPU without --floors is listed as\n"
     "not predicted, with why.\n"
     "Target (issue 12): tile period within 3%, each mean wait within 15% or 150 cycles.\n"
-    "--floors CAL,OTHER: the copy floors (GB/s, `pegemm bench`) of CAL.h5's GPU and of the\n"
-    "other GPU, for runs on another GPU (the loads the schedule's dramq line lists queue at each\n"
-    "floor; without one the bandwidth term moves by their ratio; core-clock cycles stay).\n"
+    "--floors CAL[,OTHER]: the copy floors (GB/s, `pegemm bench`) of CAL.h5's GPU and of the\n"
+    "other GPU.  CAL alone: the bandwidth line's share taken against that floor instead of the\n"
+    "schedule's figure (docs/experiments.md M42: better where another N or K nears the floor,\n"
+    "worse on our delay probes on the H200).  OTHER, for runs on another GPU (the loads the\n"
+    "schedule's dramq line lists queue at each floor; without one the bandwidth term moves by\n"
+    "their ratio; core-clock cycles stay).\n"
     "--variant P=V: a model variant to try on the same runs (e.g. --variant kblocks.queue=1),\n"
     "made before the fit so that the fit calibrates with it; --set/--delta: a what-if made\n"
     "after the fit on every prediction (e.g. --set kblock_load.mean=900).  The self-fit row\n"
@@ -558,7 +564,7 @@ static const char k_validate_help[] =
 
 static const pg_cli_opt k_validate_opts[] = {
     {"schedule", 0, "NAME|FILE", "the schedule to fit (default: the one CAL.h5's kernel names)"},
-    {"floors", 0, "CAL,OTHER", "copy floors in GB/s of CAL.h5's GPU and the other GPU"},
+    {"floors", 0, "CAL[,OTHER]", "copy floors in GB/s of CAL.h5's GPU (and of the other GPU)"},
     {"variant", 0, "P=V", "a model variant, made before the fit (e.g. kblocks.queue=1; repeatable)"},
     {"set", 0, "P=V", "a what-if on every prediction, made after the fit (repeatable)"},
     {"delta", 0, "P=V", "the same, relative: add V (repeatable)"},

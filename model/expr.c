@@ -21,12 +21,38 @@ typedef struct {
 
 static double parse_sum(parser *q);
 
+/* max(A,B) and min(A,B): a schedule's fraction that must stay in range as
+ * its options vary (a ring deeper than a tile's k-blocks: max(0,...)) */
+static double parse_call(parser *q, int is_max)
+{
+    q->p += 4;
+    q->depth++;
+    const double a = parse_sum(q);
+    double b = 0;
+    if (!q->bad && *q->p == ',') {
+        q->p++;
+        b = parse_sum(q);
+    } else if (!q->bad) {
+        q->bad = 1;
+    }
+    q->depth--;
+    if (!q->bad && *q->p != ')')
+        q->bad = 1;
+    if (q->bad)
+        return 0;
+    q->p++;
+    return is_max ? fmax(a, b) : fmin(a, b);
+}
+
 static double parse_atom(parser *q)
 {
-    if ((*q->p == '(' || *q->p == '-') && q->depth >= EXPR_MAX_DEPTH) {
+    const int call = strncmp(q->p, "max(", 4) == 0 || strncmp(q->p, "min(", 4) == 0;
+    if ((*q->p == '(' || *q->p == '-' || call) && q->depth >= EXPR_MAX_DEPTH) {
         q->bad = 2;
         return 0;
     }
+    if (call)
+        return parse_call(q, q->p[1] == 'a');
     if (*q->p == '(') {
         q->p++;
         q->depth++;

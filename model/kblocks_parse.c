@@ -136,8 +136,10 @@ int sch_kblocks_resolve(pg_schedule *s)
         return -1;
     if (count != floor(count) || count < 1 || count > 1024)
         return FAIL(s->kb_line, "kblocks count= must be a whole number of k-blocks in 1..1024 (got %g)", count);
-    if (stages != floor(stages) || stages < 2 || stages > count)
-        return FAIL(s->kb_line, "kblocks stages= must be a whole number in 2..count (got %g): with one stage a "
+    /* a ring deeper than a tile's k-blocks is a ring: a k-block's slot is
+     * then a tile two or more back, long free (the replay takes it so) */
+    if (stages != floor(stages) || stages < 2 || stages > 1024)
+        return FAIL(s->kb_line, "kblocks stages= must be a whole number in 2..1024 (got %g): with one stage a "
                                 "k-block would wait for its own release", stages);
     if (!(s->kb_compute >= 0) || !(s->kb_calibrated_mean >= 0))
         return FAIL(s->kb_line, "kblocks compute= and calibrated_mean= must be >= 0");

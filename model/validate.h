@@ -12,8 +12,9 @@
 #define PG_WHATIF_MAX 16
 #define PG_WHATIF_LEN 96
 
-/* The two machines' DRAM floors for a run on another GPU (bytes/s; the
- * copy floor `pegemm bench` measures on each).  0: not given. */
+/* The DRAM floors (bytes/s; the copy floor `pegemm bench` measures) of the
+ * calibration's machine, the `bandwidth` line's floor, and of another GPU,
+ * for its runs.  0: not given. */
 typedef struct {
     double cal_bytes_per_s, other_bytes_per_s;
 } pg_floors;

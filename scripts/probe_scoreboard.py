@@ -12,6 +12,8 @@ within 3%, whose every mean wait is within 15% or 150 cycles, and both.
   X=1                                          also across GPUs: each GPU's runs from the other's
                                                calibration, with --floors from both probes.log
                                                (the bench's D2D copy floor)
+  FLOOR=1                                      same machine with --floors CAL too (the bandwidth
+                                               line at the set's own copy floor: M42, not the default)
 
 Exit 0 when every table was computed, 1 if a validate call failed, 2 on bad input."""
 import glob, json, os, subprocess, sys, collections
@@ -48,9 +50,9 @@ def tables(sd, cross):
     """(label, calibration runs dir, target runs dir, extra args) for one set."""
     out = []
     for g in ('h100', 'h200'):
-        d = os.path.join(sd, g, 'runs')
+        d, f = os.path.join(sd, g, 'runs'), floor(sd, g)
         if os.path.isdir(d):
-            out.append((g, d, d, []))
+            out.append((g, d, d, ['--floors', '%g' % f] if f and os.environ.get('FLOOR') else []))
     if cross:
         for g, o in (('h200', 'h100'), ('h100', 'h200')):
             d, c = os.path.join(sd, g, 'runs'), os.path.join(sd, o, 'runs')

@@ -17,7 +17,7 @@
 
 static const char *g_exe;
 static char g_dir[128];
-static char g_out[8192], g_err[8192];
+static char g_out[1 << 20], g_err[1 << 16];
 
 static inline void path_in(char *out, size_t n, const char *name) { snprintf(out, n, "%s/%s", g_dir, name); }
 
@@ -29,7 +29,10 @@ static inline void slurp(const char *path, char *buf, size_t n)
         return;
     size_t got = fread(buf, 1, n - 1, f);
     buf[got] = '\0';
+    const int more = fgetc(f) != EOF; /* a test must not read a cut output as the whole */
     fclose(f);
+    if (more)
+        fail_msg("%s is longer than the harness's %zu-byte buffer", path, n - 1);
 }
 
 /* `ENV pegemm ARGS` (ARGS a shell word list, env NULL for none) in g_dir;

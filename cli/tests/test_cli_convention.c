@@ -105,7 +105,7 @@ static void test_model_fit_schedule(void **state)
     (void)state;
     const char *run = PG_SOURCE_DIR "/traces/runs/epi_sweep/h100_epi_00000.h5";
     assert_int_equal(pegemm(NULL, "model fit %s --tiles 2000", run), 0);
-    char plain[8192];
+    static char plain[sizeof g_out];
     memcpy(plain, g_out, sizeof plain);
     /* a schedule file with another store drain: the fit uses it (its prior
      * steers which of order_wait's two dependencies is taken as binding; an

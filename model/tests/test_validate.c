@@ -139,20 +139,24 @@ static void test_whatif_shape(void **state)
                                       "bandwidth.bytes_per_tile=30720"},
                 4);
     assert_string_equal(w.kind, "N");
-    /* the ring deeper than a tile's k-blocks: the schedule refuses the count (its slot-reuse fraction) */
+    /* a ring deeper than a tile's k-blocks (3 of 128 on 4 stages): the
+     * schedule takes it, its slot-reuse fractions held at 0 (max(0, ...)) */
     bres_run(&run);
     run.problem.shape.K = 384;
     derive(&cal, &run, NULL, &w);
     pg_schedule *s = NULL;
     assert_int_equal(pg_schedule_load("h100-bres", &s), 0);
-    int refused = -1;
-    for (int i = 0; i < w.n && refused < 0; i++)
+    for (int i = 0; i < w.n; i++)
         if (pg_schedule_set(s, w.set[i], 0))
-            refused = i;
+            fail_msg("%s: %s", w.set[i], pg_last_error());
+    assert_int_equal(s->kb_count, 3);
+    assert_int_equal(s->kb_stages, 4);
+    pg_model_opts o = {.tiles = 4000, .seed = 1};
+    pg_prediction p;
+    if (pg_model_predict(s, &o, &p))
+        fail_msg("%s", pg_last_error());
+    assert_true(p.tile_period > 0 && isfinite(p.tile_period));
     pg_schedule_free(s);
-    assert_true(refused >= 0);
-    assert_string_equal(w.set[refused], "kblocks=3");
-    assert_non_null(strstr(pg_last_error(), "must be in [0, 1]")); /* ((3-4)/3): the ring's slot reuse */
 }
 
 /* pingpong's schedule counts its k-blocks from the `kblocks` option too */
@@ -438,6 +442,31 @@ static void test_validate_other_gpu(void **state)
     pg_validate_report_free(&r);
 }
 
+/* --floors CAL alone (M42): the bandwidth line's share is taken against
+ * the calibration machine's floor.  With a what-if that adds DRAM bytes
+ * per tile (bres at N = 384), the H200's 4.2 TB/s gives another period
+ * than the schedule's 3.0; the H100's 3.0 the same one. */
+static double floor_period(int cal, double floor)
+{
+    const pg_model_opts o = {20000, 1, 0};
+    const char *more_bytes[] = {"bandwidth.bytes_per_tile=49152"};
+    const pg_validate_opts v = {NULL, {floor, 0}, NULL, 0, more_bytes, 1, NULL, 0};
+    pg_validate_report r;
+    if (pg_model_validate_runs(g_path[cal], NULL, 0, &v, &o, &r))
+        fail_msg("%s", pg_last_error());
+    assert_int_equal(r.n, 1);
+    const double period = r.rows[0].period_predicted;
+    pg_validate_report_free(&r);
+    return period;
+}
+
+static void test_validate_calibration_floor(void **state)
+{
+    (void)state;
+    assert_true(fabs(floor_period(H200_BRES0, 4232.0e9) - floor_period(H200_BRES0, 0)) > 10);
+    assert_true(fabs(floor_period(BRES0, 3000.0e9) - floor_period(BRES0, 0)) < 0.5);
+}
+
 /* The fit measures bres's loop's fixed cycles (M36) from the trace: the 1st
  * percentile of the loop less its 2,304 cycles of wgmma, 135-149 on every
  * H100 and H200 calibration of probe sets 1-8; the line's own 135 is
@@ -488,7 +517,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_validate_runs),
         cmocka_unit_test(test_validate_variant),   cmocka_unit_test(test_validate_other_gpu),
         cmocka_unit_test(test_delays_refuse_more), cmocka_unit_test(test_fit_fixed),
-        cmocka_unit_test(test_bandwidth_work),
+        cmocka_unit_test(test_bandwidth_work),    cmocka_unit_test(test_validate_calibration_floor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

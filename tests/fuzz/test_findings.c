@@ -32,7 +32,7 @@ static char *repeat(const char *unit, size_t n, const char *tail)
 static void test_expr_deep_nesting_is_an_error(void **state)
 {
     (void)state;
-    static const char *const units[] = {"(", "-", "-(", "1*("};
+    static const char *const units[] = {"(", "-", "-(", "1*(", "max(", "min(1,"};
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
         char *s = repeat(units[i], 1000000, "1");
         double v = 0;
@@ -64,6 +64,26 @@ static void test_expr_nesting_within_limit(void **state)
     free(s);
     free(close);
     free(open);
+}
+
+/* max(A,B) / min(A,B) (a schedule's fraction held in range, M42): their
+ * values, and a call without its two arguments or its ')' is an error. */
+static void test_expr_max_min(void **state)
+{
+    (void)state;
+    double v = -1;
+    assert_int_equal(expr_eval("max(0,(3-4)/3)", 0, &v), 0);
+    assert_true(v == 0.0);
+    assert_int_equal(expr_eval("max(0,(6-4)/6)*3", 0, &v), 0);
+    assert_true(v == 1.0);
+    assert_int_equal(expr_eval("2+min(warp,5)", 7, &v), 0);
+    assert_true(v == 7.0);
+    static const char *const bad[] = {"max(1)", "max(1,2", "min(,2)", "max1,2)", "max(1,2)3"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        pg_clear_error();
+        assert_int_equal(expr_eval(bad[i], 0, &v), -1);
+        assert_non_null(strstr(pg_last_error(), "not a number or arithmetic expression"));
+    }
 }
 
 /* The h100-pingpong schedule with one more line (and the rest as is). */
@@ -115,6 +135,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_expr_deep_nesting_is_an_error),
         cmocka_unit_test(test_expr_nesting_within_limit),
+        cmocka_unit_test(test_expr_max_min),
         cmocka_unit_test(test_sched_duplicate_option_is_an_error),
         cmocka_unit_test(test_sched_long_option_name_is_an_error),
     };
