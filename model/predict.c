@@ -316,9 +316,15 @@ int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_s
     pg_model_opts quick = *o;
     if (quick.tiles <= 0 || quick.tiles > 8000)
         quick.tiles = 8000; /* same seed every time: f(T) is smooth in T, not noisy */
-    /* f(T): the period the schedule produces when its phase mean is the one at period T */
-    double Tprev = NAN, gprev = NAN, T = s->bw_calibrated_period;
-    for (int it = 0; it < 12; it++) {
+    /* f(T): the period the schedule produces when its phase mean is the one
+     * at period T; g(T) = f(T) - T falls as T grows (a longer period, a
+     * smaller share, less stall), so its one root is bracketed and closed
+     * by false position (Illinois).  Secant steps alone oscillated near
+     * saturation, where the stall climbs steeply, and stopped unconverged
+     * (docs/experiments.md M43). */
+    double a = NAN, ga = NAN, b = NAN, gb = NAN, T = s->bw_calibrated_period;
+    int side = 0;
+    for (int it = 0; it < 60; it++) {
         rho = fmin(0.98, full / T);
         mean = s->bw_compute + s->bw_work + stall_cal * (1 - rho_cal) / (1 - rho);
         if (s->dq_on) { /* the loads `dramq` lists move through it (dramq.c) */
@@ -336,18 +342,22 @@ int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_s
             pg_schedule_free(c);
             return -1;
         }
-        double g = p.tile_period - T; /* solve g(T) = f(T) - T = 0 */
+        const double g = p.tile_period - T;
         if (fabs(g) < 1e-3 * T)
             break;
-        double Tn = T + 0.5 * g; /* damped step, or a secant step once there are two points */
-        if (isfinite(gprev) && fabs(g - gprev) > 1e-9) {
-            double sec = T - g * (T - Tprev) / (g - gprev);
-            if (sec > 0.5 * T && sec < 2 * T)
-                Tn = sec;
+        if (g > 0) {
+            if (side == 1 && isfinite(gb))
+                gb *= 0.5; /* Illinois: the stale end's weight halved */
+            a = T, ga = g, side = 1;
+        } else {
+            if (side == -1 && isfinite(ga))
+                ga *= 0.5;
+            b = T, gb = g, side = -1;
         }
-        Tprev = T;
-        gprev = g;
-        T = Tn;
+        if (isfinite(a) && isfinite(b))
+            T = a - ga * (b - a) / (gb - ga); /* false position inside [a, b] */
+        else
+            T = g > 0 ? T + fmax(g, 0.05 * T) : fmax(T + g, 0.5 * T); /* widen toward the root */
     }
     *out = c;
     *rho_out = fmin(0.98, full / p.tile_period);
