@@ -467,6 +467,34 @@ static void test_validate_calibration_floor(void **state)
     assert_true(fabs(floor_period(BRES0, 3000.0e9) - floor_period(BRES0, 0)) < 0.5);
 }
 
+/* The bandwidth line's equilibrium near saturation (M43): the reported
+ * share and phase mean satisfy the line's own law at the predicted period
+ * (the secant steps stopped unconverged there: share 98%, mean 2,822
+ * where the law says 6,556). */
+static void test_bandwidth_equilibrium(void **state)
+{
+    (void)state;
+    pg_run c;
+    pg_schedule *s = NULL;
+    if (pg_run_read(g_path[H200_BRES0], &c, PG_READ_TRACE) || pg_schedule_fit(&c, &s) ||
+        pg_schedule_set(s, "bandwidth.bytes_per_tile=49152", 0))
+        fail_msg("%s", pg_last_error());
+    const double mean_cal = dist_mean(&s->dists[s->bw_dist]);
+    const double full_cal = s->bw_cal_bytes_per_tile * s->machine.units * s->machine.clock_hz / s->bw_bytes_per_s;
+    const double rho_cal = full_cal / s->bw_calibrated_period;
+    const pg_model_opts o = {8000, 1, 0};
+    pg_prediction p;
+    if (pg_model_predict(s, &o, &p))
+        fail_msg("%s", pg_last_error());
+    const double rho = p.dram_utilization;
+    assert_true(rho > 0.5 && rho < 0.98);
+    const double law = s->bw_compute + (mean_cal - s->bw_compute) * (1 - rho_cal) / (1 - rho);
+    if (fabs(p.bandwidth_phase_mean / law - 1) > 0.03)
+        fail_msg("phase mean %.1f, the line's law at share %.3f says %.1f", p.bandwidth_phase_mean, rho, law);
+    pg_schedule_free(s);
+    pg_run_free(&c);
+}
+
 /* The fit measures bres's loop's fixed cycles (M36) from the trace: the 1st
  * percentile of the loop less its 2,304 cycles of wgmma, 135-149 on every
  * H100 and H200 calibration of probe sets 1-8; the line's own 135 is
@@ -518,6 +546,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_validate_variant),   cmocka_unit_test(test_validate_other_gpu),
         cmocka_unit_test(test_delays_refuse_more), cmocka_unit_test(test_fit_fixed),
         cmocka_unit_test(test_bandwidth_work),    cmocka_unit_test(test_validate_calibration_floor),
+        cmocka_unit_test(test_bandwidth_equilibrium),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
