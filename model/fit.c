@@ -26,21 +26,6 @@ static int cmp_tile_key(const void *a, const void *b)
     return i < j ? -1 : i > j;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-static double quantile_sorted(const double *v, int64_t n, double q)
-{
-    if (n == 0)
-        return NAN;
-    double pos = q * (double)(n - 1);
-    int64_t i = (int64_t)pos;
-    double f = pos - (double)i;
-    return i + 1 < n ? v[i] * (1 - f) + v[i + 1] * f : v[i];
-}
 
 /* The fallback for traces in pegemm's kernels' vocabulary that name no
  * schedule (v1 files): the built-in one for the kernel's name. */
@@ -208,8 +193,8 @@ static int edge_latency(const pg_schedule *s, const sch_edge *e)
 
 static double iqr_sd(double *v, int64_t n) /* sorts v */
 {
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
-    return (quantile_sorted(v, n, 0.75) - quantile_sorted(v, n, 0.25)) / 1.349;
+    qsort(v, (size_t)n, sizeof(double), fit_cmp_double);
+    return (fit_quantile_sorted(v, n, 0.75) - fit_quantile_sorted(v, n, 0.25)) / 1.349;
 }
 
 /* v: latency samples; fd: for a dependency on a fraction of a phase (@F),
@@ -229,16 +214,16 @@ static int set_latency(pg_schedule *s, int lat, double *v, double *fd, int64_t n
             fd[i] -= v[i]; /* back to F x duration (order no longer matters) */
     }
     double sd_frac = has_frac ? iqr_sd(fd, n) : 0;
-    qsort(v, (size_t)n, sizeof(double), cmp_double);
+    qsort(v, (size_t)n, sizeof(double), fit_cmp_double);
     double sum = 0;
     for (int64_t i = 0; i < n; i++)
         sum += v[i];
-    double mean = sum / (double)n, med = quantile_sorted(v, n, 0.5), mn = quantile_sorted(v, n, 0.01),
-           p95 = quantile_sorted(v, n, 0.95);
+    double mean = sum / (double)n, med = fit_quantile_sorted(v, n, 0.5), mn = fit_quantile_sorted(v, n, 0.01),
+           p95 = fit_quantile_sorted(v, n, 0.95);
     /* the interquartile spread, robust to tiles a wrong attribution adds; for
      * a memory latency (cleanly attributed, long-tailed) the upper tail's */
     double sd = s->dists[lat].kind == DKIND_MEMORY ? fmax(0, p95 - med) / 1.6448536269514722
-                                                   : (quantile_sorted(v, n, 0.75) - quantile_sorted(v, n, 0.25)) / 1.349;
+                                                   : (fit_quantile_sorted(v, n, 0.75) - fit_quantile_sorted(v, n, 0.25)) / 1.349;
     if (has_frac)
         sd = sqrt(fmax(0, sd_event * sd_event - sd_frac * sd_frac));
     if (mean < 0)
@@ -322,8 +307,8 @@ static double blocked_threshold(const int64_t *b, const int64_t *e, int64_t ntil
             scratch[n++] = (double)(e[k] - b[k]);
     if (n == 0)
         return 50;
-    qsort(scratch, (size_t)n, sizeof(double), cmp_double);
-    return quantile_sorted(scratch, n, 0.01) + 50;
+    qsort(scratch, (size_t)n, sizeof(double), fit_cmp_double);
+    return fit_quantile_sorted(scratch, n, 0.01) + 50;
 }
 
 /* Tile k's observations of the latencies on the dependencies of node v
@@ -547,8 +532,8 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const int *roleid, i
                         sv[n++] = (double)((which ? fb[q] : fe[q]) - org[q]);
                 if (n < 1)
                     break;
-                qsort(sv, (size_t)n, sizeof(double), cmp_double);
-                snprintf(a, sizeof a, "%s=%.6g", o2, quantile_sorted(sv, n, 0.5));
+                qsort(sv, (size_t)n, sizeof(double), fit_cmp_double);
+                snprintf(a, sizeof a, "%s=%.6g", o2, fit_quantile_sorted(sv, n, 0.5));
                 bad = pg_schedule_set(s, a, 0);
             }
             if (bad) {
@@ -600,8 +585,8 @@ static int fit_latencies(pg_schedule *s, const pg_trace *t, const int *roleid, i
         }
         if (n < 20)
             continue;
-        qsort(v, (size_t)n, sizeof(double), cmp_double);
-        double med = quantile_sorted(v, n, 0.5);
+        qsort(v, (size_t)n, sizeof(double), fit_cmp_double);
+        double med = fit_quantile_sorted(v, n, 0.5);
         snprintf(a, sizeof a, "%s=%.6g", opt, med > 0 ? med : 0);
         if (pg_schedule_set(s, a, 0))
             goto done;
@@ -653,8 +638,8 @@ static int impute_censored(double *buf, int c, int cols, int64_t ntiles, const d
     for (int64_t k = 0; k < ntiles; k++)
         if (isfinite(wlen[k]) && isfinite(buf[k * cols + c]))
             all[n++] = wlen[k];
-    qsort(all, (size_t)n, sizeof(double), cmp_double);
-    const double thr = isfinite(thr_fixed) ? thr_fixed : (n ? quantile_sorted(all, n, 0.05) : 0) + 50;
+    qsort(all, (size_t)n, sizeof(double), fit_cmp_double);
+    const double thr = isfinite(thr_fixed) ? thr_fixed : (n ? fit_quantile_sorted(all, n, 0.05) : 0) + 50;
     n = 0;
     for (int64_t k = 0; k < ntiles; k++) {
         double y = buf[k * cols + c];
@@ -670,8 +655,8 @@ static int impute_censored(double *buf, int c, int cols, int64_t ntiles, const d
         free(cum);
         return 0;
     }
-    qsort(all, (size_t)n, sizeof(double), cmp_double);
-    qsort(ex, (size_t)ne, sizeof(double), cmp_double);
+    qsort(all, (size_t)n, sizeof(double), fit_cmp_double);
+    qsort(ex, (size_t)ne, sizeof(double), fit_cmp_double);
     /* from the largest exact value down: at risk = observations <= it */
     double F = 1;
     for (int64_t j = ne - 1; j >= 0; j--) {
@@ -867,8 +852,9 @@ static int fit_set_machine(fit_state *F)
     pg_schedule *s = F->s;
     const pg_run *run = F->run;
     char opt[96];
-    if (fit_run_units(run) > 0)
-        s->machine.units = fit_run_units(run);
+    const int units = fit_run_units(run);
+    if (units > 0)
+        s->machine.units = units;
     if (run->kernel.sm_clock_hz > 0)
         s->machine.clock_hz = run->kernel.sm_clock_hz;
     else if (F->t->clock_hz > 0) /* a run of another kernel: the clock measured with its trace */
@@ -877,9 +863,8 @@ static int fit_set_machine(fit_state *F)
     F->work_ratio = 1;
     if (sh->M > 0 && run->kernel.tile_m > 0 && run->kernel.tile_n > 0) {
         const double per_tile0 = s->machine.flops / s->machine.tiles;
-        s->machine.tiles = (double)((sh->M + run->kernel.tile_m - 1) / run->kernel.tile_m) *
-                           (double)((sh->N + run->kernel.tile_n - 1) / run->kernel.tile_n);
-        s->machine.flops = 2.0 * (double)sh->M * (double)sh->N * (double)sh->K;
+        s->machine.tiles = fit_run_tiles(sh, &run->kernel);
+        s->machine.flops = fit_run_flops(sh);
         if (per_tile0 > 0)
             F->work_ratio = s->machine.flops / s->machine.tiles / per_tile0;
     }
@@ -1452,12 +1437,12 @@ int pg_trace_summarize_period(const pg_trace *t, double sm_clock_hz, const char 
             }
         if (n == 0)
             continue;
-        qsort(v, (size_t)n, sizeof(double), cmp_double);
+        qsort(v, (size_t)n, sizeof(double), fit_cmp_double);
         pg_stat st = {0};
         snprintf(st.name, sizeof st.name, "%s", t->vocab.phase[ph]);
         st.mean = sum / (double)n;
-        st.p50 = quantile_sorted(v, n, 0.5);
-        st.p95 = quantile_sorted(v, n, 0.95);
+        st.p50 = fit_quantile_sorted(v, n, 0.5);
+        st.p95 = fit_quantile_sorted(v, n, 0.95);
         double ss = 0;
         for (int64_t i = 0; i < n; i++)
             ss += (v[i] - st.mean) * (v[i] - st.mean);
@@ -1503,7 +1488,7 @@ int pg_trace_summarize_period(const pg_trace *t, double sm_clock_hz, const char 
         }
         out->tile_period = gaps ? span / (double)gaps : NAN;
         if (ng && out->nwaits < PG_MODEL_MAX_STATS) {
-            qsort(v, (size_t)ng, sizeof(double), cmp_double);
+            qsort(v, (size_t)ng, sizeof(double), fit_cmp_double);
             pg_stat st = {0};
             /* pegemm's kernels: the tensor cores' idle time; another
              * kernel's: PHASE_idle (a schedule's `idle PHASE ROLE.PHASE`) */
@@ -1513,8 +1498,8 @@ int pg_trace_summarize_period(const pg_trace *t, double sm_clock_hz, const char 
             else
                 snprintf(st.name, sizeof st.name, "%.24s_idle", pn);
             st.mean = gsum / (double)ng;
-            st.p50 = quantile_sorted(v, ng, 0.5);
-            st.p95 = quantile_sorted(v, ng, 0.95);
+            st.p50 = fit_quantile_sorted(v, ng, 0.5);
+            st.p95 = fit_quantile_sorted(v, ng, 0.95);
             st.ci95 = NAN;
             out->waits[out->nwaits++] = st;
         }

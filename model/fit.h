@@ -8,6 +8,11 @@
 
 #include "sched.h"
 
+/* Order statistics (fit_stats.c): qsort's comparator for doubles, and the
+ * q-quantile of n sorted values, interpolated (NAN for none). */
+int fit_cmp_double(const void *a, const void *b);
+double fit_quantile_sorted(const double *v, int64_t n, double q);
+
 /* Each line's step of a fit, after the per-phase table and the latencies
  * are fitted, in the table's order (fit_lines.c): bandwidth, contend,
  * kblocks, tmaqueue, dramq.  row_of: traced tile -> table row (-1: not in it). */
@@ -20,9 +25,11 @@ int fit_lines_scale_work(pg_schedule *s, double work_ratio);
  * model validate`: a run at another K); returns how many. */
 #define FIT_SET_LEN 96
 int fit_lines_work_sets(const pg_schedule *s, double work_ratio, char sets[][FIT_SET_LEN], int cap);
-/* What a run's shape and grid are to a schedule (fit_shape.c): the DRAM
- * bytes of one tile the `bandwidth` line charges, and the units that run
- * tiles at once. */
+/* What a run's shape and grid are to a schedule (fit_shape.c): its tiles
+ * and work, the DRAM bytes of one tile the `bandwidth` line charges, and
+ * the units that run tiles at once. */
+double fit_run_tiles(const pg_shape *sh, const pg_kernel_info *k);
+double fit_run_flops(const pg_shape *sh);
 double fit_bandwidth_bytes_per_tile(const pg_shape *sh, double tiles);
 int fit_run_units(const pg_run *run);
 

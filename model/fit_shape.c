@@ -3,6 +3,15 @@
  * predicts (a what-if at another M, N or K), by the same definitions. */
 #include "fit.h"
 
+/* The tiles of the problem in the kernel's tile (edge tiles whole) and
+ * its work, 2 M N K: the `machine` line's tiles= and flops=. */
+double fit_run_tiles(const pg_shape *sh, const pg_kernel_info *k)
+{
+    return (double)((sh->M + k->tile_m - 1) / k->tile_m) * (double)((sh->N + k->tile_n - 1) / k->tile_n);
+}
+
+double fit_run_flops(const pg_shape *sh) { return 2.0 * (double)sh->M * (double)sh->N * (double)sh->K; }
+
 /* A once and D (bf16) once, over the problem's tiles: B and the combined
  * rows are read from L2 (B: 1.2 MB at K = 768; the combined rows: P rows),
  * and a row block of A is read from DRAM by one CTA of the group that

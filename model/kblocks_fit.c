@@ -107,12 +107,6 @@ static int replay_inflight(pg_schedule *s, int col, int ld, unsigned char *hit)
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The loop's fixed cycles (fixed=, on a line that names it): the 1st
  * percentile over the traced tiles of the loop less its stall-free chain.
  * Every tile's loop is at least that chain plus its fixed part; the stalls
@@ -137,7 +131,7 @@ static int fixed_fit(pg_schedule *s, int phase_dist)
     }
     int rc = 0;
     if (n > 0) {
-        qsort(d, (size_t)n, sizeof *d, cmp_double);
+        qsort(d, (size_t)n, sizeof *d, fit_cmp_double);
         const double f = d[(int64_t)(0.01 * (double)(n - 1))];
         char opt[64];
         snprintf(opt, sizeof opt, "kblocks.fixed=%.6g", f > 0 ? f : 0);

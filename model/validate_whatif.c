@@ -108,12 +108,15 @@ static int same_kernel(const pg_run *cal, const pg_run *run, pg_whatif *w)
     return w->why_not[0] == '\0';
 }
 
-static double tiles_of(const pg_shape *sh, const pg_kernel_info *k)
+/* The DRAM bytes of a tile of the run: its own where its N or K differs
+ * from the calibration's (-1 for "the fitted line's": the same shape) */
+static double run_bytes_per_tile(const pg_run *cal, const pg_run *run)
 {
-    return (double)((sh->M + k->tile_m - 1) / k->tile_m) * (double)((sh->N + k->tile_n - 1) / k->tile_n);
+    const pg_shape *r = &run->problem.shape, *c = &cal->problem.shape;
+    if (r->N == c->N && r->K == c->K)
+        return -1;
+    return fit_bandwidth_bytes_per_tile(r, fit_run_tiles(r, &run->kernel));
 }
-
-static double flops_of(const pg_shape *sh) { return 2.0 * (double)sh->M * (double)sh->N * (double)sh->K; }
 
 /* Another K (or N with partial tiles): each tile does another amount of
  * work; the lines that scale with it say how (fit_lines_work_sets: the
@@ -121,8 +124,8 @@ static double flops_of(const pg_shape *sh) { return 2.0 * (double)sh->M * (doubl
  * phase no loop replays, `bandwidth.work`). */
 static void work_whatifs(const pg_run *cal, const pg_run *run, const pg_schedule *fit, pg_whatif *w)
 {
-    const double per_tile_c = flops_of(&cal->problem.shape) / tiles_of(&cal->problem.shape, &cal->kernel);
-    const double per_tile_r = flops_of(&run->problem.shape) / tiles_of(&run->problem.shape, &run->kernel);
+    const double per_tile_c = fit_run_flops(&cal->problem.shape) / fit_run_tiles(&cal->problem.shape, &cal->kernel);
+    const double per_tile_r = fit_run_flops(&run->problem.shape) / fit_run_tiles(&run->problem.shape, &run->kernel);
     if (!(per_tile_c > 0) || per_tile_r == per_tile_c)
         return;
     char sets[PG_WHATIF_MAX][FIT_SET_LEN];
@@ -142,11 +145,12 @@ static unsigned shape_whatifs(const pg_run *cal, const pg_run *run, const pg_sch
     const unsigned change = (r->M != c->M ? CHANGE_M : 0) | (r->N != c->N ? CHANGE_N : 0) | (r->K != c->K ? CHANGE_K : 0);
     unsigned machine = kr->sm_count != kc->sm_count ? CHANGE_SMS : 0; /* SMs, ring */
     if (change & (CHANGE_M | CHANGE_N))
-        add(w, "tiles=%.17g", tiles_of(r, kr));
+        add(w, "tiles=%.17g", fit_run_tiles(r, kr));
     if (change)
-        add(w, "flops=%.17g", flops_of(r));
-    if (fit_run_units(run) != fit_run_units(cal))
-        add(w, "units=%d", fit_run_units(run));
+        add(w, "flops=%.17g", fit_run_flops(r));
+    const int units = fit_run_units(run);
+    if (units != fit_run_units(cal))
+        add(w, "units=%d", units);
     /* k-blocks before stages: the schedule checks the ring against them */
     if (r->K / kr->tile_k != c->K / kc->tile_k) {
         machine |= kr->tile_k != kc->tile_k ? CHANGE_STRUCTURE : 0;
@@ -157,8 +161,9 @@ static unsigned shape_whatifs(const pg_run *cal, const pg_run *run, const pg_sch
         add(w, "stages=%d", kr->stages);
     }
     work_whatifs(cal, run, fit, w);
-    if ((change & (CHANGE_N | CHANGE_K)) && fit->bw_dist >= 0)
-        add(w, "bandwidth.bytes_per_tile=%.17g", fit_bandwidth_bytes_per_tile(r, tiles_of(r, kr)));
+    const double bytes = run_bytes_per_tile(cal, run);
+    if (bytes >= 0 && fit->bw_dist >= 0)
+        add(w, "bandwidth.bytes_per_tile=%.17g", bytes);
     return change | machine;
 }
 
@@ -200,14 +205,12 @@ static void device_whatifs(const pg_run *cal, const pg_run *run, const pg_schedu
     }
     const double ratio = fl->other_bytes_per_s / fl->cal_bytes_per_s;
     add(w, "bandwidth.bytes_per_s=%.17g", fl->cal_bytes_per_s);
-    /* the run's own bytes per tile where its N or K differ (shape_whatifs) */
-    const pg_shape *r = &run->problem.shape, *c = &cal->problem.shape;
-    const double bytes = r->N != c->N || r->K != c->K ? fit_bandwidth_bytes_per_tile(r, tiles_of(r, &run->kernel))
-                                                      : fit->bw_bytes_per_tile;
-    /* the calibration's share stays its own (cal_bytes_per_tile at its
-     * period); before M40 the period was divided too, to undo the share's
-     * being taken from the what-if's bytes */
-    add(w, "bandwidth.bytes_per_tile=%.17g", bytes / ratio);
+    /* the run's own bytes per tile (shape_whatifs); the calibration's share
+     * stays its own (cal_bytes_per_tile at its period): before M40 the
+     * period was divided too, to undo the share's being taken from the
+     * what-if's bytes */
+    const double bytes = run_bytes_per_tile(cal, run);
+    add(w, "bandwidth.bytes_per_tile=%.17g", (bytes >= 0 ? bytes : fit->bw_bytes_per_tile) / ratio);
 }
 
 int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *floors,
