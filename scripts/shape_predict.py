@@ -19,7 +19,7 @@ validate call failed, 2 on bad input."""
 import json, os, subprocess, sys
 
 PG = os.environ.get('PEGEMM', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'build', 'cli', 'pegemm'))
-M, P = 200704, 196
+M = 200704  # the probe sets' M (and the calibrations': N = K = 768)
 
 def tiles(m, n, tile_n):
     return -(-m // 64) * -(-n // tile_n)
@@ -27,7 +27,7 @@ def tiles(m, n, tile_n):
 def shape_sets(kind, n, k, tile_k, stages, cal_stages=4, cal_tile_k=128):
     """What validate derives for a run at (M, n, k) from a calibration at (M, 768, 768)."""
     tile_n = 192 if kind == 'bres' else 256
-    t0, t = tiles(M, 768, tile_n), tiles(M, n, tile_n)
+    t = tiles(M, n, tile_n)
     sets = []
     if n != 768:
         sets.append('tiles=%d' % t)
