@@ -7,6 +7,8 @@
 
 #include "lt_common.h"
 #include "pg_error.h"
+#include "tma_floor.h"
+#include "tma_maps.h"
 
 /* One cuBLASLt matmul, ready to run. */
 typedef struct {
@@ -109,13 +111,16 @@ typedef struct {
     void *copy_dst;      /* copy baseline when != NULL */
     const void *copy_src;
     size_t copy_bytes;
+    const pg_tma_floor *floor; /* a TMA read floor when != NULL */
 } sample_job;
 
 static int run_job(pg_gpu *g, const sample_job *j)
 {
     cudaError_t e;
     cublasStatus_t cs = CUBLAS_STATUS_SUCCESS;
-    if (j->copy_dst)
+    if (j->floor)
+        e = pg_tma_floor_launch(j->floor, g->sm_count, g->stream);
+    else if (j->copy_dst)
         e = cudaMemcpyAsync(j->copy_dst, j->copy_src, j->copy_bytes, cudaMemcpyDeviceToDevice, g->stream);
     else if (j->stream)
         e = pg_stream_a_to_d_launch(g->dA, g->dD, g->shape.M, g->shape.K, g->shape.N, g->stream);
@@ -247,6 +252,60 @@ done:
     return rc;
 }
 
+/* The TMA read floors (docs/experiments.md M44).  L2: 6 loads of 256 x
+ * 128-byte boxes (pingpong's B stage, 32 KB) in flight per SM from a 4 MB
+ * buffer, which stays in L2 after the warm-up; 64 MB per SM.  DRAM: 8 of
+ * A's 64 x 128 boxes (8 KB) in flight, each box read once per launch; run
+ * only where A is at least twice the L2, else its boxes would be L2 hits. */
+#define L2_FLOOR_ROWS 32768 /* x 128 B = 4 MB */
+#define L2_FLOOR_LOADS 2048
+
+static int time_tma_floors(pg_gpu *g, int warmup, int reps, pg_baseline *l2, pg_baseline *dram)
+{
+    int rc = -1;
+    uint8_t *buf = NULL;
+    const pg_shape s = g->shape;
+    pg_tma_floor f = {.row_blocks = L2_FLOOR_ROWS / 256, .col_blocks = 1, .box_rows = 256, .box_cols = 128,
+                       .stages = 6, .loads_per_cta = L2_FLOOR_LOADS};
+    if (pg_tma_floor_smem(&f) > g->smem_optin) {
+        snprintf(l2->why, sizeof l2->why, "needs %zu B of shared memory per block", pg_tma_floor_smem(&f));
+    } else {
+        cudaError_t e = cudaMalloc((void **)&buf, (size_t)L2_FLOOR_ROWS * 128);
+        if (e == cudaSuccess)
+            e = cudaMemsetAsync(buf, 0x5A, (size_t)L2_FLOOR_ROWS * 128, g->stream);
+        if (e != cudaSuccess) {
+            buf = NULL;
+            rc = pg_cuda_fail("the L2 floor's buffer", e);
+            goto done;
+        }
+        if (pg_tma_encode_2d(&f.map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, buf, L2_FLOOR_ROWS, 128, 256, 128,
+                             CU_TENSOR_MAP_SWIZZLE_128B, "the L2 floor's buffer") != 0)
+            goto done;
+        const sample_job j = {.floor = &f};
+        l2->bytes = (double)f.loads_per_cta * g->sm_count * 256 * 128;
+        if (time_job(g, &j, warmup, reps, l2) != 0)
+            goto done;
+    }
+    f = (pg_tma_floor){.row_blocks = (s.M + 63) / 64, .col_blocks = (int)(s.K / 128), .box_rows = 64,
+                       .box_cols = 128, .stages = 8};
+    f.loads_per_cta = (f.row_blocks * f.col_blocks + g->sm_count - 1) / g->sm_count;
+    if (s.K % 128 != 0 || (double)s.M * (double)s.K < 2.0 * (double)g->l2_bytes) {
+        snprintf(dram->why, sizeof dram->why, "needs K %% 128 == 0 and A at least twice the L2 (%zu B)", g->l2_bytes);
+    } else {
+        if (pg_tma_encode_2d(&f.map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, g->dA, s.M, s.K, 64, 128,
+                             CU_TENSOR_MAP_SWIZZLE_128B, "A (DRAM floor)") != 0)
+            goto done;
+        const sample_job j = {.floor = &f};
+        dram->bytes = (double)f.loads_per_cta * g->sm_count * 64 * 128;
+        if (time_job(g, &j, warmup, reps, dram) != 0)
+            goto done;
+    }
+    rc = 0;
+done:
+    cudaFree(buf);
+    return rc;
+}
+
 int pg_baselines_run(pg_gpu *g, int warmup, int reps, pg_baseline out[PG_BASE_COUNT])
 {
     int rc = -1;
@@ -257,11 +316,13 @@ int pg_baselines_run(pg_gpu *g, int warmup, int reps, pg_baseline out[PG_BASE_CO
     const double flops = 2.0 * (double)s.M * (double)s.N * (double)s.K;
     const double bytes = (double)s.M * s.K + 2.0 * (double)s.M * s.N; /* A read once + D written once */
     static const char *const names[PG_BASE_COUNT] = {"cublaslt_gemm", "cublaslt_bias", "cublaslt_batched_c",
-                                                     "cublaslt_gemm_add", "copy", "stream_a_to_d", "write_d"};
+                                                     "cublaslt_gemm_add", "copy", "stream_a_to_d", "write_d",
+                                                     "tma_read_l2", "tma_read_dram"};
     static const char *const labels[PG_BASE_COUNT] = {"cuBLASLt FP8 GEMM alone", "cuBLASLt + BIAS epilogue",
                                                       "cuBLASLt batched, C=combined", "cuBLASLt + add kernel",
                                                       "D2D copy of compulsory bytes", "stream A in, D out (no math)",
-                                                      "write D only (memset)"};
+                                                      "write D only (memset)",
+                                                      "TMA read of L2-resident boxes", "TMA read of A from DRAM"};
     memset(plans, 0, sizeof plans);
     if (reps > 256)
         reps = 256;
@@ -327,6 +388,8 @@ int pg_baselines_run(pg_gpu *g, int warmup, int reps, pg_baseline out[PG_BASE_CO
         if (time_job(g, &j, warmup, reps, &out[PG_BASE_WRITE]) != 0)
             goto done;
     }
+    if (time_tma_floors(g, warmup, reps, &out[PG_BASE_TMA_L2], &out[PG_BASE_TMA_DRAM]) != 0)
+        goto done;
     rc = 0;
 done:
     for (int k = 0; k < 3; k++)

@@ -4,7 +4,8 @@
  * a separate add kernel, a device-to-device copy of the compulsory
  * bytes (half read, half written), and the kernel's own traffic without the
  * math: A read once and D written once (one third read, two thirds
- * written), and D written alone.  cuBLASLt runs FP8 in "TN" form: row-major A[M,K] and B[N,K] are
+ * written), and D written alone; and the TMA read floors (tma_floor.h):
+ * operand boxes from L2 and A's boxes from DRAM.  cuBLASLt runs FP8 in "TN" form: row-major A[M,K] and B[N,K] are
  * column-major K x M and K x N, so D^T[N, M] = op_T(B) * op_N(A). */
 #ifndef PG_BASELINES_H
 #define PG_BASELINES_H
@@ -30,6 +31,8 @@ enum {
     PG_BASE_COPY,
     PG_BASE_STREAM, /* read A, write D: the fused kernel's DRAM traffic with no math */
     PG_BASE_WRITE,  /* write D only */
+    PG_BASE_TMA_L2,   /* TMA loads of 32 KB boxes from an L2-resident buffer */
+    PG_BASE_TMA_DRAM, /* TMA loads of A's 64 x 128 boxes, each once */
     PG_BASE_COUNT
 };
 
