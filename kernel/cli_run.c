@@ -434,6 +434,10 @@ static int run_main(int argc, char **argv, int bench)
     if (o.energy && report_energy(&g, o.epi_delay, o.mainloop_delay) != 0)
         goto fail;
 
+#ifdef PG_KB_TRACE
+    if (getenv("PG_KBT_OUT") && pg_kbt_dump(g.variant, getenv("PG_KBT_OUT")) != 0)
+        fprintf(stderr, "pegemm: warning: could not write the k-block clocks to %s\n", getenv("PG_KBT_OUT"));
+#endif
     /* run-file metadata */
     run.mode = PG_KERNEL_MODE;
     run.epilogue = PG_KERNEL_EPILOGUE;

@@ -120,6 +120,12 @@ cudaError_t pg_stream_a_to_d_launch(const uint8_t *a, uint16_t *d, int64_t M, in
 cudaError_t pg_count_equal_launch(const uint16_t *x, int64_t n, uint16_t value, unsigned long long *count,
                                   cudaStream_t stream);
 
+#ifdef PG_KB_TRACE
+/* The diagnostic build's per-k-block clocks of variant v's family (the last
+ * launch) to `path` (ws_skeleton.cuh); 0 or -1. */
+int pg_kbt_dump(pg_variant v, const char *path);
+#endif
+
 #ifdef __cplusplus
 }
 #endif

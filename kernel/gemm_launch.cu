@@ -85,3 +85,12 @@ extern "C" cudaError_t pg_kernel_max_grid(pg_variant v, int sm_count, int *grid)
     *grid = clusters * cl;
     return clusters > 0 ? cudaSuccess : cudaErrorInvalidConfiguration;
 }
+
+#ifdef PG_KB_TRACE
+extern "C" int pg_kbt_dump_pingpong(const char *path);
+extern "C" int pg_kbt_dump_bres(const char *path);
+extern "C" int pg_kbt_dump(pg_variant v, const char *path)
+{
+    return v == PG_VARIANT_PINGPONG ? pg_kbt_dump_pingpong(path) : pg_kbt_dump_bres(path);
+}
+#endif

@@ -25,3 +25,7 @@ size_t pg_bres_smem_bytes(void) { return BR_SMEM_BYTES; }
 static_assert(BR_TILE_N == PG_BRES_TILE_N && BR_MAX_K == PG_BRES_MAX_K && BR_A_RING_BYTES == 4 * PG_TILE_M * 128,
               "gemm_kernel.h's bres constants");
 static_assert(BR_SMEM_BYTES <= 232448, "bres: shared memory over the 227 KB a block can opt into");
+
+#ifdef PG_KB_TRACE
+extern "C" int pg_kbt_dump_bres(const char *path) { return kbt_write(path); }
+#endif

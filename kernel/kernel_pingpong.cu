@@ -15,3 +15,7 @@ void pg_pingpong_build_config(int *cluster, int *stages, int *tile_k)
     *stages = PG_STAGES;
     *tile_k = PG_TILE_K;
 }
+
+#ifdef PG_KB_TRACE
+extern "C" int pg_kbt_dump_pingpong(const char *path) { return kbt_write(path); }
+#endif

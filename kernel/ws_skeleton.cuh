@@ -19,6 +19,46 @@
 #include "gemm_trace.cuh"
 #include "ptx.cuh"
 
+#ifdef PG_KB_TRACE
+#include <stdio.h>
+#endif
+
+/* A diagnostic build only (-DPG_KB_TRACE, docs/experiments.md M45; never the
+ * production or the trace build): clock64 per k-block of each CTA's first
+ * KBT_TILES tiles -- the producer's issue (once its slot was free), the
+ * consumer's observed landing and its release of the stage (warp 0) --
+ * which the trace schema does not carry.  Each TU (variant family) has its
+ * own buffer; kbt_dump.cuh copies it out. */
+#ifdef PG_KB_TRACE
+#define KBT_CTAS 132
+#define KBT_TILES 64
+#define KBT_K 16
+enum { KBT_ISSUE = 0, KBT_LANDED = 1, KBT_RELEASED = 2 };
+static __device__ long long g_kbt[KBT_CTAS * KBT_TILES * KBT_K * 3];
+static __device__ __forceinline__ void kbt_mark(uint32_t g, int nstages, int what)
+{
+    const uint32_t tile = g / (uint32_t)nstages, k = g % (uint32_t)nstages;
+    if (blockIdx.x < KBT_CTAS && tile < KBT_TILES && k < KBT_K)
+        g_kbt[((blockIdx.x * KBT_TILES + tile) * KBT_K + k) * 3 + what] = clock64();
+}
+#define KBT_MARK(g, n, what) kbt_mark((g), (n), (what))
+/* Host: the TU's buffer to `path` (raw int64, [cta][tile][k][issue, landed,
+ * released]); 0 or -1. */
+__attribute__((unused)) static int kbt_write(const char *path)
+{
+    static long long h[KBT_CTAS * KBT_TILES * KBT_K * 3];
+    if (cudaMemcpyFromSymbol(h, g_kbt, sizeof h) != cudaSuccess)
+        return -1;
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    const size_t n = fwrite(h, sizeof h, 1, f);
+    return fclose(f) == 0 && n == 1 ? 0 : -1;
+}
+#else
+#define KBT_MARK(g, n, what) ((void)0)
+#endif
+
 #define EPI_SUB_COLS 64 /* 64 bf16 = one 128-byte swizzle row */
 #define EPI_SUB_BYTES (PG_TILE_M * EPI_SUB_COLS * 2)
 
@@ -84,6 +124,7 @@ static __device__ __forceinline__ void ws_produce_tile(const ws_bars<STAGES> &b,
     for (int k = 0; k < nstages; k++, g++) {
         const uint32_t stage = g % STAGES;
         mbar_wait(b.empty + 8 * stage, ((g / STAGES) & 1) ^ 1);
+        KBT_MARK(g, nstages, KBT_ISSUE);
         if (TRACE && k == 0)
             t_issue = trace_clock<TRACE>();
         issue(stage, k);
@@ -135,6 +176,8 @@ static __device__ __forceinline__ int64_t ws_mainloop(float *acc, const ws_bars<
         const uint32_t g = g0 + k;
         const uint32_t stage = g % STAGES;
         mbar_wait(b.full + 8 * stage, (g / STAGES) & 1);
+        if (threadIdx.x % 128 == 0)
+            KBT_MARK(g, nstages, KBT_LANDED);
         if (TRACE && k == 0)
             t_landed = trace_clock<TRACE>();
         fence_acc<NACC>(acc);
@@ -148,12 +191,16 @@ static __device__ __forceinline__ int64_t ws_mainloop(float *acc, const ws_bars<
             wgmma_wait<1>();
             if (lane == 0)
                 ws_release_stage<CL>(b.empty + 8 * ((g - 1) % STAGES));
+            if (threadIdx.x % 128 == 0)
+                KBT_MARK(g - 1, nstages, KBT_RELEASED);
         }
     }
     wgmma_wait<0>();
     fence_acc<NACC>(acc);
     if (lane == 0)
         ws_release_stage<CL>(b.empty + 8 * ((g0 + nstages - 1) % STAGES));
+    if (threadIdx.x % 128 == 0)
+        KBT_MARK(g0 + nstages - 1, nstages, KBT_RELEASED);
     return t_landed;
 }
 
