@@ -26,9 +26,12 @@
 /* A diagnostic build only (-DPG_KB_TRACE, docs/experiments.md M45; never the
  * production or the trace build): clock64 per k-block of each CTA's first
  * KBT_TILES tiles -- the producer's issue (once its slot was free), the
- * consumer's observed landing and its release of the stage (warp 0) --
- * which the trace schema does not carry.  Each TU (variant family) has its
- * own buffer; kbt_dump.cuh copies it out. */
+ * stage's landing and its release by every consumer warp -- which the
+ * trace schema does not carry.  The landings and releases are watched by
+ * two idle threads of the producer warpgroup polling the ring's barriers
+ * (ws_kbt_observe), not by the consumers: stores inside the wgmma loop
+ * made bres's k-blocks 1.5-2x longer (M45).  Each TU (variant family) has
+ * its own buffer; kbt_write copies it out. */
 #ifdef PG_KB_TRACE
 #define KBT_CTAS 132
 #define KBT_TILES 64
@@ -133,6 +136,22 @@ static __device__ __forceinline__ void ws_produce_tile(const ws_bars<STAGES> &b,
     }
 }
 
+#ifdef PG_KB_TRACE
+/* An idle producer thread: the clock at which each of the CTA's `total`
+ * stages completes its full (what = KBT_LANDED) or empty (KBT_RELEASED)
+ * barrier phase, in ring order.  A poll that fell two phases behind would
+ * wait forever: the diagnostic runs under a timeout. */
+template <int STAGES>
+static __device__ __forceinline__ void ws_kbt_observe(const ws_bars<STAGES> &b, uint32_t total, int nstages, int what)
+{
+    const uint32_t bars = what == KBT_LANDED ? b.full : b.empty;
+    for (uint32_t g = 0; g < total && g / (uint32_t)nstages < KBT_TILES; g++) {
+        mbar_wait(bars + 8 * (g % STAGES), (g / STAGES) & 1);
+        kbt_mark(g, nstages, what);
+    }
+}
+#endif
+
 /* ---------------------------------------------------------------- consumers */
 /* Thread 0 of consumer w: the combined rows of the tile (row m0 mod P of the
  * replicated table) into its staging buffer, once the previous tile's TMA
@@ -176,8 +195,6 @@ static __device__ __forceinline__ int64_t ws_mainloop(float *acc, const ws_bars<
         const uint32_t g = g0 + k;
         const uint32_t stage = g % STAGES;
         mbar_wait(b.full + 8 * stage, (g / STAGES) & 1);
-        if (threadIdx.x % 128 == 0)
-            KBT_MARK(g, nstages, KBT_LANDED);
         if (TRACE && k == 0)
             t_landed = trace_clock<TRACE>();
         fence_acc<NACC>(acc);
@@ -191,16 +208,12 @@ static __device__ __forceinline__ int64_t ws_mainloop(float *acc, const ws_bars<
             wgmma_wait<1>();
             if (lane == 0)
                 ws_release_stage<CL>(b.empty + 8 * ((g - 1) % STAGES));
-            if (threadIdx.x % 128 == 0)
-                KBT_MARK(g - 1, nstages, KBT_RELEASED);
         }
     }
     wgmma_wait<0>();
     fence_acc<NACC>(acc);
     if (lane == 0)
         ws_release_stage<CL>(b.empty + 8 * ((g0 + nstages - 1) % STAGES));
-    if (threadIdx.x % 128 == 0)
-        KBT_MARK(g0 + nstages - 1, nstages, KBT_RELEASED);
     return t_landed;
 }
 

@@ -3,7 +3,7 @@
 # observed landing, stage release) from the diagnostic build -DPG_KB_TRACE
 # (build-kbt; never the production or trace build), one GPU: pingpong at
 # zero delay, --mainloop-delay 3200, --epi-delay 3200; bres at zero delay,
-# --epi-delay 350 and 1100.  Each run also writes its traced run file.
+# --epi-delay 350 and 1100, and with --a-prefetch 1 at 0 and 1100.  Each run also writes its traced run file.
 #
 #   scripts/gpu_kbt.sh OUTDIR     -> OUTDIR/NAME.kbt (raw int64, [cta][tile][k][3]), NAME.h5, kbt.log
 set -uo pipefail
@@ -35,4 +35,6 @@ kbt pp_epi3200 --variant pingpong --epi-delay 3200
 kbt br_0 --variant bres
 kbt br_epi350 --variant bres --epi-delay 350
 kbt br_epi1100 --variant bres --epi-delay 1100
+kbt br_pf1_0 --variant bres --a-prefetch 1
+kbt br_pf1_epi1100 --variant bres --a-prefetch 1 --epi-delay 1100
 [ $fails -eq 0 ]

@@ -1,0 +1,21 @@
+import struct, sys, statistics as st
+CT, TI, KK = 132, 64, 16
+def load(path):
+    raw=open(path,'rb').read(); return struct.unpack('<%dq'%(len(raw)//8), raw)
+def get(v,c,t,k,w): return v[((c*TI+t)*KK+k)*3+w]
+med=lambda x: st.median(x) if x else float('nan')
+def go(path, page=2<<20, nk=6):
+    v=load(path)
+    same=[];new=[]
+    for c in range(CT):
+        g=c//4
+        for i in range(3,TI-1):
+            mb=g+i*33; mbp=g+(i-1)*33
+            iss,lan=get(v,c,i,0,0),get(v,c,i,0,1)
+            pl=get(v,c,i-1,5,1)
+            if iss<=0 or lan<=0: continue
+            x=(lan-iss, lan-pl)
+            (new if (mb*49152)//page != (mbp*49152)//page else same).append(x)
+    print('%-16s page %d KB: kb0 on the previous tile\'s A page: n %d lat %.0f gap %.0f | new page: n %d lat %.0f gap %.0f' % (path.split('/')[-1], page>>10, len(same), med([a for a,b in same]), med([b for a,b in same]), len(new), med([a for a,b in new]), med([b for a,b in new])))
+for p in sys.argv[1:]:
+    for pg in (64<<10, 2<<20): go(p, pg)
