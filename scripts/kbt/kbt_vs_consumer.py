@@ -1,0 +1,33 @@
+import json, struct, sys, statistics as st
+CT, TI, KK = 132, 64, 16
+def kbt(path):
+    raw=open(path,'rb').read(); return struct.unpack('<%dq'%(len(raw)//8), raw)
+def get(v,c,t,k,w): return v[((c*TI+t)*KK+k)*3+w]
+med=lambda x: st.median(x) if x else float('nan')
+def run(d_dir, name, nk=6):
+    import subprocess
+    subprocess.run(['/work/main/build/cli/pegemm','trace','export','--chrome','%s/%s.h5'%(d_dir,name),'-o','/tmp/j.json','-q'],check=True)
+    d=json.load(open('/tmp/j.json')); f=d['otherData']['sm_clock_hz']/1e6
+    v=kbt('%s/%s.kbt'%(d_dir,name))
+    by={}
+    for e in d['traceEvents']:
+        if e.get('ph')=='X': by.setdefault(e['pid'],[]).append(e)
+    rows=[]
+    for c in range(CT):
+        evs=by.get(c,[])
+        piss=sorted([e for e in evs if e['name']=='producer_issue'], key=lambda e:e['ts'])
+        if len(piss)<TI: continue
+        off=med([get(v,c,i,0,0)-piss[i]['ts']*f for i in range(TI) if get(v,c,i,0,0)>0])
+        # consumer tile starts in local-tile order: both consumers' order_wait events sorted by ts
+        ow=sorted([e for e in evs if e['name']=='order_wait'], key=lambda e:e['ts'])
+        for i in range(3,min(TI-1,len(ow))):
+            iss=get(v,c,i,0,0); lan=get(v,c,i,0,1); pl=get(v,c,i-1,nk-1,1)
+            if iss<=0 or lan<=0: continue
+            t0=ow[i]['ts']*f+off; t1=t0+ow[i]['dur']*f
+            rows.append((lan-iss, lan-pl, t0-iss, t1-iss))
+    print(name, 'n', len(rows), 'kb0 lat %.0f gap %.0f; the tile\'s consumer top (t0) - kb0 issue median %.0f; turn (t1) - issue %.0f' % (med([r[0] for r in rows]), med([r[1] for r in rows]), med([r[2] for r in rows]), med([r[3] for r in rows])))
+    for lo,hi in [(-9999,-2000),(-2000,-1000),(-1000,-500),(-500,0),(0,500),(500,1000),(1000,2000),(2000,9999)]:
+        sel=[r for r in rows if lo<=r[2]<hi]
+        if sel: print('   t0 - issue in [%5d,%5d): n %5d  kb0 lat %.0f  gap %.0f' % (lo,hi,len(sel),med([r[0] for r in sel]),med([r[1] for r in sel])))
+d=sys.argv[1]
+for n in sys.argv[2:]: run(d,n)
