@@ -1,3 +1,7 @@
+#!/usr/bin/env python3
+"""Whether each load was issued while the SM's previous one was in flight, and the landing spacing then (M45).
+  scripts/kbt/kbt_backlog.py RUN.kbt...
+Raw layout: int64 [132 CTAs][64 tiles][16 k-blocks][issue, landed, released] (kernel/ws_skeleton.cuh)."""
 import struct, sys, statistics as st
 CT, TI, KK = 132, 64, 16
 def load(path):

@@ -1,3 +1,7 @@
+#!/usr/bin/env python3
+"""Per k-block: the SM's loads in flight at its issue, issue to landing, landing after the previous landing (M45).
+  scripts/kbt/kbt_inflight.py RUN.kbt...
+Raw layout: int64 [132 CTAs][64 tiles][16 k-blocks][issue, landed, released] (kernel/ws_skeleton.cuh)."""
 import struct, sys, statistics as st
 CT, TI, KK = 132, 64, 16
 def load(path):

@@ -1,3 +1,7 @@
+#!/usr/bin/env python3
+"""Mean landing spacing and issue spacing per k-block, and the tile period from k-block 0 landings (M45).
+  scripts/kbt/kbt_landing_gaps.py RUN.kbt...
+Raw layout: int64 [132 CTAs][64 tiles][16 k-blocks][issue, landed, released] (kernel/ws_skeleton.cuh)."""
 import struct, sys, statistics as st
 CT, TI, KK = 132, 64, 16
 def load(path):

@@ -1,3 +1,7 @@
+#!/usr/bin/env python3
+"""bres: k-block 0's latency and landing gap by whether its A row block lies in another page than the previous tile's (M45; N = 768, 132 CTAs).
+  scripts/kbt/kbt_pages.py RUN.kbt...
+Raw layout: int64 [132 CTAs][64 tiles][16 k-blocks][issue, landed, released] (kernel/ws_skeleton.cuh)."""
 import struct, sys, statistics as st
 CT, TI, KK = 132, 64, 16
 def load(path):

@@ -1,3 +1,7 @@
+#!/usr/bin/env python3
+"""Per k-block medians of a diagnostic run (PG_KB_TRACE, docs/experiments.md M45): issue to landing, landing to the previous release, release spacing.
+  scripts/kbt/kbt_per_k.py RUN.kbt...
+Raw layout: int64 [132 CTAs][64 tiles][16 k-blocks][issue, landed, released] (kernel/ws_skeleton.cuh)."""
 import struct, sys, statistics as st
 CT, TI, KK = 132, 64, 16
 def load(path):

@@ -1,13 +1,18 @@
-import json, struct, sys, statistics as st
+#!/usr/bin/env python3
+"""bres: k-block 0's latency and landing gap binned by where the tile's consumer was (its order_wait start) when the load was issued, joining the diagnostic's clocks with the run file's trace (M45).
+  scripts/kbt/kbt_vs_consumer.py DIR NAME...   (DIR/NAME.kbt and DIR/NAME.h5)"""
+import json, os, struct, subprocess, sys, tempfile, statistics as st
+PG = os.environ.get('PEGEMM', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'build', 'cli', 'pegemm'))
 CT, TI, KK = 132, 64, 16
 def kbt(path):
     raw=open(path,'rb').read(); return struct.unpack('<%dq'%(len(raw)//8), raw)
 def get(v,c,t,k,w): return v[((c*TI+t)*KK+k)*3+w]
 med=lambda x: st.median(x) if x else float('nan')
 def run(d_dir, name, nk=6):
-    import subprocess
-    subprocess.run(['/work/main/build/cli/pegemm','trace','export','--chrome','%s/%s.h5'%(d_dir,name),'-o','/tmp/j.json','-q'],check=True)
-    d=json.load(open('/tmp/j.json')); f=d['otherData']['sm_clock_hz']/1e6
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([PG,'trace','export','--chrome','%s/%s.h5'%(d_dir,name),'-o',tmp+'/t.json','-q'],check=True)
+        d=json.load(open(tmp+'/t.json'))
+    f=d['otherData']['sm_clock_hz']/1e6
     v=kbt('%s/%s.kbt'%(d_dir,name))
     by={}
     for e in d['traceEvents']:

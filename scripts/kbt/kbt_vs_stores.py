@@ -1,12 +1,19 @@
-import json, struct, sys, statistics as st
+#!/usr/bin/env python3
+"""bres: k-block 0's latency binned by when this SM last and next issued a store (M45).
+  scripts/kbt/kbt_vs_stores.py DIR NAME...   (DIR/NAME.kbt and DIR/NAME.h5)"""
+import json, os, struct, subprocess, sys, tempfile, statistics as st
+PG = os.environ.get('PEGEMM', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'build', 'cli', 'pegemm'))
 CT, TI, KK = 132, 64, 16
 def kbt(path):
     raw=open(path,'rb').read(); return struct.unpack('<%dq'%(len(raw)//8), raw)
 def get(v,c,t,k,w): return v[((c*TI+t)*KK+k)*3+w]
 med=lambda x: st.median(x) if x else float('nan')
-def run(name, nk=6):
-    d=json.load(open('/tmp/%s.json'%name)); f=d['otherData']['sm_clock_hz']/1e6  # cycles per us
-    v=kbt('/work/kbt3/kbt3/%s.kbt'%name)
+def run(d_dir, name, nk=6):
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run([PG,'trace','export','--chrome','%s/%s.h5'%(d_dir,name),'-o',tmp+'/t.json','-q'],check=True)
+        d=json.load(open(tmp+'/t.json'))
+    f=d['otherData']['sm_clock_hz']/1e6  # cycles per us
+    v=kbt('%s/%s.kbt'%(d_dir,name))
     by={}
     for e in d['traceEvents']:
         if e.get('ph')!='X': continue
@@ -35,4 +42,4 @@ def run(name, nk=6):
     for lo,hi in bins:
         sel=[r[0] for r in rows if r[2] is not None and lo<=r[2]<hi]
         print('   next store issued %5d..%5d cycles after  kb0 issue: n %5d  kb0 latency median %.0f' % (lo,hi,len(sel),med(sel)))
-for n in sys.argv[1:]: run(n)
+for n in sys.argv[2:]: run(sys.argv[1], n)
