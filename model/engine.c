@@ -47,6 +47,8 @@ void engine_reset(engine *E, uint64_t seed)
     }
     rng_seed(&E->r, seed);
     E->k = 0;
+    E->kb_run_sum = 0;
+    E->kb_run_count = 0;
     contend_reset(E);
     E->block_left = 0;
     const sch_table *T = E->s->table;
@@ -136,7 +138,7 @@ static void eval_tile(engine *E, int64_t k)
             int q0 = 0;
             if (e->at_node >= 0 && e->at_node == s->kb_node && e->at_frac > 0) {
                 /* ROLE.STEP@F of a k-block loop: its boundary, not F x a duration */
-                t = (kk < 0 ? 0.0 : kblocks_at(E, k - e->at_off, e->at_frac)) + e->w;
+                t = (kk < 0 ? 0.0 : kblocks_at(E, k - e->at_off, e->at_frac, e->kb_event)) + e->w;
                 q0 = 1; /* term 0 was F x the phase's sample */
             }
             for (int q = q0; q < e->nterms; q++) {

@@ -18,6 +18,10 @@ typedef struct {
     double *kb_land; /* [R][kb_count]: when each k-block's stage landed (k-block 0: unused), with kb */
     double kb_n_sum; /* the loads in flight at each k-block load's issue, summed (kblocks `queue=`) ... */
     int64_t kb_n_count; /* ... over this many loads */
+    double kb_shift_sum[SCH_KB_SHIFTS]; /* the fit's replay: each loop event's fraction point less its k-block start ... */
+    int64_t kb_shift_count;             /* ... over this many tiles (kblocks `boundaries=1`, M46) */
+    double kb_run_sum;  /* the same over the tiles run so far (kblocks `queue_mean=1`) ... */
+    int64_t kb_run_count; /* ... over this many loads */
     int col[SCH_MAX_NODES]; /* slot -> trace table column, -1 = parametric */
     double scale[SCH_MAX_NODES]; /* slot -> factor on its samples (memory terms at another clock) */
     double dq[SCH_MAX_NODES];    /* slot -> `dramq` factor on its samples, replayed ones included */
@@ -61,7 +65,11 @@ static inline double engine_start(const engine *E, int v, int64_t k)
 void kblocks_run(engine *E, int64_t k, double start, double extra, double *b);
 /* EVENT = the loop's step @frac of tile k: that fraction of the loop the
  * model ran (its start + frac x its duration). */
-double kblocks_at(const engine *E, int64_t k, double frac);
+double kblocks_at(const engine *E, int64_t k, double frac, int event);
+/* k-block j when frac x count is a whole number j in [1, count), else -1 */
+int kblocks_boundary(const pg_schedule *s, double frac);
+/* The fit's replay: add this tile's loop b[] to E's boundary offsets. */
+void kblocks_record_shifts(engine *E, const double *b);
 /* The loop with every stage landed and no contention: its k-blocks' compute
  * paced by the round trip, without the line's fixed cycles (kblocks_fit.c
  * measures those against it). */

@@ -43,6 +43,20 @@ static int in_flight(const double *land, int j, const double *prev_land, int n, 
     return count;
 }
 
+/* The loads in flight that set a load's queueing: its own count at issue
+ * (M25), or with `queue_mean=1` the mean over the loads run so far (M46:
+ * the SMs share one memory path, so a load waits behind every SM's loads,
+ * whose number follows this SM's mean, not the count at its own issue;
+ * on the H100 pingpong's k-block 3, issued behind 2.8 of its SM's loads,
+ * took 2,414 cycles and k-block 5, behind 1.2, 2,204).  The calibration's
+ * mean until the first loads are counted. */
+static double queue_depth(const engine *E, int nf, double ncal)
+{
+    if (!(E->s->kb_queue_mean > 0))
+        return nf;
+    return E->kb_run_count > 0 ? E->kb_run_sum / (double)E->kb_run_count : ncal;
+}
+
 /* When k-block j's compute starts: once its stage landed, j - 1's compute
  * ended, and (roundtrip=, docs/experiments.md M29) j - 2's wgmmas retired
  * and the consumer went round its loop: ws_mainloop issues j's group after
@@ -89,10 +103,14 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
         if (F > 0 || (count && E->kb_fit_load)) {
             const int nf = in_flight(land, j, prev_land, n, issue);
             if (F > 0)
-                lat = load * (1 - F + F * nf / ncal);
+                lat = load * (1 - F + F * queue_depth(E, nf, ncal) / ncal);
             if (count && E->kb_fit_load) {
                 E->kb_n_sum += nf;
                 E->kb_n_count++;
+            }
+            if (count) {
+                E->kb_run_sum += nf;
+                E->kb_run_count++;
             }
         }
         const double landed = issue + lat + tmaqueue_extra(E, k, start, issue + lat, hit);
@@ -170,17 +188,47 @@ void kblocks_run(engine *E, int64_t k, double start, double extra, double *b)
         L = 0;
     hit = 0;
     b[n] = run_loop(E, k, start, c, L, handover, b, &hit, 1) + extra;
+    if (E->kb_fit_load && E->row >= E->kb_fit_first && E->row < E->kb_fit_end)
+        kblocks_record_shifts(E, b);
     if (E->kb_fit_hit && E->row >= E->kb_fit_first && E->row < E->kb_fit_end)
         E->kb_fit_hit[E->row] = (unsigned char)hit;
 }
 
-double kblocks_at(const engine *E, int64_t k, double frac)
+/* k-block j = frac x count when that is a whole number in [1, count), else -1 */
+int kblocks_boundary(const pg_schedule *s, double frac)
+{
+    const double jf = frac * s->kb_count;
+    const long j = lround(jf);
+    return fabs(jf - (double)j) < 1e-9 && j >= 1 && j < s->kb_count ? (int)j : -1;
+}
+
+double kblocks_at(const engine *E, int64_t k, double frac, int event)
 {
     /* The fit measures the events outside the loop (the producer's wait for
      * a tile's first slot, its issue end) against the traced loop at
-     * fractions of its duration (no k-block is traced), so they stay
-     * fractions here too, of the loop the model ran. */
+     * fractions of its duration (no k-block is traced).  They stay such
+     * fractions of the loop the model ran, unless the line says
+     * boundaries=1 (M46): the kernel frees a slot when the next k-block
+     * starts, wherever in the loop the stalls fell, so the event is that
+     * start, shifted by the fit's mean offset of the fraction from it (the
+     * fit's replay measures those offsets, so it runs on the fractions). */
     const pg_schedule *s = E->s;
     const double *b = E->kb + (k % E->R) * (s->kb_count + 1);
+    const int j = s->kb_boundaries > 0 && !E->kb_fit_load && event >= 0 ? kblocks_boundary(s, frac) : -1;
+    if (j > 0 && isfinite(s->kb_shift[event]))
+        return b[j] + s->kb_shift[event];
     return b[0] + frac * (b[s->kb_count] - loop_extra(s) - b[0]);
+}
+
+void kblocks_record_shifts(engine *E, const double *b)
+{
+    const pg_schedule *s = E->s;
+    const double len = b[s->kb_count] - loop_extra(s) - b[0];
+    for (int i = 0; i < s->nedges; i++) {
+        const sch_edge *e = &s->edges[i];
+        const int j = e->kb_event >= 0 ? kblocks_boundary(s, e->at_frac) : -1;
+        if (j > 0)
+            E->kb_shift_sum[e->kb_event] += e->at_frac * len - (b[j] - b[0]);
+    }
+    E->kb_shift_count++;
 }

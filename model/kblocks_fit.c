@@ -42,7 +42,7 @@ static int loop_mean(pg_schedule *s, const char *load, const char *phase, double
  * values become the latency's table column.  At the fitted point the loop
  * then reproduces each traced tile's phase (exactly where the model's
  * timeline is the trace's); elsewhere the ring's timing moves it. */
-static int replay_fit(pg_schedule *s, int col, int ld, unsigned char *hit, double *inflight)
+static int replay_fit(pg_schedule *s, int col, int ld, unsigned char *hit, double *inflight, double *shift)
 {
     sch_table *T = s->table;
     double *L = malloc(sizeof(double) * (size_t)T->rows);
@@ -70,6 +70,8 @@ static int replay_fit(pg_schedule *s, int col, int ld, unsigned char *hit, doubl
             engine_step(&E);
     }
     *inflight = E.kb_n_count ? E.kb_n_sum / (double)E.kb_n_count : 0;
+    for (int d = 0; d < SCH_KB_SHIFTS; d++)
+        shift[d] = E.kb_shift_count ? E.kb_shift_sum[d] / (double)E.kb_shift_count : NAN;
     engine_free(&E);
     double sum = 0;
     int64_t n = 0;
@@ -90,11 +92,11 @@ static int replay_fit(pg_schedule *s, int col, int ld, unsigned char *hit, doubl
  * that mean and the mean on them: a fixed point, a few rounds. */
 static int replay_inflight(pg_schedule *s, int col, int ld, unsigned char *hit)
 {
-    double prev = -1, now = 0;
+    double prev = -1, now = 0, shift[SCH_KB_SHIFTS];
     for (int round = 0; round < 6; round++) {
         /* the table column is overwritten each round from the traced phases,
          * so each round starts from the same data */
-        if (replay_fit(s, col, ld, hit, &now))
+        if (replay_fit(s, col, ld, hit, &now, shift))
             return -1;
         char opt[64];
         snprintf(opt, sizeof opt, "kblocks.inflight=%.6g", now);
@@ -103,6 +105,18 @@ static int replay_inflight(pg_schedule *s, int col, int ld, unsigned char *hit)
         if (!(s->kb_queue > 0) || fabs(now - prev) < 0.005)
             break;
         prev = now;
+    }
+    /* boundaries=1: each event's mean offset in the last replay (whose
+     * events were fractions of the traced loop, as the fit measured them) */
+    int used[SCH_KB_SHIFTS] = {0};
+    for (int i = 0; i < s->nedges; i++)
+        if (s->edges[i].kb_event >= 0 && kblocks_boundary(s, s->edges[i].at_frac) > 0)
+            used[s->edges[i].kb_event] = 1;
+    for (int n = 1; n <= SCH_KB_SHIFTS && s->kb_boundaries > 0; n++) {
+        char opt[64];
+        snprintf(opt, sizeof opt, "kblocks.shift%d=%.6g", n, shift[n - 1]);
+        if (used[n - 1] && isfinite(shift[n - 1]) && pg_schedule_set(s, opt, 0))
+            return -1;
     }
     return 0;
 }

@@ -84,6 +84,19 @@ int sch_kblocks_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
     return 0;
 }
 
+/* shiftN=... (N in 1..SCH_KB_SHIFTS) at p (len chars, or a bare name with
+ * len 0): N, else 0 */
+static int shift_key(const char *p, size_t len)
+{
+    if (strncmp(p, "shift", 5) != 0)
+        return 0;
+    char *end;
+    const long d = strtol(p + 5, &end, 10);
+    if (end == p + 5 || d < 1 || d > SCH_KB_SHIFTS || (len ? *end != '=' || (size_t)(end - p) >= len : *end != '\0'))
+        return 0;
+    return (int)d;
+}
+
 /* An optional KEY=: 0 when absent, else its value, which must lie in
  * [0, max] (`range` says so in the message, `what` says what it is). */
 static int spec_optional(pg_schedule *s, const char *key, double max, const char *range, const char *what, double *out)
@@ -100,7 +113,7 @@ static int spec_optional(pg_schedule *s, const char *key, double max, const char
 int sch_kblocks_resolve(pg_schedule *s)
 {
     static const char *const keys[] = {"count", "stages", "compute", "issue", "load", "release", "calibrated_mean",
-                                       "queue", "inflight", "roundtrip", "fixed", NULL};
+                                       "queue", "queue_mean", "inflight", "roundtrip", "fixed", "boundaries", NULL};
     if (!s->kb_line)
         return 0;
     char phase[SCH_NAME + 8] = "", v[128];
@@ -117,12 +130,13 @@ int sch_kblocks_resolve(pg_schedule *s)
                 return FAIL(s->kb_line, "kblocks: phase name too long");
             memcpy(phase, p, len);
         } else {
-            int ok = 0;
+            int ok = shift_key(p, len) > 0;
             for (int k = 0; keys[k]; k++)
                 ok |= len > strlen(keys[k]) && strncmp(p, keys[k], strlen(keys[k])) == 0 && p[strlen(keys[k])] == '=';
             if (!ok)
                 return FAIL(s->kb_line, "kblocks: '%.*s': expected KEY=VALUE with KEY one of count, stages, compute, "
-                                        "issue, load, release, calibrated_mean, queue, inflight, roundtrip, fixed",
+                                        "issue, load, release, calibrated_mean, queue, queue_mean, inflight, "
+                                        "roundtrip, fixed, boundaries, shift1..shift16",
                             (int)len, p);
         }
         p += len;
@@ -146,10 +160,25 @@ int sch_kblocks_resolve(pg_schedule *s)
     /* optional: the queueing share of the load latency, the calibration's
      * loads in flight, the consumer's wgmma round trip (kblocks.c) */
     if (spec_optional(s, "queue", 1, "[0, 1]", "the share of the load latency that is queueing", &s->kb_queue) ||
+        spec_optional(s, "queue_mean", 1, "{0, 1}", "1: by the run's mean loads in flight", &s->kb_queue_mean) ||
         spec_optional(s, "inflight", 1024, "[0, 1024]", "0: the stage count", &s->kb_inflight) ||
         spec_optional(s, "roundtrip", 1e6, "[0, 1e6] cycles", "the consumer's wgmma round trip", &s->kb_roundtrip) ||
-        spec_optional(s, "fixed", 1e6, "[0, 1e6] cycles", "the loop's cycles besides its k-blocks", &s->kb_fixed))
+        spec_optional(s, "fixed", 1e6, "[0, 1e6] cycles", "the loop's cycles besides its k-blocks", &s->kb_fixed) ||
+        spec_optional(s, "boundaries", 1, "{0, 1}", "1: events on the loop at k-block starts", &s->kb_boundaries))
         return -1;
+    if (s->kb_boundaries != 0 && s->kb_boundaries != 1)
+        return FAIL(s->kb_line, "kblocks boundaries= must be 0 or 1");
+    /* the fit's offsets of the loop's events from their k-block starts
+     * (M46): absent = not fitted */
+    for (int d = 1; d <= SCH_KB_SHIFTS; d++) {
+        char key[16];
+        snprintf(key, sizeof key, "shift%d", d);
+        s->kb_shift[d - 1] = NAN;
+        if (spec_value(s->kb_spec, key, v, sizeof v) && spec_num(s, key, &s->kb_shift[d - 1]))
+            return -1;
+        if (spec_value(s->kb_spec, key, v, sizeof v) && !(fabs(s->kb_shift[d - 1]) <= 1e6))
+            return FAIL(s->kb_line, "kblocks %s= must be within +-1e6 cycles", key);
+    }
     s->kb_fixed_named = spec_value(s->kb_spec, "fixed", v, sizeof v);
     s->kb_count = (int)count;
     s->kb_stages = (int)stages;
@@ -184,6 +213,12 @@ int sch_kblocks_resolve(pg_schedule *s)
     if (spec_latency(s, "load", &s->kb_load_slot) || spec_latency(s, "release", &s->kb_release_slot))
         return -1;
     s->kb_node = kn;
+    /* the loop's events (ROLE.STEP@F on it), numbered in edge order */
+    int nev = 0;
+    for (int i = 0; i < s->nedges; i++) {
+        sch_edge *e = &s->edges[i];
+        e->kb_event = e->at_node == kn && e->at_frac > 0 && nev < SCH_KB_SHIFTS ? nev++ : -1;
+    }
     return 0;
 }
 
@@ -213,10 +248,18 @@ int sch_kblocks_check_order(pg_schedule *s)
  * each, not the calibration's 384) */
 int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
 {
-    const int tile = strcmp(stat, "tile_compute") == 0;
+    const int tile = strcmp(stat, "tile_compute") == 0, shift = shift_key(stat, 0);
+    if (shift > 0 && s->kb_node >= 0) {
+        if (!(fabs(value) <= 1e6) || relative)
+            return pg_fail("'%s': a shift is an absolute number of cycles within +-1e6", param);
+        s->kb_shift[shift - 1] = value;
+        return 0;
+    }
     double *f = strcmp(stat, "compute") == 0 || tile      ? &s->kb_compute
                 : strcmp(stat, "calibrated_mean") == 0 ? &s->kb_calibrated_mean
                 : strcmp(stat, "queue") == 0           ? &s->kb_queue
+                : strcmp(stat, "queue_mean") == 0      ? &s->kb_queue_mean
+                : strcmp(stat, "boundaries") == 0      ? &s->kb_boundaries
                 : strcmp(stat, "inflight") == 0        ? &s->kb_inflight
                 : strcmp(stat, "roundtrip") == 0       ? &s->kb_roundtrip
                 : strcmp(stat, "fixed") == 0           ? &s->kb_fixed
@@ -224,14 +267,15 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
     if (!f || s->kb_node < 0)
         return pg_fail("'%s': %s", param,
                        s->kb_node < 0 ? "this schedule has no kblocks line"
-                                      : "kblocks takes compute, tile_compute, calibrated_mean, queue, inflight, "
-                                        "roundtrip, fixed");
+                                      : "kblocks takes compute, tile_compute, calibrated_mean, queue, queue_mean, "
+                                        "inflight, roundtrip, fixed, boundaries, shift1..shift16");
     const double scale = tile ? s->kb_count : 1;
     double v = relative ? *f * scale + value : value;
     const int cycles = f == &s->kb_roundtrip || f == &s->kb_fixed;
-    if (!(v >= 0) || (f == &s->kb_queue && v > 1) || (f == &s->kb_inflight && v > 1024) || (cycles && v > 1e6))
+    if (!(v >= 0) || (f == &s->kb_queue && v > 1) || ((f == &s->kb_queue_mean || f == &s->kb_boundaries) && v != 0 && v != 1) || (f == &s->kb_inflight && v > 1024) || (cycles && v > 1e6))
         return pg_fail("'%s' must be >= 0%s", param,
                        f == &s->kb_queue      ? " and <= 1"
+                       : f == &s->kb_queue_mean || f == &s->kb_boundaries ? " and 0 or 1"
                        : f == &s->kb_inflight ? " and <= 1024"
                        : cycles               ? " and <= 1e6"
                                               : "");
@@ -253,8 +297,10 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
     if (!spec_value(text, "count", count, sizeof count)) /* as written: before strtok_r cuts it */
         count[0] = '\0';
     char *save = NULL;
-    int first = 1, wrote_inflight = 0, wrote_roundtrip = 0, wrote_fixed = 0;
+    int first = 1, wrote_inflight = 0, wrote_roundtrip = 0, wrote_fixed = 0, wrote_qmean = 0, wrote_bound = 0;
     for (char *tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), first = 0) {
+        if (shift_key(tok, strlen(tok)))
+            continue; /* written below, from the fitted values */
         if (!first)
             fputc(' ', f);
         if (strncmp(tok, "compute=", 8) == 0 && s->kb_tile_form && count[0])
@@ -265,6 +311,10 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
             fprintf(f, "calibrated_mean=%.9g", s->kb_calibrated_mean);
         else if (strncmp(tok, "queue=", 6) == 0 && !strchr(tok, '$'))
             fprintf(f, "queue=%.9g", s->kb_queue);
+        else if (strncmp(tok, "boundaries=", 11) == 0)
+            fprintf(f, "boundaries=%.9g", s->kb_boundaries), wrote_bound = 1;
+        else if (strncmp(tok, "queue_mean=", 11) == 0)
+            fprintf(f, "queue_mean=%.9g", s->kb_queue_mean), wrote_qmean = 1;
         else if (strncmp(tok, "inflight=", 9) == 0)
             fprintf(f, "inflight=%.9g", s->kb_inflight), wrote_inflight = 1;
         else if (strncmp(tok, "roundtrip=", 10) == 0 && !strchr(tok, '$'))
@@ -276,6 +326,13 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
         else
             fputs(tok, f);
     }
+    if (!wrote_bound && s->kb_boundaries > 0)
+        fprintf(f, " boundaries=%.9g", s->kb_boundaries);
+    for (int d = 1; d <= SCH_KB_SHIFTS; d++)
+        if (isfinite(s->kb_shift[d - 1]))
+            fprintf(f, " shift%d=%.9g", d, s->kb_shift[d - 1]);
+    if (!wrote_qmean && s->kb_queue_mean > 0)
+        fprintf(f, " queue_mean=%.9g", s->kb_queue_mean);
     if (!wrote_inflight && s->kb_inflight > 0)
         fprintf(f, " inflight=%.9g", s->kb_inflight);
     /* a --set kblocks.roundtrip= on a line without the key: the written

@@ -4,6 +4,8 @@
 #ifndef PG_SCHED_H
 #define PG_SCHED_H
 
+#define SCH_KB_SHIFTS 16 /* kblocks shiftN= for the loop's events N = 1..16 (M46) */
+
 #include <stdint.h>
 #include <stdio.h>
 
@@ -70,6 +72,7 @@ typedef struct {
     int toff[SCH_MAX_TERMS]; /* the sample is tile (k - toff)'s */
     int at_node;             /* EVENT was ROLE.STEP@F: that step's node (its start + F x duration), else -1 */
     double at_frac;
+    int kb_event;            /* an event on the `kblocks` loop (at_node its step, at_frac > 0): its index, else -1 */
     int at_off;              /* ... of tile k - at_off */
     sch_edge_kind kind;
     int label; /* buffer or memory dist index for naming, -1 */
@@ -214,6 +217,14 @@ struct pg_schedule {
      * inflight: the mean n at the calibration (set by `pegemm model fit`).
      * queue=0 (default): the latency as replayed (docs/experiments.md M25) */
     double kb_queue, kb_inflight;
+    double kb_queue_mean; /* 1: queue= scales by the run's mean loads in flight, not each load's own (M46) */
+    /* boundaries=1 (M46): the N-th event ROLE.STEP@F on the loop (edges in
+     * order, kb_event = N - 1) with F x count a whole number j is k-block
+     * j's start plus kb_shift[N - 1] (shiftN=: the fit's mean offset of the
+     * traced fraction, which its hand-over was measured against, from that
+     * start); without a shift it stays F x the loop */
+    double kb_boundaries;
+    double kb_shift[SCH_KB_SHIFTS];
     /* roundtrip= (cycles, >= 0): the consumer's wgmma round trip.  The
      * kernel keeps one group queued behind the running one (wait_group 1),
      * so it issues k-block j's wgmmas only once k-block j - 2's retired:
@@ -233,7 +244,7 @@ struct pg_schedule {
     int kb_issue_node; /* the issuing step: its start issues k-block 0 */
     int kb_phase_slot, kb_load_slot, kb_release_slot;
     int kb_line;
-    char kb_spec[256]; /* the line after `kblocks`, resolved once the graph is built */
+    char kb_spec[512]; /* the line after `kblocks`, resolved once the graph is built */
     /* `contend PHASE by=PHASE [tile=next|previous] slowdown=C overlap=OV
      * window=W` lines (model/contend.c), at most SCH_CT_MAX, one per PHASE:
      * PHASE's work moves by C x (its overlap with the next (previous)
