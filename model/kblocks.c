@@ -211,10 +211,14 @@ double kblocks_at(const engine *E, int64_t k, double frac, int event)
      * boundaries=1 (M46): the kernel frees a slot when the next k-block
      * starts, wherever in the loop the stalls fell, so the event is that
      * start, shifted by the fit's mean offset of the fraction from it (the
-     * fit's replay measures those offsets, so it runs on the fractions). */
+     * fit's replay measures those offsets, so it runs on the fractions).
+     * An offset holds for the k-block it was measured at: a loop of another
+     * count or ring depth puts the event at another k-block, whose offset
+     * no calibration measured, so there the fraction stays (M46). */
     const pg_schedule *s = E->s;
     const double *b = E->kb + (k % E->R) * (s->kb_count + 1);
-    const int j = s->kb_boundaries > 0 && !E->kb_fit_load && event >= 0 ? kblocks_boundary(s, frac) : -1;
+    const int shape = s->kb_count == s->kb_shift_count && s->kb_stages == s->kb_shift_stages;
+    const int j = s->kb_boundaries > 0 && shape && !E->kb_fit_load && event >= 0 ? kblocks_boundary(s, frac) : -1;
     if (j > 0 && isfinite(s->kb_shift[event]))
         return b[j] + s->kb_shift[event];
     return b[0] + frac * (b[s->kb_count] - loop_extra(s) - b[0]);

@@ -118,6 +118,15 @@ static int replay_inflight(pg_schedule *s, int col, int ld, unsigned char *hit)
         if (used[n - 1] && isfinite(shift[n - 1]) && pg_schedule_set(s, opt, 0))
             return -1;
     }
+    if (s->kb_boundaries > 0) {
+        char opt[64];
+        snprintf(opt, sizeof opt, "kblocks.shift_count=%d", s->kb_count);
+        if (pg_schedule_set(s, opt, 0))
+            return -1;
+        snprintf(opt, sizeof opt, "kblocks.shift_stages=%d", s->kb_stages);
+        if (pg_schedule_set(s, opt, 0))
+            return -1;
+    }
     return 0;
 }
 

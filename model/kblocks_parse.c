@@ -113,7 +113,7 @@ static int spec_optional(pg_schedule *s, const char *key, double max, const char
 int sch_kblocks_resolve(pg_schedule *s)
 {
     static const char *const keys[] = {"count", "stages", "compute", "issue", "load", "release", "calibrated_mean",
-                                       "queue", "queue_mean", "inflight", "roundtrip", "fixed", "boundaries", NULL};
+                                       "queue", "queue_mean", "inflight", "roundtrip", "fixed", "boundaries", "shift_count", "shift_stages", NULL};
     if (!s->kb_line)
         return 0;
     char phase[SCH_NAME + 8] = "", v[128];
@@ -136,7 +136,8 @@ int sch_kblocks_resolve(pg_schedule *s)
             if (!ok)
                 return FAIL(s->kb_line, "kblocks: '%.*s': expected KEY=VALUE with KEY one of count, stages, compute, "
                                         "issue, load, release, calibrated_mean, queue, queue_mean, inflight, "
-                                        "roundtrip, fixed, boundaries, shift1..shift16",
+                                        "roundtrip, fixed, boundaries, shift1..shift16, shift_count, "
+                                        "shift_stages",
                             (int)len, p);
         }
         p += len;
@@ -164,7 +165,11 @@ int sch_kblocks_resolve(pg_schedule *s)
         spec_optional(s, "inflight", 1024, "[0, 1024]", "0: the stage count", &s->kb_inflight) ||
         spec_optional(s, "roundtrip", 1e6, "[0, 1e6] cycles", "the consumer's wgmma round trip", &s->kb_roundtrip) ||
         spec_optional(s, "fixed", 1e6, "[0, 1e6] cycles", "the loop's cycles besides its k-blocks", &s->kb_fixed) ||
-        spec_optional(s, "boundaries", 1, "{0, 1}", "1: events on the loop at k-block starts", &s->kb_boundaries))
+        spec_optional(s, "boundaries", 1, "{0, 1}", "1: events on the loop at k-block starts", &s->kb_boundaries) ||
+        spec_optional(s, "shift_count", 1024, "[0, 1024]", "the k-blocks the shifts were fitted at",
+                      &s->kb_shift_count) ||
+        spec_optional(s, "shift_stages", 1024, "[0, 1024]", "the stages the shifts were fitted at",
+                      &s->kb_shift_stages))
         return -1;
     if (s->kb_boundaries != 0 && s->kb_boundaries != 1)
         return FAIL(s->kb_line, "kblocks boundaries= must be 0 or 1");
@@ -260,6 +265,8 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
                 : strcmp(stat, "queue") == 0           ? &s->kb_queue
                 : strcmp(stat, "queue_mean") == 0      ? &s->kb_queue_mean
                 : strcmp(stat, "boundaries") == 0      ? &s->kb_boundaries
+                : strcmp(stat, "shift_count") == 0     ? &s->kb_shift_count
+                : strcmp(stat, "shift_stages") == 0    ? &s->kb_shift_stages
                 : strcmp(stat, "inflight") == 0        ? &s->kb_inflight
                 : strcmp(stat, "roundtrip") == 0       ? &s->kb_roundtrip
                 : strcmp(stat, "fixed") == 0           ? &s->kb_fixed
@@ -268,15 +275,17 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
         return pg_fail("'%s': %s", param,
                        s->kb_node < 0 ? "this schedule has no kblocks line"
                                       : "kblocks takes compute, tile_compute, calibrated_mean, queue, queue_mean, "
-                                        "inflight, roundtrip, fixed, boundaries, shift1..shift16");
+                                        "inflight, roundtrip, fixed, boundaries, shift1..shift16, shift_count, "
+                                        "shift_stages");
     const double scale = tile ? s->kb_count : 1;
     double v = relative ? *f * scale + value : value;
     const int cycles = f == &s->kb_roundtrip || f == &s->kb_fixed;
-    if (!(v >= 0) || (f == &s->kb_queue && v > 1) || ((f == &s->kb_queue_mean || f == &s->kb_boundaries) && v != 0 && v != 1) || (f == &s->kb_inflight && v > 1024) || (cycles && v > 1e6))
+    const int shape = f == &s->kb_shift_count || f == &s->kb_shift_stages;
+    if (!(v >= 0) || (f == &s->kb_queue && v > 1) || ((f == &s->kb_queue_mean || f == &s->kb_boundaries) && v != 0 && v != 1) || ((f == &s->kb_inflight || shape) && v > 1024) || (cycles && v > 1e6))
         return pg_fail("'%s' must be >= 0%s", param,
                        f == &s->kb_queue      ? " and <= 1"
                        : f == &s->kb_queue_mean || f == &s->kb_boundaries ? " and 0 or 1"
-                       : f == &s->kb_inflight ? " and <= 1024"
+                       : f == &s->kb_inflight || shape ? " and <= 1024"
                        : cycles               ? " and <= 1e6"
                                               : "");
     *f = v / scale;
@@ -311,6 +320,8 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
             fprintf(f, "calibrated_mean=%.9g", s->kb_calibrated_mean);
         else if (strncmp(tok, "queue=", 6) == 0 && !strchr(tok, '$'))
             fprintf(f, "queue=%.9g", s->kb_queue);
+        else if (strncmp(tok, "shift_count=", 12) == 0 || strncmp(tok, "shift_stages=", 13) == 0)
+            continue; /* written below */
         else if (strncmp(tok, "boundaries=", 11) == 0)
             fprintf(f, "boundaries=%.9g", s->kb_boundaries), wrote_bound = 1;
         else if (strncmp(tok, "queue_mean=", 11) == 0)
@@ -331,6 +342,8 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
     for (int d = 1; d <= SCH_KB_SHIFTS; d++)
         if (isfinite(s->kb_shift[d - 1]))
             fprintf(f, " shift%d=%.9g", d, s->kb_shift[d - 1]);
+    if (s->kb_shift_count > 0)
+        fprintf(f, " shift_count=%.9g shift_stages=%.9g", s->kb_shift_count, s->kb_shift_stages);
     if (!wrote_qmean && s->kb_queue_mean > 0)
         fprintf(f, " queue_mean=%.9g", s->kb_queue_mean);
     if (!wrote_inflight && s->kb_inflight > 0)

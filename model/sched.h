@@ -222,9 +222,12 @@ struct pg_schedule {
      * order, kb_event = N - 1) with F x count a whole number j is k-block
      * j's start plus kb_shift[N - 1] (shiftN=: the fit's mean offset of the
      * traced fraction, which its hand-over was measured against, from that
-     * start); without a shift it stays F x the loop */
+     * start), where the loop has the count and stages the fit measured the
+     * shifts at (shift_count=, shift_stages=); elsewhere, or without a
+     * shift, it stays F x the loop */
     double kb_boundaries;
     double kb_shift[SCH_KB_SHIFTS];
+    double kb_shift_count, kb_shift_stages; /* the loop's shape the shifts were measured at (0: none) */
     /* roundtrip= (cycles, >= 0): the consumer's wgmma round trip.  The
      * kernel keeps one group queued behind the running one (wait_group 1),
      * so it issues k-block j's wgmmas only once k-block j - 2's retired:

@@ -8,6 +8,7 @@ run) applied to the calibration's self-fit.  (Named m40_predict.py, with
 set 10's list inside, until M41.)
 
   scripts/shape_predict.py RUNSDIR LIST   (RUNSDIR/{bres,pingpong}_ml_00000.h5)
+  VARIANT="P=V ..."                       pingpong fitted with these (validate --variant; M47)
 
 LIST: one probe per line, `NAME KIND N K TILE_K STAGES [SET...]` (KIND bres
 or pingpong: the calibration run and the tile width; SET: extra what-ifs
@@ -53,8 +54,9 @@ def fitted_compute(cal):
             return dict(x.split('=', 1) for x in line.split() if '=' in x)['compute']
     raise RuntimeError('no kblocks line in the fit of ' + cal)
 
-def predict(cal, sets):
+def predict(cal, sets, variant=()):
     cmd = [PG, 'model', 'validate', cal, cal, '--json', '-', '-q'] + [a for s in sets for a in ('--set', s)]
+    cmd += [a for v in variant for a in ('--variant', v)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if not r.stdout.strip():
         raise RuntimeError(r.stderr)
@@ -102,7 +104,7 @@ def main():
             sets.append('bandwidth.bytes_per_tile=%.17g' % ((M * k + 2.0 * M * n) / t))
         sets += extra
         try:
-            meas, pred, waits = predict(cal, sets)
+            meas, pred, waits = predict(cal, sets, os.environ.get('VARIANT', '').split() if kind == 'pingpong' else ())
         except RuntimeError as e:
             print('%-26s failed: %s' % (name, e), file=sys.stderr)
             return 1

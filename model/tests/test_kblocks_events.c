@@ -4,7 +4,7 @@
  * per event on the loop, and with both keys the producer's wait before a
  * tile stays near the calibration's under a --mainloop-delay spin (the
  * kernel's does: M45), where with fractions of the loop it falls with the
- * loop's mean k-block.
+ * loop's mean k-block; at another ring depth the shifts do not apply.
  *   test_model_kblocks_events PINGPONG_ZERO_DELAY.h5 */
 #include <math.h>
 #include <setjmp.h>
@@ -129,6 +129,17 @@ static void test_producer_wait_under_a_spin(void **state)
      * probes measured 340-390 under spins against ~280 at zero delay) */
     assert_true(spin_b > 0.8 * z_b);
     assert_true(spin_f < 0.67 * z_f);
+    /* the shifts hold at the loop's shape they were fitted at: with another
+     * ring depth the events are fractions again, as with boundaries=0 */
+    assert_true(s->kb_shift_count == s->kb_count && s->kb_shift_stages == s->kb_stages);
+    const pg_model_opts o = {.tiles = 4000, .seed = 1, .deterministic = 0};
+    pg_prediction p3, p3_off;
+    assert_int_equal(pg_schedule_set(s, "stages=3", 0), 0);
+    assert_int_equal(pg_model_predict(s, &o, &p3), 0);
+    assert_int_equal(pg_schedule_set(s, "kblocks.boundaries=0", 0), 0);
+    assert_int_equal(pg_model_predict(s, &o, &p3_off), 0);
+    assert_true(pg_prediction_find(&p3, "producer_wait")->mean == pg_prediction_find(&p3_off, "producer_wait")->mean);
+    assert_true(p3.tile_period == p3_off.tile_period);
     pg_schedule_free(s);
     pg_schedule_free(f);
     pg_run_free(&run);
