@@ -41,25 +41,64 @@ typedef struct {
 #define O_DETERMINISTIC {"deterministic", 0, NULL, "every phase at its mean"}
 #define O_OUTPUT {"output", 'o', "FILE.sched", "write the schedule to FILE.sched (atomically)"}
 
-/* "CAL" or "CAL,OTHER": the copy floors in GB/s of the calibration's GPU
- * and of another, kept in bytes/s (OTHER 0: not given). */
+static int cmp_ms(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* One floor of --floors, in bytes/s: a number (GB/s), or a `pegemm bench`
+ * run file, whose D2D copy timing ("copy": its bytes over the median of its
+ * samples) is the machine's copy floor. */
+static int floor_of(const char *tok, double *bytes_per_s)
+{
+    char *end;
+    const double gbs = strtod(tok, &end);
+    if (end != tok && *end == '\0') {
+        if (!(gbs > 0 && gbs < 1e6))
+            return pg_fail("--floors: each floor must be in (0, 1e6) GB/s (got '%s')", tok);
+        *bytes_per_s = gbs * 1e9;
+        return 0;
+    }
+    pg_run run;
+    if (pg_run_read(tok, &run, 0))
+        return pg_fail_context("--floors '%s': neither a number (GB/s) nor a readable run file", tok);
+    int rc = -1;
+    const pg_timing *t = NULL;
+    for (int i = 0; i < run.ntimings; i++)
+        if (strcmp(run.timings[i].name, "copy") == 0)
+            t = &run.timings[i];
+    double *ms = t && t->n > 0 ? malloc(sizeof(double) * (size_t)t->n) : NULL;
+    if (!t || t->n < 1 || !(t->bytes > 0)) {
+        pg_fail("--floors '%s': the run file has no D2D copy timing (write it with `pegemm bench -o`)", tok);
+    } else if (!ms) {
+        pg_fail("out of memory");
+    } else {
+        memcpy(ms, t->ms, sizeof(double) * (size_t)t->n);
+        qsort(ms, (size_t)t->n, sizeof *ms, cmp_ms);
+        const double med = t->n % 2 ? ms[t->n / 2] : 0.5 * (ms[t->n / 2 - 1] + ms[t->n / 2]);
+        *bytes_per_s = t->bytes / (med * 1e-3);
+        rc = med > 0 ? 0 : pg_fail("--floors '%s': its copy timing's median is not positive", tok);
+    }
+    free(ms);
+    pg_run_free(&run);
+    return rc;
+}
+
+/* "CAL" or "CAL,OTHER": the copy floors of the calibration's GPU and of
+ * another (numbers in GB/s or `pegemm bench` run files), kept in bytes/s
+ * (OTHER 0: not given). */
 static int parse_floors(const char *v, double *floors)
 {
-    char cal[64];
+    char cal[4096];
     const char *comma = strchr(v, ',');
     const size_t len = comma ? (size_t)(comma - v) : strlen(v);
-    if (len >= sizeof cal)
-        return pg_fail("--floors takes CAL or CAL,OTHER: copy floors in GB/s (got '%s')", v);
+    if (len >= sizeof cal || len == 0 || (comma && !comma[1]))
+        return pg_fail("--floors takes CAL or CAL,OTHER: copy floors in GB/s or bench run files (got '%s')", v);
     memcpy(cal, v, len);
     cal[len] = '\0';
     floors[1] = 0;
-    if (pg_cli_double("--floors", cal, &floors[0]) || (comma && pg_cli_double("--floors", comma + 1, &floors[1])))
-        return -1;
-    if (!(floors[0] > 0 && floors[0] < 1e6) || (comma && !(floors[1] > 0 && floors[1] < 1e6)))
-        return pg_fail("--floors: each floor must be in (0, 1e6) GB/s (got '%s')", v);
-    floors[0] *= 1e9;
-    floors[1] *= 1e9;
-    return 0;
+    return floor_of(cal, &floors[0]) || (comma && floor_of(comma + 1, &floors[1])) ? -1 : 0;
 }
 
 static int set_option(cli_args *a, const char *name, const char *v)
@@ -550,7 +589,7 @@ static const char k_validate_help[] =
     "build), a K the schedule cannot express, or another GPU without --floors is listed as\n"
     "not predicted, with why.\n"
     "Target (issue 12): tile period within 3%, each mean wait within 15% or 150 cycles.\n"
-    "--floors CAL[,OTHER]: the copy floors (GB/s, `pegemm bench`) of CAL.h5's GPU and of the\n"
+    "--floors CAL[,OTHER]: the copy floors (GB/s, or `pegemm bench -o` run files) of CAL.h5's GPU and of the\n"
     "other GPU.  CAL alone: the bandwidth line's share taken against that floor instead of the\n"
     "schedule's figure (docs/experiments.md M42: better where another N or K nears the floor,\n"
     "worse on our delay probes on the H200).  OTHER, for runs on another GPU (the loads the\n"
@@ -564,7 +603,7 @@ static const char k_validate_help[] =
 
 static const pg_cli_opt k_validate_opts[] = {
     {"schedule", 0, "NAME|FILE", "the schedule to fit (default: the one CAL.h5's kernel names)"},
-    {"floors", 0, "CAL[,OTHER]", "copy floors in GB/s of CAL.h5's GPU (and of the other GPU)"},
+    {"floors", 0, "CAL[,OTHER]", "copy floors of CAL.h5's GPU (and of the other GPU): GB/s or bench run files"},
     {"variant", 0, "P=V", "a model variant, made before the fit (e.g. kblocks.queue=1; repeatable)"},
     {"set", 0, "P=V", "a what-if on every prediction, made after the fit (repeatable)"},
     {"delta", 0, "P=V", "the same, relative: add V (repeatable)"},
