@@ -7,8 +7,7 @@
 
 #include "lt_common.h"
 #include "pg_error.h"
-#include "tma_floor.h"
-#include "tma_maps.h"
+#include "tma_floor_host.h"
 
 /* One cuBLASLt matmul, ready to run. */
 typedef struct {
@@ -252,58 +251,28 @@ done:
     return rc;
 }
 
-/* The TMA read floors (docs/experiments.md M44).  L2: 6 loads of 256 x
- * 128-byte boxes (pingpong's B stage, 32 KB) in flight per SM from a 4 MB
- * buffer, which stays in L2 after the warm-up; 64 MB per SM.  DRAM: 8 of
- * A's 64 x 128 boxes (8 KB) in flight, each box read once per launch; run
- * only where A is at least twice the L2, else its boxes would be L2 hits. */
-#define L2_FLOOR_ROWS 32768 /* x 128 B = 4 MB */
-#define L2_FLOOR_LOADS 2048
-
+/* The TMA read floors (docs/experiments.md M44, tma_floor_host.h): 6 loads
+ * of 32 KB in flight per SM from L2, 8 of A's 8 KB boxes from DRAM. */
 static int time_tma_floors(pg_gpu *g, int warmup, int reps, pg_baseline *l2, pg_baseline *dram)
 {
-    int rc = -1;
-    uint8_t *buf = NULL;
-    const pg_shape s = g->shape;
-    pg_tma_floor f = {.row_blocks = L2_FLOOR_ROWS / 256, .col_blocks = 1, .box_rows = 256, .box_cols = 128,
-                       .stages = 6, .loads_per_cta = L2_FLOOR_LOADS};
-    if (pg_tma_floor_smem(&f) > g->smem_optin) {
-        snprintf(l2->why, sizeof l2->why, "needs %zu B of shared memory per block", pg_tma_floor_smem(&f));
-    } else {
-        cudaError_t e = cudaMalloc((void **)&buf, (size_t)L2_FLOOR_ROWS * 128);
-        if (e == cudaSuccess)
-            e = cudaMemsetAsync(buf, 0x5A, (size_t)L2_FLOOR_ROWS * 128, g->stream);
-        if (e != cudaSuccess) {
-            buf = NULL;
-            rc = pg_cuda_fail("the L2 floor's buffer", e);
-            goto done;
-        }
-        if (pg_tma_encode_2d(&f.map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, buf, L2_FLOOR_ROWS, 128, 256, 128,
-                             CU_TENSOR_MAP_SWIZZLE_128B, "the L2 floor's buffer") != 0)
-            goto done;
+    pg_tma_floor f;
+    void *buf = NULL;
+    int ready = pg_tma_floor_l2(g, 6, &f, &buf, l2->why, sizeof l2->why);
+    if (ready == 0) {
         const sample_job j = {.floor = &f};
-        l2->bytes = (double)f.loads_per_cta * g->sm_count * 256 * 128;
-        if (time_job(g, &j, warmup, reps, l2) != 0)
-            goto done;
+        l2->bytes = pg_tma_floor_bytes(&f, g->sm_count);
+        ready = time_job(g, &j, warmup, reps, l2);
     }
-    f = (pg_tma_floor){.row_blocks = (s.M + 63) / 64, .col_blocks = (int)(s.K / 128), .box_rows = 64,
-                       .box_cols = 128, .stages = 8};
-    f.loads_per_cta = (f.row_blocks * f.col_blocks + g->sm_count - 1) / g->sm_count;
-    if (s.K % 128 != 0 || (double)s.M * (double)s.K < 2.0 * (double)g->l2_bytes) {
-        snprintf(dram->why, sizeof dram->why, "needs K %% 128 == 0 and A at least twice the L2 (%zu B)", g->l2_bytes);
-    } else {
-        if (pg_tma_encode_2d(&f.map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, g->dA, s.M, s.K, 64, 128,
-                             CU_TENSOR_MAP_SWIZZLE_128B, "A (DRAM floor)") != 0)
-            goto done;
-        const sample_job j = {.floor = &f};
-        dram->bytes = (double)f.loads_per_cta * g->sm_count * 64 * 128;
-        if (time_job(g, &j, warmup, reps, dram) != 0)
-            goto done;
-    }
-    rc = 0;
-done:
     cudaFree(buf);
-    return rc;
+    if (ready < 0)
+        return -1;
+    ready = pg_tma_floor_dram(g, 8, &f, dram->why, sizeof dram->why);
+    if (ready == 0) {
+        const sample_job j = {.floor = &f};
+        dram->bytes = pg_tma_floor_bytes(&f, g->sm_count);
+        ready = time_job(g, &j, warmup, reps, dram);
+    }
+    return ready < 0 ? -1 : 0;
 }
 
 int pg_baselines_run(pg_gpu *g, int warmup, int reps, pg_baseline out[PG_BASE_COUNT])

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "baselines.h"
+#include "tma_floor_host.h"
 #include "energy.h"
 #include "commands.h"
 #include "gemm.h"
@@ -411,6 +412,8 @@ static int run_main(int argc, char **argv, int bench)
         }
         if (base[PG_BASE_COPY].ok)
             printf("fused / copy floor = %.3f\n", fused_ms / median(base[PG_BASE_COPY].ms, base[PG_BASE_COPY].n));
+        if (pg_tma_latency_report(&g, stdout) != 0)
+            goto fail;
         if (base[PG_BASE_STREAM].ok) {
             const double st = median(base[PG_BASE_STREAM].ms, base[PG_BASE_STREAM].n);
             printf("fused / stream floor (A in, D out, no math) = %.3f", fused_ms / st);

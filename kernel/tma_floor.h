@@ -2,7 +2,8 @@
  * the SMs' TMA units can pull boxes into shared memory when nothing else
  * runs -- from an L2-resident buffer (the path pingpong's operand stages
  * take) and from DRAM (A's boxes, each read once).  One CTA per SM; its one
- * thread keeps `stages` box loads in flight. */
+ * thread keeps `stages` box loads in flight, and can time each load (M48:
+ * latency against loads in flight). */
 #ifndef PG_TMA_FLOOR_H
 #define PG_TMA_FLOOR_H
 
@@ -23,6 +24,8 @@ typedef struct {
     int box_rows, box_cols;
     int stages;            /* loads in flight per SM, <= PG_TMA_FLOOR_MAX_STAGES */
     int64_t loads_per_cta; /* CTA c loads boxes c, c + grid, ... (mod the box count) */
+    int64_t *lat_ns;       /* device [grid][2]: per CTA the summed issue-to-landing ns and the loads
+                              counted (%globaltimer at the issue and when its wait returned), or NULL */
 } pg_tma_floor;
 
 /* Shared memory one CTA of the floor kernel needs (its stages, aligned). */
