@@ -2,12 +2,8 @@
 """Whether each load was issued while the SM's previous one was in flight, and the landing spacing then (M45).
   scripts/kbt/kbt_backlog.py RUN.kbt...
 Raw layout: int64 [132 CTAs][64 tiles][16 k-blocks][issue, landed, released] (kernel/ws_skeleton.cuh)."""
-import struct, sys, statistics as st
-CT, TI, KK = 132, 64, 16
-def load(path):
-    raw = open(path,'rb').read(); return struct.unpack('<%dq' % (len(raw)//8), raw)
-def get(v, c, t, k, w): return v[((c*TI + t)*KK + k)*3 + w]
-med=lambda x: st.median(x) if x else float('nan')
+import sys
+from kbt_lib import CT, TI, KK, load, get, med, mean, trace_events, clock_offset
 def landing_spacing(path, nk=6):
     v=load(path)
     # consecutive landings in ring order across tiles; spacing distribution, and whether the load was issued before the previous landed (backlogged)
@@ -23,5 +19,5 @@ def landing_spacing(path, nk=6):
             if i1 < l0: sp_back.append(l1-l0); lat_back.append(l1-i1)
             else: sp_idle.append(l1-l0); lat_idle.append(l1-i1)
     n=len(sp_back)+len(sp_idle)
-    print('%-16s backlogged %4.0f%%: landing spacing med %4.0f p10 %4.0f p90 %4.0f | not backlogged: issue->land med %4.0f p10 %4.0f p90 %4.0f (n %d)' % (path.split('/')[-1], 100*len(sp_back)/n, med(sp_back), st.quantiles(sp_back,n=10)[0], st.quantiles(sp_back,n=10)[-1], med(lat_idle), st.quantiles(lat_idle,n=10)[0] if len(lat_idle)>10 else 0, st.quantiles(lat_idle,n=10)[-1] if len(lat_idle)>10 else 0, len(lat_idle)))
+    print('%-16s backlogged %4.0f%%: landing spacing med %4.0f p10 %4.0f p90 %4.0f | not backlogged: issue->land med %4.0f p10 %4.0f p90 %4.0f (n %d)' % (path.split('/')[-1], 100*len(sp_back)/n, med(sp_back), __import__('statistics').quantiles(sp_back,n=10)[0], __import__('statistics').quantiles(sp_back,n=10)[-1], med(lat_idle), __import__('statistics').quantiles(lat_idle,n=10)[0] if len(lat_idle)>10 else 0, __import__('statistics').quantiles(lat_idle,n=10)[-1] if len(lat_idle)>10 else 0, len(lat_idle)))
 for p in sys.argv[1:]: landing_spacing(p)

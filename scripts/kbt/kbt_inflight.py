@@ -2,13 +2,8 @@
 """Per k-block: the SM's loads in flight at its issue, issue to landing, landing after the previous landing (M45).
   scripts/kbt/kbt_inflight.py RUN.kbt...
 Raw layout: int64 [132 CTAs][64 tiles][16 k-blocks][issue, landed, released] (kernel/ws_skeleton.cuh)."""
-import struct, sys, statistics as st
-CT, TI, KK = 132, 64, 16
-def load(path):
-    raw=open(path,'rb').read(); return struct.unpack('<%dq'%(len(raw)//8), raw)
-def get(v,c,t,k,w): return v[((c*TI+t)*KK+k)*3+w]
-med=lambda x: st.median(x) if x else float('nan')
-mean=lambda x: sum(x)/len(x) if x else float('nan')
+import sys
+from kbt_lib import CT, TI, KK, load, get, med, mean, trace_events, clock_offset
 def go(path, nk=6):
     v=load(path)
     res={k:[] for k in range(nk)}

@@ -2,13 +2,8 @@
 """Mean landing spacing and issue spacing per k-block, and the tile period from k-block 0 landings (M45).
   scripts/kbt/kbt_landing_gaps.py RUN.kbt...
 Raw layout: int64 [132 CTAs][64 tiles][16 k-blocks][issue, landed, released] (kernel/ws_skeleton.cuh)."""
-import struct, sys, statistics as st
-CT, TI, KK = 132, 64, 16
-def load(path):
-    raw = open(path,'rb').read(); return struct.unpack('<%dq' % (len(raw)//8), raw)
-def get(v, c, t, k, w): return v[((c*TI + t)*KK + k)*3 + w]
-med=lambda x: st.median(x) if x else float('nan')
-mean=lambda x: sum(x)/len(x) if x else float('nan')
+import sys
+from kbt_lib import CT, TI, KK, load, get, med, mean, trace_events, clock_offset
 def per_k(path, nk=6):
     v=load(path)
     sp={k:[] for k in range(nk)}; iss_gap={k:[] for k in range(nk)}; per=[]

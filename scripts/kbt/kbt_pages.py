@@ -2,12 +2,8 @@
 """bres: k-block 0's latency and landing gap by whether its A row block lies in another page than the previous tile's (M45; N = 768, 132 CTAs).
   scripts/kbt/kbt_pages.py RUN.kbt...
 Raw layout: int64 [132 CTAs][64 tiles][16 k-blocks][issue, landed, released] (kernel/ws_skeleton.cuh)."""
-import struct, sys, statistics as st
-CT, TI, KK = 132, 64, 16
-def load(path):
-    raw=open(path,'rb').read(); return struct.unpack('<%dq'%(len(raw)//8), raw)
-def get(v,c,t,k,w): return v[((c*TI+t)*KK+k)*3+w]
-med=lambda x: st.median(x) if x else float('nan')
+import sys
+from kbt_lib import CT, TI, KK, load, get, med, mean, trace_events, clock_offset
 def go(path, page=2<<20, nk=6):
     v=load(path)
     same=[];new=[]

@@ -2,14 +2,8 @@
 """Per k-block medians of a diagnostic run (PG_KB_TRACE, docs/experiments.md M45): issue to landing, landing to the previous release, release spacing.
   scripts/kbt/kbt_per_k.py RUN.kbt...
 Raw layout: int64 [132 CTAs][64 tiles][16 k-blocks][issue, landed, released] (kernel/ws_skeleton.cuh)."""
-import struct, sys, statistics as st
-CT, TI, KK = 132, 64, 16
-def load(path):
-    raw = open(path,'rb').read()
-    v = struct.unpack('<%dq' % (len(raw)//8), raw)
-    return v
-def get(v, c, t, k, w): return v[((c*TI + t)*KK + k)*3 + w]
-def med(x): return st.median(x) if x else float('nan')
+import sys
+from kbt_lib import CT, TI, KK, load, get, med, mean, trace_events, clock_offset
 def analyze(path, nk=6):
     v = load(path)
     rows = []

@@ -1,28 +1,11 @@
 #!/usr/bin/env python3
 """bres: k-block 0's latency and landing gap binned by where the tile's consumer was (its order_wait start) when the load was issued, joining the diagnostic's clocks with the run file's trace (M45).
   scripts/kbt/kbt_vs_consumer.py DIR NAME...   (DIR/NAME.kbt and DIR/NAME.h5)"""
-import json, os, struct, subprocess, sys, tempfile, statistics as st
-PG = os.environ.get('PEGEMM', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'build', 'cli', 'pegemm'))
-CT, TI, KK = 132, 64, 16
-def kbt(path):
-    raw=open(path,'rb').read(); return struct.unpack('<%dq'%(len(raw)//8), raw)
-def get(v,c,t,k,w): return v[((c*TI+t)*KK+k)*3+w]
-med=lambda x: st.median(x) if x else float('nan')
+import sys
+from kbt_lib import TI, get, med, joined
 def run(d_dir, name, nk=6):
-    with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([PG,'trace','export','--chrome','%s/%s.h5'%(d_dir,name),'-o',tmp+'/t.json','-q'],check=True)
-        d=json.load(open(tmp+'/t.json'))
-    f=d['otherData']['sm_clock_hz']/1e6
-    v=kbt('%s/%s.kbt'%(d_dir,name))
-    by={}
-    for e in d['traceEvents']:
-        if e.get('ph')=='X': by.setdefault(e['pid'],[]).append(e)
     rows=[]
-    for c in range(CT):
-        evs=by.get(c,[])
-        piss=sorted([e for e in evs if e['name']=='producer_issue'], key=lambda e:e['ts'])
-        if len(piss)<TI: continue
-        off=med([get(v,c,i,0,0)-piss[i]['ts']*f for i in range(TI) if get(v,c,i,0,0)>0])
+    for c, v, evs, f, off in joined(d_dir, name):
         # consumer tile starts in local-tile order: both consumers' order_wait events sorted by ts
         ow=sorted([e for e in evs if e['name']=='order_wait'], key=lambda e:e['ts'])
         for i in range(3,min(TI-1,len(ow))):

@@ -1,31 +1,11 @@
 #!/usr/bin/env python3
 """bres: k-block 0's latency binned by when this SM last and next issued a store (M45).
   scripts/kbt/kbt_vs_stores.py DIR NAME...   (DIR/NAME.kbt and DIR/NAME.h5)"""
-import json, os, struct, subprocess, sys, tempfile, statistics as st
-PG = os.environ.get('PEGEMM', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'build', 'cli', 'pegemm'))
-CT, TI, KK = 132, 64, 16
-def kbt(path):
-    raw=open(path,'rb').read(); return struct.unpack('<%dq'%(len(raw)//8), raw)
-def get(v,c,t,k,w): return v[((c*TI+t)*KK+k)*3+w]
-med=lambda x: st.median(x) if x else float('nan')
+import sys
+from kbt_lib import TI, get, med, joined
 def run(d_dir, name, nk=6):
-    with tempfile.TemporaryDirectory() as tmp:
-        subprocess.run([PG,'trace','export','--chrome','%s/%s.h5'%(d_dir,name),'-o',tmp+'/t.json','-q'],check=True)
-        d=json.load(open(tmp+'/t.json'))
-    f=d['otherData']['sm_clock_hz']/1e6  # cycles per us
-    v=kbt('%s/%s.kbt'%(d_dir,name))
-    by={}
-    for e in d['traceEvents']:
-        if e.get('ph')!='X': continue
-        by.setdefault(e['pid'],[]).append(e)
     rows=[]
-    for c in range(CT):
-        evs=by.get(c,[])
-        piss=sorted([e for e in evs if e['name']=='producer_issue'], key=lambda e:e['ts'])
-        if len(piss)<TI: continue
-        # offset: kbt cycles = ts*f + off, from producer_issue start == kbt issue k=0
-        offs=[get(v,c,i,0,0)-piss[i]['ts']*f for i in range(TI) if get(v,c,i,0,0)>0]
-        off=med(offs)
+    for c, v, evs, f, off in joined(d_dir, name):
         stores=sorted([e['ts']*f+off for e in evs if e['name']=='epilogue_store'])
         tile0=sorted([e['ts']*f+off for e in evs if e['name']=='order_wait'])  # consumer tile starts (C load after drain)
         for i in range(3,TI-1):
