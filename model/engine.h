@@ -19,7 +19,7 @@ typedef struct {
     double kb_n_sum; /* the loads in flight at each k-block load's issue, summed (kblocks `queue=`) ... */
     int64_t kb_n_count; /* ... over this many loads */
     double kb_shift_sum[SCH_KB_SHIFTS]; /* the fit's replay: each loop event's fraction point less its k-block start ... */
-    int64_t kb_shift_count;             /* ... over this many tiles (kblocks `boundaries=1`, M46) */
+    int64_t kb_shift_tiles;             /* ... over this many tiles (kblocks `boundaries=1`, M46) */
     double kb_run_sum;  /* the same over the tiles run so far (kblocks `queue_mean=1`) ... */
     int64_t kb_run_count; /* ... over this many loads */
     int col[SCH_MAX_NODES]; /* slot -> trace table column, -1 = parametric */

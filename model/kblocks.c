@@ -234,5 +234,5 @@ void kblocks_record_shifts(engine *E, const double *b)
         if (j > 0)
             E->kb_shift_sum[e->kb_event] += e->at_frac * len - (b[j] - b[0]);
     }
-    E->kb_shift_count++;
+    E->kb_shift_tiles++;
 }

@@ -71,7 +71,7 @@ static int replay_fit(pg_schedule *s, int col, int ld, unsigned char *hit, doubl
     }
     *inflight = E.kb_n_count ? E.kb_n_sum / (double)E.kb_n_count : 0;
     for (int d = 0; d < SCH_KB_SHIFTS; d++)
-        shift[d] = E.kb_shift_count ? E.kb_shift_sum[d] / (double)E.kb_shift_count : NAN;
+        shift[d] = E.kb_shift_tiles ? E.kb_shift_sum[d] / (double)E.kb_shift_tiles : NAN;
     engine_free(&E);
     double sum = 0;
     int64_t n = 0;
@@ -84,6 +84,28 @@ static int replay_fit(pg_schedule *s, int col, int ld, unsigned char *hit, doubl
     free(L);
     s->dists[ld].emp_mean = n ? sum / (double)n : 0;
     return 0;
+}
+
+/* boundaries=1 (M46): each event on the loop that falls on a k-block start
+ * gets its mean offset from the last replay (whose events were fractions
+ * of the traced loop, as the fit measured them), with the loop's shape */
+static int set_shifts(pg_schedule *s, const double *shift)
+{
+    int used[SCH_KB_SHIFTS] = {0};
+    for (int i = 0; i < s->nedges; i++)
+        if (s->edges[i].kb_event >= 0 && kblocks_boundary(s, s->edges[i].at_frac) > 0)
+            used[s->edges[i].kb_event] = 1;
+    char opt[64];
+    for (int n = 1; n <= SCH_KB_SHIFTS; n++) {
+        snprintf(opt, sizeof opt, "kblocks.shift%d=%.6g", n, shift[n - 1]);
+        if (used[n - 1] && isfinite(shift[n - 1]) && pg_schedule_set(s, opt, 0))
+            return -1;
+    }
+    snprintf(opt, sizeof opt, "kblocks.shift_count=%d", s->kb_count);
+    if (pg_schedule_set(s, opt, 0))
+        return -1;
+    snprintf(opt, sizeof opt, "kblocks.shift_stages=%d", s->kb_stages);
+    return pg_schedule_set(s, opt, 0);
 }
 
 /* The replay, and the loads in flight at a k-block load's issue averaged
@@ -106,28 +128,7 @@ static int replay_inflight(pg_schedule *s, int col, int ld, unsigned char *hit)
             break;
         prev = now;
     }
-    /* boundaries=1: each event's mean offset in the last replay (whose
-     * events were fractions of the traced loop, as the fit measured them) */
-    int used[SCH_KB_SHIFTS] = {0};
-    for (int i = 0; i < s->nedges; i++)
-        if (s->edges[i].kb_event >= 0 && kblocks_boundary(s, s->edges[i].at_frac) > 0)
-            used[s->edges[i].kb_event] = 1;
-    for (int n = 1; n <= SCH_KB_SHIFTS && s->kb_boundaries > 0; n++) {
-        char opt[64];
-        snprintf(opt, sizeof opt, "kblocks.shift%d=%.6g", n, shift[n - 1]);
-        if (used[n - 1] && isfinite(shift[n - 1]) && pg_schedule_set(s, opt, 0))
-            return -1;
-    }
-    if (s->kb_boundaries > 0) {
-        char opt[64];
-        snprintf(opt, sizeof opt, "kblocks.shift_count=%d", s->kb_count);
-        if (pg_schedule_set(s, opt, 0))
-            return -1;
-        snprintf(opt, sizeof opt, "kblocks.shift_stages=%d", s->kb_stages);
-        if (pg_schedule_set(s, opt, 0))
-            return -1;
-    }
-    return 0;
+    return s->kb_boundaries > 0 ? set_shifts(s, shift) : 0;
 }
 
 /* The loop's fixed cycles (fixed=, on a line that names it): the 1st
