@@ -281,10 +281,12 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
     double v = relative ? *f * scale + value : value;
     const int cycles = f == &s->kb_roundtrip || f == &s->kb_fixed;
     const int shape = f == &s->kb_shift_count || f == &s->kb_shift_stages;
-    if (!(v >= 0) || (f == &s->kb_queue && v > 1) || ((f == &s->kb_queue_mean || f == &s->kb_boundaries) && v != 0 && v != 1) || ((f == &s->kb_inflight || shape) && v > 1024) || (cycles && v > 1e6))
+    const int flag = f == &s->kb_queue_mean || f == &s->kb_boundaries;
+    if (!(v >= 0) || (f == &s->kb_queue && v > 1) || (flag && v != 0 && v != 1) ||
+        ((f == &s->kb_inflight || shape) && v > 1024) || (cycles && v > 1e6))
         return pg_fail("'%s' must be >= 0%s", param,
                        f == &s->kb_queue      ? " and <= 1"
-                       : f == &s->kb_queue_mean || f == &s->kb_boundaries ? " and 0 or 1"
+                       : flag                 ? " and 0 or 1"
                        : f == &s->kb_inflight || shape ? " and <= 1024"
                        : cycles               ? " and <= 1e6"
                                               : "");
