@@ -210,6 +210,11 @@ static __device__ __forceinline__ void spin_cycles(int64_t cycles)
 {
     const int64_t t0 = clock64();
     while (clock64() - t0 < cycles) {
+#ifdef PG_DELAY_SLEEP
+        /* diagnostic builds only (docs/experiments.md M49): the warp leaves
+         * the scheduler between clock reads instead of issuing every cycle */
+        __nanosleep(64);
+#endif
     }
 }
 

@@ -6,22 +6,29 @@
 # --epi-delay 350 and 1100, and with --a-prefetch 1 at 0 and 1100.  Each run also writes its traced run file.
 #
 #   scripts/gpu_kbt.sh OUTDIR     -> OUTDIR/NAME.kbt (raw int64, [cta][tile][k][3]), NAME.h5, kbt.log
+#   KBT_SLEEP=1 scripts/gpu_kbt.sh OUTDIR   M49: bres at --epi-delay 0 / 350 / 1100 with the delay
+#                                           spinning (build-kbt) and sleeping (build-kbt-sleep,
+#                                           -DPG_DELAY_SLEEP), alternating
 set -uo pipefail
 [ $# = 1 ] || { echo "usage: scripts/gpu_kbt.sh OUTDIR" >&2; exit 2; }
 mkdir -p "$1" || exit 2
 OUT=$(cd "$1" && pwd)
 cd "$(dirname "$0")/.." || exit 2
-if [ ! -f build-kbt/build.ninja ]; then
-    meson setup build-kbt -Dcuda=enabled -Dtests=disabled -Dcuda_args=-DPG_KB_TRACE -Dc_args=-DPG_KB_TRACE \
-        >"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
-fi
-ninja -C build-kbt cli/pegemm >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+build() { # build DIR DEFINES
+    if [ ! -f "$1/build.ninja" ]; then
+        meson setup "$1" -Dcuda=enabled -Dtests=disabled -Dcuda_args="$2" -Dc_args=-DPG_KB_TRACE \
+            >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+    fi
+    ninja -C "$1" cli/pegemm >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+}
+build build-kbt -DPG_KB_TRACE
 fails=0
-kbt() { # kbt NAME ARGS...
+BIN=./build-kbt/cli/pegemm
+kbt() { # kbt NAME ARGS...  (with $BIN)
     local name=$1
     shift
     echo "== $name: $*" >>"$OUT/kbt.log"
-    if PG_KBT_OUT="$OUT/$name.kbt" timeout 120 ./build-kbt/cli/pegemm run --trace --rows 0:64 --reps 3 \
+    if PG_KBT_OUT="$OUT/$name.kbt" timeout 120 $BIN run --trace --rows 0:64 --reps 3 \
         --shape 200704,768,768,196 "$@" -o "$OUT/$name.h5" >>"$OUT/kbt.log" 2>&1 && [ -s "$OUT/$name.kbt" ]; then
         echo "ok     $name"
     else
@@ -29,6 +36,15 @@ kbt() { # kbt NAME ARGS...
         fails=$((fails + 1))
     fi
 }
+if [ "${KBT_SLEEP:-0}" = 1 ]; then
+    build build-kbt-sleep "-DPG_KB_TRACE -DPG_DELAY_SLEEP"
+    for d in 00000 00350 01100; do
+        BIN=./build-kbt/cli/pegemm kbt br_spin_$d --variant bres --epi-delay $((10#$d))
+        BIN=./build-kbt-sleep/cli/pegemm kbt br_sleep_$d --variant bres --epi-delay $((10#$d))
+    done
+    [ $fails -eq 0 ]
+    exit
+fi
 kbt pp_0 --variant pingpong
 kbt pp_ml3200 --variant pingpong --mainloop-delay 3200
 kbt pp_epi3200 --variant pingpong --epi-delay 3200
