@@ -8,31 +8,52 @@
 
 #define L2_FLOOR_ROWS 32768 /* x 128 B = 4 MB */
 #define L2_FLOOR_LOADS 2048
+#define CONTIG_ROWS (4 << 20) /* x 128 B = 512 MB */
 
-int pg_tma_floor_l2(const pg_gpu *g, int stages, pg_tma_floor *f, void **buf, char *why, size_t why_len)
+/* A [rows, 128] u8 buffer of its own, filled, read through 256 x 128 boxes
+ * (32 KB), `stages` in flight, `loads` per CTA (0: each box once). */
+static int own_buffer(const pg_gpu *g, int64_t rows, int stages, int64_t loads, pg_tma_floor *f, void **buf,
+                      char *why, size_t why_len, const char *what)
 {
-    *f = (pg_tma_floor){.row_blocks = L2_FLOOR_ROWS / 256, .col_blocks = 1, .box_rows = 256, .box_cols = 128,
-                        .stages = stages, .loads_per_cta = L2_FLOOR_LOADS};
+    *f = (pg_tma_floor){.row_blocks = rows / 256, .col_blocks = 1, .box_rows = 256, .box_cols = 128,
+                        .stages = stages, .loads_per_cta = loads};
+    if (!loads)
+        f->loads_per_cta = (f->row_blocks + g->sm_count - 1) / g->sm_count;
     *buf = NULL;
     if (pg_tma_floor_smem(f) > g->smem_optin) {
         snprintf(why, why_len, "needs %zu B of shared memory per block", pg_tma_floor_smem(f));
         return 1;
     }
-    cudaError_t e = cudaMalloc(buf, (size_t)L2_FLOOR_ROWS * 128);
+    cudaError_t e = cudaMalloc(buf, (size_t)rows * 128);
     if (e == cudaSuccess)
-        e = cudaMemsetAsync(*buf, 0x5A, (size_t)L2_FLOOR_ROWS * 128, g->stream);
+        e = cudaMemsetAsync(*buf, 0x5A, (size_t)rows * 128, g->stream);
     if (e != cudaSuccess) {
         cudaFree(*buf);
         *buf = NULL;
-        return pg_cuda_fail("the L2 floor's buffer", e);
+        return pg_cuda_fail(what, e);
     }
-    if (pg_tma_encode_2d(&f->map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, *buf, L2_FLOOR_ROWS, 128, 256, 128,
-                         CU_TENSOR_MAP_SWIZZLE_128B, "the L2 floor's buffer") != 0) {
+    if (pg_tma_encode_2d(&f->map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 1, *buf, rows, 128, 256, 128,
+                         CU_TENSOR_MAP_SWIZZLE_128B, what) != 0) {
         cudaFree(*buf);
         *buf = NULL;
         return -1;
     }
     return 0;
+}
+
+int pg_tma_floor_l2(const pg_gpu *g, int stages, pg_tma_floor *f, void **buf, char *why, size_t why_len)
+{
+    return own_buffer(g, L2_FLOOR_ROWS, stages, L2_FLOOR_LOADS, f, buf, why, why_len, "the L2 floor's buffer");
+}
+
+int pg_tma_floor_dram_contig(const pg_gpu *g, int stages, pg_tma_floor *f, void **buf, char *why, size_t why_len)
+{
+    if ((double)CONTIG_ROWS * 128 < 2.0 * (double)g->l2_bytes) {
+        snprintf(why, why_len, "512 MB is not twice this GPU's L2 (%zu B)", g->l2_bytes);
+        *buf = NULL;
+        return 1;
+    }
+    return own_buffer(g, CONTIG_ROWS, stages, 0, f, buf, why, why_len, "the contiguous DRAM floor's buffer");
 }
 
 int pg_tma_floor_dram(const pg_gpu *g, int stages, pg_tma_floor *f, char *why, size_t why_len)
@@ -93,16 +114,19 @@ static int measure(pg_gpu *g, pg_tma_floor *f, int64_t *d_lat, double *gbs, doub
 /* 1, 2, 4, ... and then max itself */
 static int next_stages(int st, int max) { return st < max && 2 * st > max ? max : 2 * st; }
 
+enum { SRC_L2, SRC_A, SRC_CONTIG };
+
 /* one source's row of the table: 1, 2, 4 ... up to max in flight */
-static int report_row(pg_gpu *g, FILE *out, const char *label, int l2, int max_stages, int64_t *d_lat)
+static int report_row(pg_gpu *g, FILE *out, const char *label, int src, int max_stages, int64_t *d_lat)
 {
     fprintf(out, "  %-22s", label);
     for (int st = 1; st <= max_stages; st = next_stages(st, max_stages)) {
         pg_tma_floor f;
         void *buf = NULL;
         char why[160] = "";
-        const int ready = l2 ? pg_tma_floor_l2(g, st, &f, &buf, why, sizeof why)
-                             : pg_tma_floor_dram(g, st, &f, why, sizeof why);
+        const int ready = src == SRC_L2       ? pg_tma_floor_l2(g, st, &f, &buf, why, sizeof why)
+                          : src == SRC_CONTIG ? pg_tma_floor_dram_contig(g, st, &f, &buf, why, sizeof why)
+                                              : pg_tma_floor_dram(g, st, &f, why, sizeof why);
         double gbs = 0, lat = 0;
         const int rc = ready == 0 ? measure(g, &f, d_lat, &gbs, &lat) : ready;
         cudaFree(buf);
@@ -125,8 +149,9 @@ int pg_tma_latency_report(pg_gpu *g, FILE *out)
     if (e != cudaSuccess)
         return pg_cuda_fail("the TMA latency counters", e);
     fprintf(out, "TMA load latency against loads in flight per SM (all SMs; GB/s, mean issue to landing):\n");
-    const int rc = report_row(g, out, "L2-resident 32 KB", 1, 6, d_lat) ||
-                           report_row(g, out, "A from DRAM, 8 KB", 0, PG_TMA_FLOOR_MAX_STAGES, d_lat)
+    const int rc = report_row(g, out, "L2-resident 32 KB", SRC_L2, 6, d_lat) ||
+                           report_row(g, out, "A from DRAM, 8 KB", SRC_A, PG_TMA_FLOOR_MAX_STAGES, d_lat) ||
+                           report_row(g, out, "DRAM, contiguous 32 KB", SRC_CONTIG, 6, d_lat)
                        ? -1
                        : 0;
     cudaFree(d_lat);

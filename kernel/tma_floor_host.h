@@ -17,6 +17,10 @@ int pg_tma_floor_l2(const pg_gpu *g, int stages, pg_tma_floor *f, void **buf, ch
  * flight; runs only where A is at least twice the L2 (else its boxes would
  * be L2 hits).  0 / 1 (why) / -1 as above. */
 int pg_tma_floor_dram(const pg_gpu *g, int stages, pg_tma_floor *f, char *why, size_t why_len);
+/* 32 KB boxes (256 rows of 128 B: contiguous) from a 512 MB buffer, each
+ * read once per launch: DRAM reads the box path does not cap (M50).
+ * 0 / 1 (why) / -1 as above; *buf as for the L2 source. */
+int pg_tma_floor_dram_contig(const pg_gpu *g, int stages, pg_tma_floor *f, void **buf, char *why, size_t why_len);
 /* Bytes one launch of f loads over `sms` CTAs. */
 double pg_tma_floor_bytes(const pg_tma_floor *f, int sms);
 
