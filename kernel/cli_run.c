@@ -412,7 +412,9 @@ static int run_main(int argc, char **argv, int bench)
         }
         if (base[PG_BASE_COPY].ok)
             printf("fused / copy floor = %.3f\n", fused_ms / median(base[PG_BASE_COPY].ms, base[PG_BASE_COPY].n));
-        if (pg_tma_latency_report(&g, stdout) != 0)
+        const double copy_ms = base[PG_BASE_COPY].ok ? median(base[PG_BASE_COPY].ms, base[PG_BASE_COPY].n) : 0;
+        const double copy_gbs = copy_ms > 0 ? base[PG_BASE_COPY].bytes / (copy_ms * 1e-3) / 1e9 : 0;
+        if (pg_tma_latency_report(&g, copy_gbs, stdout) != 0)
             goto fail;
         if (base[PG_BASE_STREAM].ok) {
             const double st = median(base[PG_BASE_STREAM].ms, base[PG_BASE_STREAM].n);

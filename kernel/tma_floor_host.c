@@ -77,20 +77,21 @@ double pg_tma_floor_bytes(const pg_tma_floor *f, int sms)
     return (double)f->loads_per_cta * sms * f->box_rows * f->box_cols;
 }
 
-/* One launch of f, after one untimed: its GB/s and its loads' mean latency. */
-static int measure(pg_gpu *g, pg_tma_floor *f, int64_t *d_lat, double *gbs, double *lat_ns)
+/* One launch of f on `grid` CTAs, after one untimed: its GB/s and its
+ * loads' mean latency. */
+static int measure(pg_gpu *g, pg_tma_floor *f, int grid, int64_t *d_lat, double *gbs, double *lat_ns)
 {
-    const size_t n = 2 * (size_t)g->sm_count;
+    const size_t n = 2 * (size_t)grid;
     int64_t *h = malloc(sizeof(int64_t) * n);
     if (!h)
         return pg_fail("out of host memory");
     f->lat_ns = d_lat;
     float ms = 0;
-    cudaError_t e = pg_tma_floor_launch(f, g->sm_count, g->stream);
+    cudaError_t e = pg_tma_floor_launch(f, grid, g->stream);
     if (e == cudaSuccess)
         e = cudaEventRecord(g->ev0, g->stream);
     if (e == cudaSuccess)
-        e = pg_tma_floor_launch(f, g->sm_count, g->stream);
+        e = pg_tma_floor_launch(f, grid, g->stream);
     if (e == cudaSuccess)
         e = cudaEventRecord(g->ev1, g->stream);
     if (e == cudaSuccess)
@@ -106,7 +107,7 @@ static int measure(pg_gpu *g, pg_tma_floor *f, int64_t *d_lat, double *gbs, doub
     free(h);
     if (e != cudaSuccess)
         return pg_cuda_fail("timing a TMA floor", e);
-    *gbs = ms > 0 ? pg_tma_floor_bytes(f, g->sm_count) / (ms * 1e-3) / 1e9 : 0;
+    *gbs = ms > 0 ? pg_tma_floor_bytes(f, grid) / (ms * 1e-3) / 1e9 : 0;
     *lat_ns = cnt > 0 ? sum / cnt : 0;
     return 0;
 }
@@ -128,7 +129,7 @@ static int report_row(pg_gpu *g, FILE *out, const char *label, int src, int max_
                           : src == SRC_CONTIG ? pg_tma_floor_dram_contig(g, st, &f, &buf, why, sizeof why)
                                               : pg_tma_floor_dram(g, st, &f, why, sizeof why);
         double gbs = 0, lat = 0;
-        const int rc = ready == 0 ? measure(g, &f, d_lat, &gbs, &lat) : ready;
+        const int rc = ready == 0 ? measure(g, &f, g->sm_count, d_lat, &gbs, &lat) : ready;
         cudaFree(buf);
         if (rc < 0)
             return -1;
@@ -142,7 +143,38 @@ static int report_row(pg_gpu *g, FILE *out, const char *label, int src, int max_
     return 0;
 }
 
-int pg_tma_latency_report(pg_gpu *g, FILE *out)
+/* One contiguous 32 KB box in flight on N of the SMs (M51): the DRAM's
+ * latency from nearly idle to saturated, each point's bandwidth also as a
+ * share of the copy floor when one is given. */
+static int report_sms(pg_gpu *g, FILE *out, double copy_gbs, int64_t *d_lat)
+{
+    static const int frac[] = {4, 8, 16, 33, 50, 66, 83, 100}; /* percent of the SMs */
+    fprintf(out, "  %-22s", "DRAM contig., 1 on N SMs");
+    for (size_t i = 0; i < sizeof frac / sizeof *frac; i++) {
+        const int sms = g->sm_count * frac[i] / 100 > 0 ? g->sm_count * frac[i] / 100 : 1;
+        pg_tma_floor f;
+        void *buf = NULL;
+        char why[160] = "";
+        const int ready = pg_tma_floor_dram_contig(g, 1, &f, &buf, why, sizeof why);
+        double gbs = 0, lat = 0;
+        const int rc = ready == 0 ? measure(g, &f, sms, d_lat, &gbs, &lat) : ready;
+        cudaFree(buf);
+        if (rc < 0)
+            return -1;
+        if (rc == 1) {
+            fprintf(out, "  not run: %s", why);
+            break;
+        }
+        fprintf(out, "  %d: %5.0f GB/s", sms, gbs);
+        if (copy_gbs > 0)
+            fprintf(out, " (%.2f)", gbs / copy_gbs);
+        fprintf(out, " %5.0f ns", lat);
+    }
+    fprintf(out, "\n");
+    return 0;
+}
+
+int pg_tma_latency_report(pg_gpu *g, double copy_gbs, FILE *out)
 {
     int64_t *d_lat = NULL;
     cudaError_t e = cudaMalloc((void **)&d_lat, sizeof(int64_t) * 2 * (size_t)g->sm_count);
@@ -151,7 +183,8 @@ int pg_tma_latency_report(pg_gpu *g, FILE *out)
     fprintf(out, "TMA load latency against loads in flight per SM (all SMs; GB/s, mean issue to landing):\n");
     const int rc = report_row(g, out, "L2-resident 32 KB", SRC_L2, 6, d_lat) ||
                            report_row(g, out, "A from DRAM, 8 KB", SRC_A, PG_TMA_FLOOR_MAX_STAGES, d_lat) ||
-                           report_row(g, out, "DRAM, contiguous 32 KB", SRC_CONTIG, 6, d_lat)
+                           report_row(g, out, "DRAM, contiguous 32 KB", SRC_CONTIG, 6, d_lat) ||
+                           report_sms(g, out, copy_gbs, d_lat)
                        ? -1
                        : 0;
     cudaFree(d_lat);

@@ -25,8 +25,10 @@ int pg_tma_floor_dram_contig(const pg_gpu *g, int stages, pg_tma_floor *f, void 
 double pg_tma_floor_bytes(const pg_tma_floor *f, int sms);
 
 /* For each source and 1 .. max loads in flight per SM: the bandwidth of one
- * launch and the mean issue-to-landing latency of its loads, printed to
- * `out` as a table.  0, or -1 with a message. */
-int pg_tma_latency_report(pg_gpu *g, FILE *out);
+ * launch and the mean issue-to-landing latency of its loads; and one
+ * contiguous box in flight on a growing share of the SMs (the DRAM from
+ * nearly idle to saturated; its share of `copy_gbs`, the copy floor, where
+ * > 0), printed to `out` as a table.  0, or -1 with a message. */
+int pg_tma_latency_report(pg_gpu *g, double copy_gbs, FILE *out);
 
 #endif
