@@ -41,9 +41,8 @@ void pg_run_usage(FILE *f, const char *cmd, const char *constraints)
                "Needs a CUDA build and an sm_90 GPU; without one, the arguments are checked and the\n"
                "command exits 2 (`pegemm ref` computes the same outputs on the CPU).\n",
             strcmp(cmd, "bench") == 0 ? "Time" : "Run",
-            strcmp(cmd, "bench") == 0 ? " against cuBLASLt and the machine's floors (a copy; the kernel's\n"
-                                        "traffic without math; TMA box reads from L2 and DRAM, with their latency\n"
-                                        "against loads in flight)"
+            strcmp(cmd, "bench") == 0 ? "\nagainst cuBLASLt and the machine's floors: a copy, the kernel's traffic without math,\n"
+                                        "TMA box reads from L2 and DRAM with their latency against loads in flight"
                                       : "");
     if (constraints)
         fprintf(f, "%s", constraints);
