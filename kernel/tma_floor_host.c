@@ -25,6 +25,12 @@ static int own_buffer(const pg_gpu *g, int64_t rows, int stages, int64_t loads, 
         return 1;
     }
     cudaError_t e = cudaMalloc(buf, (size_t)rows * 128);
+    if (e == cudaErrorMemoryAllocation) { /* a floor not measured, not a failed bench */
+        (void)cudaGetLastError();
+        *buf = NULL;
+        snprintf(why, why_len, "no room on the GPU for its %lld MB buffer", (long long)(rows * 128 >> 20));
+        return 1;
+    }
     if (e == cudaSuccess)
         e = cudaMemsetAsync(*buf, 0x5A, (size_t)rows * 128, g->stream);
     if (e != cudaSuccess) {
