@@ -123,20 +123,29 @@ static int next_stages(int st, int max) { return st < max && 2 * st > max ? max 
 
 enum { SRC_L2, SRC_A, SRC_CONTIG };
 
+/* One point: source src with `stages` in flight on `sms` CTAs.  0 measured;
+ * 1 not runnable here (why); -1 error. */
+static int point(pg_gpu *g, int src, int stages, int sms, int64_t *d_lat, double *gbs, double *lat, char *why,
+                 size_t why_len)
+{
+    pg_tma_floor f;
+    void *buf = NULL;
+    const int ready = src == SRC_L2       ? pg_tma_floor_l2(g, stages, &f, &buf, why, why_len)
+                      : src == SRC_CONTIG ? pg_tma_floor_dram_contig(g, stages, &f, &buf, why, why_len)
+                                          : pg_tma_floor_dram(g, stages, &f, why, why_len);
+    const int rc = ready == 0 ? measure(g, &f, sms, d_lat, gbs, lat) : ready;
+    cudaFree(buf);
+    return rc;
+}
+
 /* one source's row of the table: 1, 2, 4 ... up to max in flight */
 static int report_row(pg_gpu *g, FILE *out, const char *label, int src, int max_stages, int64_t *d_lat)
 {
     fprintf(out, "  %-22s", label);
     for (int st = 1; st <= max_stages; st = next_stages(st, max_stages)) {
-        pg_tma_floor f;
-        void *buf = NULL;
         char why[160] = "";
-        const int ready = src == SRC_L2       ? pg_tma_floor_l2(g, st, &f, &buf, why, sizeof why)
-                          : src == SRC_CONTIG ? pg_tma_floor_dram_contig(g, st, &f, &buf, why, sizeof why)
-                                              : pg_tma_floor_dram(g, st, &f, why, sizeof why);
         double gbs = 0, lat = 0;
-        const int rc = ready == 0 ? measure(g, &f, g->sm_count, d_lat, &gbs, &lat) : ready;
-        cudaFree(buf);
+        const int rc = point(g, src, st, g->sm_count, d_lat, &gbs, &lat, why, sizeof why);
         if (rc < 0)
             return -1;
         if (rc == 1) {
@@ -154,17 +163,13 @@ static int report_row(pg_gpu *g, FILE *out, const char *label, int src, int max_
  * share of the copy floor when one is given. */
 static int report_sms(pg_gpu *g, FILE *out, double copy_gbs, int64_t *d_lat)
 {
-    static const int frac[] = {4, 8, 16, 33, 50, 66, 83, 100}; /* percent of the SMs */
+    static const int pct[] = {4, 8, 16, 33, 50, 66, 83, 100}; /* of the SMs */
     fprintf(out, "  %-22s", "DRAM contig., 1 on N SMs");
-    for (size_t i = 0; i < sizeof frac / sizeof *frac; i++) {
-        const int sms = g->sm_count * frac[i] / 100 > 0 ? g->sm_count * frac[i] / 100 : 1;
-        pg_tma_floor f;
-        void *buf = NULL;
+    for (size_t i = 0; i < sizeof pct / sizeof *pct; i++) {
+        const int sms = g->sm_count * pct[i] / 100 > 0 ? g->sm_count * pct[i] / 100 : 1;
         char why[160] = "";
-        const int ready = pg_tma_floor_dram_contig(g, 1, &f, &buf, why, sizeof why);
         double gbs = 0, lat = 0;
-        const int rc = ready == 0 ? measure(g, &f, sms, d_lat, &gbs, &lat) : ready;
-        cudaFree(buf);
+        const int rc = point(g, SRC_CONTIG, 1, sms, d_lat, &gbs, &lat, why, sizeof why);
         if (rc < 0)
             return -1;
         if (rc == 1) {
