@@ -19,6 +19,7 @@
 #include "inputs.h"
 #include "pg_error.h"
 #include "runner.h"
+#include "tma_floor_host.h"
 
 static void compare_case(pg_shape s, pg_family f, uint64_t seed, const char *rows_spec)
 {
@@ -115,6 +116,50 @@ static void test_trace_build(void **state)
     trace_case(PG_VARIANT_AUTO);
 }
 
+/* The bench's TMA floors and its latency table (tma_floor_host.h,
+ * docs/experiments.md M44, M48, M50, M51) on a problem whose A is more
+ * than twice the L2: each source at its deepest ring runs, a ring deeper
+ * than shared memory holds is reported not run with the reason, and the
+ * table has every row measured, none "not run". */
+static void test_tma_floors(void **state)
+{
+    (void)state;
+    skip_without_gpu();
+    pg_problem p = {0};
+    pg_gpu g;
+    const pg_shape s = {200704, 768, 768, 196};
+    assert_int_equal(pg_problem_generate(&p, s, PG_FAM_NORMAL, 3), 0);
+    if (pg_gpu_open(&g) != 0 || pg_gpu_load(&g, &p) != 0)
+        fail_msg("%s", pg_last_error());
+    pg_tma_floor f;
+    void *buf = NULL;
+    char why[160] = "";
+    assert_int_equal(pg_tma_floor_l2(&g, 6, &f, &buf, why, sizeof why), 0);
+    assert_int_equal(pg_tma_floor_launch(&f, g.sm_count, g.stream), cudaSuccess);
+    assert_int_equal(cudaStreamSynchronize(g.stream), cudaSuccess);
+    cudaFree(buf);
+    assert_int_equal(pg_tma_floor_dram(&g, 8, &f, why, sizeof why), 0);
+    assert_int_equal(pg_tma_floor_launch(&f, g.sm_count, g.stream), cudaSuccess);
+    assert_int_equal(cudaStreamSynchronize(g.stream), cudaSuccess);
+    assert_true(pg_tma_floor_bytes(&f, g.sm_count) >= (double)s.M * s.K); /* every box of A at least once */
+    assert_int_equal(pg_tma_floor_l2(&g, PG_TMA_FLOOR_MAX_STAGES, &f, &buf, why, sizeof why), 1);
+    assert_null(buf);
+    assert_non_null(strstr(why, "shared memory"));
+    FILE *out = tmpfile();
+    assert_non_null(out);
+    assert_int_equal(pg_tma_latency_report(&g, 3000, out), 0);
+    char text[4096] = "";
+    rewind(out);
+    const size_t n = fread(text, 1, sizeof text - 1, out);
+    text[n] = '\0';
+    fclose(out);
+    assert_non_null(strstr(text, "L2-resident 32 KB"));
+    assert_non_null(strstr(text, "DRAM contig., 1 on N SMs"));
+    assert_null(strstr(text, "not run"));
+    pg_gpu_close(&g);
+    pg_problem_free(&p);
+}
+
 static void test_rejects_bad_shapes(void **state)
 {
     (void)state;
@@ -150,6 +195,7 @@ int main(void)
         cmocka_unit_test(test_every_family_partial_tiles),
         cmocka_unit_test(test_small_p_and_tiny_m),
         cmocka_unit_test(test_trace_build),
+        cmocka_unit_test(test_tma_floors),
     };
     return cmocka_run_group_tests_name("kernel", tests, NULL, NULL);
 }
