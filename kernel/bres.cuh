@@ -149,12 +149,8 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
             pending.flush(p);
         }
 #ifdef PG_KB_TRACE
-        else if (tid == 32 || tid == 64) {
-            uint32_t tiles = 0;
-            while (group + (int)tiles * groups < tiles_m)
-                tiles++;
-            ws_kbt_observe<BR_STAGES>(bars, tiles * (uint32_t)kst, kst, tid == 32 ? KBT_LANDED : KBT_RELEASED);
-        }
+        else if (tid == 32 || tid == 64)
+            ws_kbt_observe<BR_STAGES>(bars, group, groups, tiles_m, kst, tid == 32 ? KBT_LANDED : KBT_RELEASED);
 #endif
     } else {
         setmaxnreg_inc<232>();

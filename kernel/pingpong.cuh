@@ -180,12 +180,9 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
             pending.flush(p);
         }
 #ifdef PG_KB_TRACE
-        else if (tid == 32 || tid == 64) {
-            uint32_t tiles = 0;
-            while (cluster_id + (int)tiles * clusters < num_pairs)
-                tiles++;
-            ws_kbt_observe<PG_STAGES>(bars, tiles * (uint32_t)kblocks, kblocks, tid == 32 ? KBT_LANDED : KBT_RELEASED);
-        }
+        else if (tid == 32 || tid == 64)
+            ws_kbt_observe<PG_STAGES>(bars, cluster_id, clusters, num_pairs, kblocks,
+                                      tid == 32 ? KBT_LANDED : KBT_RELEASED);
 #endif
     } else {
         /* ---- consumer warpgroups */

@@ -137,13 +137,19 @@ static __device__ __forceinline__ void ws_produce_tile(const ws_bars<STAGES> &b,
 }
 
 #ifdef PG_KB_TRACE
-/* An idle producer thread: the clock at which each of the CTA's `total`
- * stages completes its full (what = KBT_LANDED) or empty (KBT_RELEASED)
- * barrier phase, in ring order.  A poll that fell two phases behind would
- * wait forever: the diagnostic runs under a timeout. */
+/* An idle producer thread: the clock at which each stage of the CTA's
+ * tiles (first, first + step, ... below limit; nstages each) completes its
+ * full (what = KBT_LANDED) or empty (KBT_RELEASED) barrier phase, in ring
+ * order.  A poll that fell two phases behind would wait forever: the
+ * diagnostic runs under a timeout. */
 template <int STAGES>
-static __device__ __forceinline__ void ws_kbt_observe(const ws_bars<STAGES> &b, uint32_t total, int nstages, int what)
+static __device__ __forceinline__ void ws_kbt_observe(const ws_bars<STAGES> &b, int first, int step, int limit,
+                                                      int nstages, int what)
 {
+    uint32_t tiles = 0;
+    while (first + (int)tiles * step < limit)
+        tiles++;
+    const uint32_t total = tiles * (uint32_t)nstages;
     const uint32_t bars = what == KBT_LANDED ? b.full : b.empty;
     for (uint32_t g = 0; g < total && g / (uint32_t)nstages < KBT_TILES; g++) {
         mbar_wait(bars + 8 * (g % STAGES), (g / STAGES) & 1);

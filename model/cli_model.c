@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli_model_out.h"
+#include "fit.h"
 #include "commands.h"
 #include "model_ext.h"
 #include "pg_cli.h"
@@ -41,12 +42,6 @@ typedef struct {
 #define O_DETERMINISTIC {"deterministic", 0, NULL, "every phase at its mean"}
 #define O_OUTPUT {"output", 'o', "FILE.sched", "write the schedule to FILE.sched (atomically)"}
 
-static int cmp_ms(const void *a, const void *b)
-{
-    const double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* One floor of --floors, in bytes/s: a number (GB/s), or a `pegemm bench`
  * run file, whose D2D copy timing ("copy": its bytes over the median of its
  * samples) is the machine's copy floor. */
@@ -75,8 +70,8 @@ static int floor_of(const char *tok, double *bytes_per_s)
         pg_fail("out of memory");
     } else {
         memcpy(ms, t->ms, sizeof(double) * (size_t)t->n);
-        qsort(ms, (size_t)t->n, sizeof *ms, cmp_ms);
-        const double med = t->n % 2 ? ms[t->n / 2] : 0.5 * (ms[t->n / 2 - 1] + ms[t->n / 2]);
+        qsort(ms, (size_t)t->n, sizeof *ms, fit_cmp_double);
+        const double med = fit_quantile_sorted(ms, t->n, 0.5);
         *bytes_per_s = t->bytes / (med * 1e-3);
         rc = med > 0 ? 0 : pg_fail("--floors '%s': its copy timing's median is not positive", tok);
     }

@@ -179,9 +179,11 @@ int sch_kblocks_resolve(pg_schedule *s)
         char key[16];
         snprintf(key, sizeof key, "shift%d", d);
         s->kb_shift[d - 1] = NAN;
-        if (spec_value(s->kb_spec, key, v, sizeof v) && spec_num(s, key, &s->kb_shift[d - 1]))
+        if (!spec_value(s->kb_spec, key, v, sizeof v))
+            continue;
+        if (spec_num(s, key, &s->kb_shift[d - 1]))
             return -1;
-        if (spec_value(s->kb_spec, key, v, sizeof v) && !(fabs(s->kb_shift[d - 1]) <= 1e6))
+        if (!(fabs(s->kb_shift[d - 1]) <= 1e6))
             return FAIL(s->kb_line, "kblocks %s= must be within +-1e6 cycles", key);
     }
     s->kb_fixed_named = spec_value(s->kb_spec, "fixed", v, sizeof v);
