@@ -80,6 +80,12 @@ double kblocks_chain(const pg_schedule *s);
  * tile k - 1's store starts within the window after `start` and before the
  * load lands (sets *hit), 0 otherwise or without the line. */
 double tmaqueue_extra(const engine *E, int64_t k, double start, double landed, int *hit);
+/* `warmup` (warmup.c): how much the period of a run with tiles_per_unit
+ * tiles per unit moves against the calibration's (0 without the line or at
+ * the calibration's count), and that move applied to a prediction (its
+ * period, wall and TFLOPS). */
+double warmup_period_delta(const pg_schedule *s, double tiles_per_unit);
+void warmup_apply(const pg_schedule *s, pg_prediction *p);
 /* `dramq` (dramq.c): the DRAM share at a period; the factor on a
  * distribution's samples (1 unless it is listed, the line is on and a
  * prediction set dq_rho); 1 when the line is on and lists the `kblocks`

@@ -53,5 +53,8 @@ int tmaqueue_fit(pg_schedule *s, double traced_mean);
 /* Record the calibration run's SM clock on a `dramq` line (dramq_fit.c); 0
  * without the line. */
 int dramq_fit(pg_schedule *s);
+/* Measure a `warmup` line's start-up transient on the calibration's trace
+ * (warmup_fit.c); 0 without the line. */
+int warmup_fit(pg_schedule *s, const pg_trace *t);
 
 #endif

@@ -141,12 +141,20 @@ static int dramq_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_
 }
 
 /* in the order the fit runs them */
+/* `warmup`: the calibration's start-up transient, from its tile starts */
+static int warmup_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
+{
+    (void)row_of, (void)ntiles;
+    return warmup_fit(s, &run->trace);
+}
+
 static const fit_line fit_line_table[] = {
     {"bandwidth", bandwidth_scale_work, bandwidth_work_whatif, bandwidth_fit},
     {"contend", NULL, NULL, contend_fit_line},
     {"kblocks", kblocks_scale_work, kblocks_scale_work, kblocks_fit_line},
     {"tmaqueue", NULL, NULL, tmaqueue_fit_line},
     {"dramq", NULL, NULL, dramq_fit_line},
+    {"warmup", NULL, NULL, warmup_fit_line},
 };
 #define NLINES (int)(sizeof fit_line_table / sizeof fit_line_table[0])
 

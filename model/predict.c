@@ -367,8 +367,12 @@ int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_s
 
 int pg_model_predict(const pg_schedule *s, const pg_model_opts *o, pg_prediction *out)
 {
-    if (s->bw_dist < 0)
-        return predict_core(s, o, out, 1);
+    if (s->bw_dist < 0) {
+        const int rc = predict_core(s, o, out, 1);
+        if (rc == 0)
+            warmup_apply(s, out);
+        return rc;
+    }
     pg_schedule *c = NULL;
     double rho, mean;
     if (sch_bandwidth_equilibrium(s, o, &c, &rho, &mean))
@@ -379,6 +383,7 @@ int pg_model_predict(const pg_schedule *s, const pg_model_opts *o, pg_prediction
         out->dram_utilization = s->bw_bytes_per_tile * s->machine.units * s->machine.clock_hz / s->bw_bytes_per_s /
                                 out->tile_period;
         out->bandwidth_phase_mean = mean;
+        warmup_apply(s, out);
     }
     return rc;
 }

@@ -22,6 +22,7 @@
 #define SCH_MAX_EDGES 640
 #define SCH_MAX_TERMS 3
 #define SCH_MAX_OVERRIDES 64
+#define SCH_WU_NKEYS 10 /* the gap counts a `warmup` line keeps E at: sch_wu_k */
 #define SCH_MAX_IDLE 4
 #define SCH_CT_MAX 4 /* `contend` lines */
 
@@ -272,6 +273,15 @@ struct pg_schedule {
     char dq_spec[SCH_DQ_MAX][SCH_NAME];
     double dq_qscale, dq_bytes_per_s, dq_cal_bytes_per_s, dq_clock_cal;
     double dq_rho; /* the DRAM share the prediction runs at (dq_rho_set) */
+    /* `warmup tiles=T total=E eK=E(K)...` (model/warmup.c): the calibration's
+     * start-up transient.  E(K) = the sum of a unit's first K tile gaps (the
+     * period step's starts) less K steady periods (the mean gap of the
+     * units' second halves), averaged over the units; T the calibration's
+     * tiles per unit, E = E over all its gaps.  A run with T' tiles per unit
+     * has its period moved by E(T'-1)/(T'-1) - E/(T-1).  tiles=0: none. */
+    int wu_line;
+    double wu_tiles, wu_total;
+    double wu_e[SCH_WU_NKEYS]; /* E(sch_wu_k[i]); NAN: not measured */
     /* With machine whole_run: when each role's first tile may start, from
      * an option `ROLE_start` (cycles after the unit starts; 0 without one).
      * In the kernel the warps set up (barriers, descriptors) before their
@@ -391,6 +401,13 @@ int sch_tmaqueue_write(FILE *f, const pg_schedule *s, char *text);
 int sch_dramq_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
 int sch_dramq_resolve(pg_schedule *s);
 int sch_dramq_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+/* The `warmup` line (warmup_parse.c): parse, `warmup.KEY` overrides
+ * (tiles, total, eK), write-back; the gap counts its eK keys name (its
+ * engine part: engine.h; its fit: fit.h). */
+extern const int sch_wu_k[SCH_WU_NKEYS];
+int sch_warmup_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
+int sch_warmup_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+int sch_warmup_write(FILE *f, const pg_schedule *s, char *text);
 /* The sample slot of (dist, instance), made if new; -1 if the table is full. */
 int sch_slot_of(pg_schedule *s, int dist, int instance);
 
