@@ -57,3 +57,13 @@ double dramq_factor(const pg_schedule *s, int dist)
         dramq_rho(s, s->bw_cal_bytes_per_tile, s->bw_calibrated_period, s->dq_cal_bytes_per_s, s->dq_clock_cal);
     return s->machine.clock_hz / s->dq_clock_cal * queue(s->dq_qscale, s->dq_rho) / queue(s->dq_qscale, rho_cal);
 }
+
+double dramq_queue_ratio(const pg_schedule *s)
+{
+    if (!s->dq_on || !s->dq_rho_set)
+        return 1;
+    const double rho_cal =
+        dramq_rho(s, s->bw_cal_bytes_per_tile, s->bw_calibrated_period, s->dq_cal_bytes_per_s, s->dq_clock_cal);
+    const double g = s->dq_rho / (1 - s->dq_rho), g_cal = rho_cal / (1 - rho_cal);
+    return g_cal > 0 ? g / g_cal : 1;
+}

@@ -93,6 +93,10 @@ void warmup_apply(const pg_schedule *s, pg_prediction *p);
  * the loads move once). */
 double dramq_rho(const pg_schedule *s, double bytes_per_tile, double period, double bytes_per_s, double clock_hz);
 double dramq_factor(const pg_schedule *s, int dist);
+/* The queue's wait at the prediction's DRAM share over the calibration's,
+ * g(rho) / g(rho_cal) with g(r) = r / (1 - r) (1 where the line is off or
+ * its share is not set). */
+double dramq_queue_ratio(const pg_schedule *s);
 int dramq_moves_loop(const pg_schedule *s);
 /* `contend` (contend.c).  contend_step_end: the end of tile k's step v
  * (a contended or `by` step; not the `kblocks` loop) that starts at `start`

@@ -378,13 +378,13 @@ int pg_model_predict(const pg_schedule *s, const pg_model_opts *o, pg_prediction
     if (sch_bandwidth_equilibrium(s, o, &c, &rho, &mean))
         return -1;
     int rc = predict_core(c, o, out, 1);
-    pg_schedule_free(c);
     if (rc == 0) {
         out->dram_utilization = s->bw_bytes_per_tile * s->machine.units * s->machine.clock_hz / s->bw_bytes_per_s /
                                 out->tile_period;
         out->bandwidth_phase_mean = mean;
-        warmup_apply(s, out);
+        warmup_apply(c, out); /* c: the DRAM share the prediction ran at */
     }
+    pg_schedule_free(c);
     return rc;
 }
 

@@ -14,7 +14,11 @@
  * the calibration's gaps), T the calibration's tiles per unit and T' the
  * run's.  At T' = T nothing moves, so every what-if at the calibration's
  * tile count is untouched.  Waits are not moved (the swing is measured on
- * the period only). */
+ * the period only).  The swing is the memory system queueing while every
+ * unit starts at once: where the `dramq` line runs (another GPU, M54) the
+ * move is scaled by that queue's wait at the run's DRAM share against the
+ * calibration's (dramq_queue_ratio); at T' = T it stays 0 (the other GPU's
+ * period at the calibration's count is the `dramq` line's alone). */
 #include <math.h>
 
 #include "engine.h"
@@ -41,10 +45,10 @@ static double cum_excess(const pg_schedule *s, double k)
 
 double warmup_period_delta(const pg_schedule *s, double tiles_per_unit)
 {
-    if (!s->wu_line || !(s->wu_tiles >= 2) || !(tiles_per_unit >= 2) || tiles_per_unit == s->wu_tiles)
+    if (!s->wu_line || !(s->wu_tiles >= 2) || !(tiles_per_unit >= 2))
         return 0;
     const double gaps = s->wu_tiles - 1, run_gaps = tiles_per_unit - 1;
-    return cum_excess(s, run_gaps) / run_gaps - s->wu_total / gaps;
+    return dramq_queue_ratio(s) * (cum_excess(s, run_gaps) / run_gaps - s->wu_total / gaps);
 }
 
 void warmup_apply(const pg_schedule *s, pg_prediction *p)

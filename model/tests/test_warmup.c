@@ -172,6 +172,47 @@ static void test_fit(void **state)
     free(t.sm), free(t.tile), free(t.phase), free(t.begin), free(t.end);
 }
 
+/* Across GPUs (`dramq` on, M54) the move is scaled by the DRAM queue's wait
+ * at the prediction's share against the calibration's, g(rho) / g(rho_cal),
+ * g(r) = r / (1 - r): the closed form of test_dramq.c (one warp computes
+ * 1,000 cycles, then waits for a 1,000-cycle load; rho_cal = 0.5). */
+#define DQ_SCHED(WU)                                                                                                  \
+    "schedule dq\n"                                                                                                   \
+    "option dramq 1 0|1\n"                                                                                            \
+    "machine units=1 tiles=40 clock_hz=1e9 flops=1e12\n"                                                              \
+    "period consumer.mainloop\n"                                                                                      \
+    "phase mainloop family=const mean=1000\n"                                                                         \
+    "memory first_load dram_latency=1000 bytes=0 bytes_per_cycle=64\n"                                                \
+    "role consumer instances=1\n"                                                                                     \
+    "  wait load_wait until consumer.mainloop[1] + first_load\n"                                                      \
+    "  work mainloop\n"                                                                                               \
+    "bandwidth mainloop compute=1000 bytes_per_tile=1e6 bytes_per_s=1e12 calibrated_period=2000\n"                    \
+    "dramq first_load qscale=0.15 bytes_per_s=2e12 cal_bytes_per_s=1e12 clock_cal=1e9 on=$dramq\n" WU
+
+static double dq_period(const char *text, const char *tiles)
+{
+    pg_schedule *s = NULL;
+    assert_int_equal(pg_schedule_load_text(text, "dq.sched", &s), 0);
+    assert_int_equal(pg_schedule_set(s, tiles, 0), 0);
+    const double p = period_of(s);
+    pg_schedule_free(s);
+    return p;
+}
+
+static void test_queue_scaling(void **state)
+{
+    (void)state;
+    static const char with[] = DQ_SCHED("warmup tiles=40 total=2000 e4=800 e8=1600 e16=2000\n");
+    static const char without[] = DQ_SCHED("");
+    /* 5 tiles per unit on a machine with twice the calibration's floor */
+    const double p0 = dq_period(without, "tiles=5"), p1 = dq_period(with, "tiles=5");
+    const double rho = fmin(0.95, 1e6 * 1e9 / (2e12 * p0)), g = rho / (1 - rho); /* g(rho_cal) = 1 */
+    assert_true(g < 0.9);
+    assert_float_equal(p1 - p0, g * (800.0 / 4 - 2000.0 / 39), 1e-3);
+    /* at the calibration's count nothing moves, on any machine */
+    assert_float_equal(dq_period(with, "tiles=40"), dq_period(without, "tiles=40"), 1e-6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -179,6 +220,7 @@ int main(void)
         cmocka_unit_test(test_roundtrip_and_set),
         cmocka_unit_test(test_bad_lines),
         cmocka_unit_test(test_fit),
+        cmocka_unit_test(test_queue_scaling),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
