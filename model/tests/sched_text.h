@@ -11,4 +11,21 @@
  * write fails. */
 char *pg_test_schedule_text(const pg_schedule *s, const char *header);
 
+/* A schedule with a closed-form period (test_dramq.c, test_warmup.c): one
+ * warp computes 1,000 cycles a tile, then waits for a 1,000-cycle load
+ * issued when its compute ended; its DRAM share at the 2,000-cycle
+ * calibrated period is 0.5.  TILES: the machine's tile count (on 1 unit);
+ * LINES: the lines after it (a `dramq` line, ...). */
+#define PG_TEST_LOAD_SCHED(TILES, LINES)                                                                              \
+    "schedule dq\n"                                                                                                   \
+    "option dramq 1 0|1\n"                                                                                            \
+    "machine units=1 tiles=" TILES " clock_hz=1e9 flops=1e12\n"                                                       \
+    "period consumer.mainloop\n"                                                                                      \
+    "phase mainloop family=const mean=1000\n"                                                                         \
+    "memory first_load dram_latency=1000 bytes=0 bytes_per_cycle=64\n"                                                \
+    "role consumer instances=1\n"                                                                                     \
+    "  wait load_wait until consumer.mainloop[1] + first_load\n"                                                      \
+    "  work mainloop\n"                                                                                               \
+    "bandwidth mainloop compute=1000 bytes_per_tile=1e6 bytes_per_s=1e12 calibrated_period=2000\n" LINES
+
 #endif

@@ -19,18 +19,9 @@
 #include "model_ext.h"
 #include "pg_error.h"
 #include "sched.h"
+#include "sched_text.h"
 
-#define SCHED(DQ)                                                                                                     \
-    "schedule dq\n"                                                                                                   \
-    "option dramq 1 0|1\n"                                                                                            \
-    "machine units=1 tiles=20000 clock_hz=1e9 flops=1e12\n"                                                           \
-    "period consumer.mainloop\n"                                                                                      \
-    "phase mainloop family=const mean=1000\n"                                                                         \
-    "memory first_load dram_latency=1000 bytes=0 bytes_per_cycle=64\n"                                                \
-    "role consumer instances=1\n"                                                                                     \
-    "  wait load_wait until consumer.mainloop[1] + first_load\n"                                                      \
-    "  work mainloop\n"                                                                                               \
-    "bandwidth mainloop compute=1000 bytes_per_tile=1e6 bytes_per_s=1e12 calibrated_period=2000\n" DQ
+#define SCHED(DQ) PG_TEST_LOAD_SCHED("20000", DQ)
 
 static const char k_ok[] = SCHED("dramq first_load qscale=0.15 bytes_per_s=1e12 cal_bytes_per_s=1e12 clock_cal=1e9 "
                                  "on=$dramq\n");

@@ -41,16 +41,22 @@ static double period_of(pg_schedule *s)
     return p.tile_period;
 }
 
-static double period_at_tiles(const char *text, double tiles)
+/* the period of schedule text with one setting made */
+static double period_with(const char *text, const char *set)
 {
     pg_schedule *s = NULL;
     assert_int_equal(pg_schedule_load_text(text, "wu.sched", &s), 0);
-    char set[64];
-    snprintf(set, sizeof set, "tiles=%.17g", tiles);
     assert_int_equal(pg_schedule_set(s, set, 0), 0);
     const double p = period_of(s);
     pg_schedule_free(s);
     return p;
+}
+
+static double period_at_tiles(const char *text, double tiles)
+{
+    char set[64];
+    snprintf(set, sizeof set, "tiles=%.17g", tiles);
+    return period_with(text, set);
 }
 
 static void test_closed_form(void **state)
@@ -177,27 +183,8 @@ static void test_fit(void **state)
  * g(r) = r / (1 - r): the closed form of test_dramq.c (one warp computes
  * 1,000 cycles, then waits for a 1,000-cycle load; rho_cal = 0.5). */
 #define DQ_SCHED(WU)                                                                                                  \
-    "schedule dq\n"                                                                                                   \
-    "option dramq 1 0|1\n"                                                                                            \
-    "machine units=1 tiles=40 clock_hz=1e9 flops=1e12\n"                                                              \
-    "period consumer.mainloop\n"                                                                                      \
-    "phase mainloop family=const mean=1000\n"                                                                         \
-    "memory first_load dram_latency=1000 bytes=0 bytes_per_cycle=64\n"                                                \
-    "role consumer instances=1\n"                                                                                     \
-    "  wait load_wait until consumer.mainloop[1] + first_load\n"                                                      \
-    "  work mainloop\n"                                                                                               \
-    "bandwidth mainloop compute=1000 bytes_per_tile=1e6 bytes_per_s=1e12 calibrated_period=2000\n"                    \
-    "dramq first_load qscale=0.15 bytes_per_s=2e12 cal_bytes_per_s=1e12 clock_cal=1e9 on=$dramq\n" WU
-
-static double dq_period(const char *text, const char *tiles)
-{
-    pg_schedule *s = NULL;
-    assert_int_equal(pg_schedule_load_text(text, "dq.sched", &s), 0);
-    assert_int_equal(pg_schedule_set(s, tiles, 0), 0);
-    const double p = period_of(s);
-    pg_schedule_free(s);
-    return p;
-}
+    PG_TEST_LOAD_SCHED("40", "dramq first_load qscale=0.15 bytes_per_s=2e12 cal_bytes_per_s=1e12 clock_cal=1e9 "     \
+                             "on=$dramq\n" WU)
 
 static void test_queue_scaling(void **state)
 {
@@ -205,12 +192,12 @@ static void test_queue_scaling(void **state)
     static const char with[] = DQ_SCHED("warmup tiles=40 total=2000 e4=800 e8=1600 e16=2000\n");
     static const char without[] = DQ_SCHED("");
     /* 5 tiles per unit on a machine with twice the calibration's floor */
-    const double p0 = dq_period(without, "tiles=5"), p1 = dq_period(with, "tiles=5");
+    const double p0 = period_with(without, "tiles=5"), p1 = period_with(with, "tiles=5");
     const double rho = fmin(0.95, 1e6 * 1e9 / (2e12 * p0)), g = rho / (1 - rho); /* g(rho_cal) = 1 */
     assert_true(g < 0.9);
     assert_float_equal(p1 - p0, g * (800.0 / 4 - 2000.0 / 39), 1e-3);
     /* at the calibration's count nothing moves, on any machine */
-    assert_float_equal(dq_period(with, "tiles=40"), dq_period(without, "tiles=40"), 1e-6);
+    assert_float_equal(period_with(with, "tiles=40"), period_with(without, "tiles=40"), 1e-6);
 }
 
 int main(void)
