@@ -98,6 +98,9 @@ int model_print_text(FILE *f, const pg_schedule *s, const pg_model_opts *o, cons
     fprintf(f, "Monte Carlo (%lld tiles, seed %llu%s)\n", (long long)o->tiles, (unsigned long long)o->seed,
             o->deterministic ? ", deterministic" : "");
     fprintf(f, "  tile period             %.1f +- %.1f cycles (95%% CI)\n", p->tile_period, p->tile_period_ci95);
+    if (p->startup_shift != 0)
+        fprintf(f, "  start-up transient      %+.1f cycles of it (%.4g tiles per unit against the calibration's %.4g)\n",
+                p->startup_shift, s->machine.tiles / s->machine.units, s->wu_tiles);
     if (isfinite(p->clark_tile_period))
         fprintf(f, "  Clark closed form       %.1f cycles (%+.1f%% vs Monte Carlo)\n", p->clark_tile_period,
                 100 * (p->clark_tile_period / p->tile_period - 1));

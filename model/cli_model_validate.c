@@ -41,6 +41,10 @@ static void row_text(FILE *f, const pg_validate_row *row)
     fprintf(f, "    %-14s measured %9.1f  predicted %9.1f  %+6.1f%%  %s\n", "tile_period", row->period_measured,
             row->period_predicted, 100 * (row->period_predicted / row->period_measured - 1),
             row->period_ok ? "ok" : "MISS");
+    if (row->startup_shift != 0)
+        fprintf(f, "    (of the predicted period, %+.0f cycles: the calibration's start-up transient at this run's tiles "
+                   "per SM)\n",
+                row->startup_shift);
     for (int w = 0; w < row->nwaits; w++)
         fprintf(f, "    %-14s measured %9.1f  predicted %9.1f  %+6.0f     %s\n", row->wait_name[w], row->wait_measured[w],
                 row->wait_predicted[w], row->wait_predicted[w] - row->wait_measured[w], row->wait_ok[w] ? "ok" : "MISS");
@@ -119,6 +123,7 @@ static void row_json(pg_json *j, const pg_validate_row *row)
     pg_json_kv_number(j, "tile_period_measured", row->period_measured);
     pg_json_kv_number(j, "tile_period_predicted", row->period_predicted);
     pg_json_kv_bool(j, "tile_period_ok", row->period_ok);
+    pg_json_kv_number(j, "startup_shift_cycles", row->startup_shift);
     pg_json_key(j, "waits");
     pg_json_object_begin(j);
     for (int w = 0; w < row->nwaits; w++) {

@@ -75,6 +75,9 @@ typedef struct {
      * with a `bandwidth` line; NAN otherwise), and the phase mean it implies */
     double dram_utilization;
     double bandwidth_phase_mean;
+    /* cycles a schedule's `warmup` line moved the period by: the run's
+     * start-up transient against the calibration's (0: none) */
+    double startup_shift;
 } pg_prediction;
 
 int pg_model_predict(const pg_schedule *s, const pg_model_opts *o, pg_prediction *out);

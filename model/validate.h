@@ -50,6 +50,7 @@ typedef struct {
     int self_fit;        /* 1: the calibration run itself */
     pg_whatif whatif;    /* whatif.why_not set: nothing below is filled */
     double period_measured, period_predicted;
+    double startup_shift; /* cycles of period_predicted from the `warmup` line (0: none) */
     int period_ok;
     int nwaits;
     char wait_name[PG_VALIDATE_MAX_WAITS][32];

@@ -60,6 +60,7 @@ void warmup_apply(const pg_schedule *s, pg_prediction *p)
     if (d == 0)
         return;
     p->tile_period += d;
+    p->startup_shift = d;
     if (isfinite(p->wall_ms) && s->machine.clock_hz > 0) {
         /* each unit's gaps all move by d */
         p->wall_ms += (per_unit - 1) * d / s->machine.clock_hz * 1e3;

@@ -73,6 +73,15 @@ static void test_closed_form(void **state)
     assert_float_equal(period_at_tiles(k_ok, 12), 1000 + 400.0 / 2 - cal, 1e-6);
     /* past the calibration's gaps E stays at its total */
     assert_float_equal(period_at_tiles(k_ok, 400), 1000 + 2000.0 / 99 - cal, 1e-6);
+    /* the prediction says how much of its period the line moved */
+    pg_schedule *s = NULL;
+    assert_int_equal(pg_schedule_load_text(k_ok, "wu.sched", &s), 0);
+    assert_int_equal(pg_schedule_set(s, "tiles=20", 0), 0);
+    pg_model_opts o = {.tiles = 2000, .seed = 1};
+    pg_prediction p;
+    assert_int_equal(pg_model_predict(s, &o, &p), 0);
+    assert_float_equal(p.startup_shift, 800.0 / 4 - cal, 1e-6);
+    pg_schedule_free(s);
     /* tiles=0: no line in effect */
     assert_float_equal(period_at_tiles(SCHED("warmup tiles=0 total=0\n"), 20), 1000, 1e-6);
 }
