@@ -45,7 +45,9 @@ static double cum_excess(const pg_schedule *s, double k)
 
 double warmup_period_delta(const pg_schedule *s, double tiles_per_unit)
 {
-    if (!s->wu_line || !(s->wu_tiles >= 2) || !(tiles_per_unit >= 2))
+    /* (the calibration's own count, as written back to 9 digits: no move) */
+    if (!s->wu_line || !(s->wu_tiles >= 2) || !(tiles_per_unit >= 2) ||
+        fabs(tiles_per_unit - s->wu_tiles) <= 1e-6 * s->wu_tiles)
         return 0;
     const double gaps = s->wu_tiles - 1, run_gaps = tiles_per_unit - 1;
     return dramq_queue_ratio(s) * (cum_excess(s, run_gaps) / run_gaps - s->wu_total / gaps);
