@@ -217,6 +217,24 @@ static void compare_line(FILE *f, const char *name, double model, double meas)
     fprintf(f, "  %-16s %12.1f %12.1f %+9.1f%%\n", name, model, meas, 100 * (model / meas - 1));
 }
 
+/* The start-up transient a `warmup` line measured: what a run with fewer
+ * tiles per unit pays per tile (docs/experiments.md M53) */
+static void startup_print(FILE *f, const pg_schedule *s)
+{
+    if (!s->wu_line || !(s->wu_tiles >= 2))
+        return;
+    fprintf(f, "  start-up transient (warmup): the first");
+    int n = 0;
+    for (int i = 0; i < SCH_WU_NKEYS; i++)
+        if (isfinite(s->wu_e[i]) && (sch_wu_k[i] == 8 || sch_wu_k[i] == 16 || sch_wu_k[i] == 32))
+            fprintf(f, "%s %d", n++ ? " /" : "", sch_wu_k[i]);
+    fprintf(f, "%s tile gaps per unit take", n ? "" : " (none measured)");
+    for (int i = 0, k = 0; i < SCH_WU_NKEYS; i++)
+        if (isfinite(s->wu_e[i]) && (sch_wu_k[i] == 8 || sch_wu_k[i] == 16 || sch_wu_k[i] == 32))
+            fprintf(f, "%s %+.0f", k++ ? " /" : "", s->wu_e[i]);
+    fprintf(f, " cycles over the steady period (%+.0f over all %.0f tiles)\n", s->wu_total, s->wu_tiles);
+}
+
 int fit_print_text(FILE *f, const pg_schedule *s, const pg_prediction *p, const pg_prediction *m, const pg_run *run)
 {
     char v[64] = "";
@@ -242,6 +260,7 @@ int fit_print_text(FILE *f, const pg_schedule *s, const pg_prediction *p, const 
             compare_line(f, m->phases[i].name, q->mean, m->phases[i].mean);
     }
     fprintf(f, "  critical cycle: %s (bottleneck %s)\n", p->critical_cycle, p->bottleneck);
+    startup_print(f, s);
     return ferror(f) ? pg_fail("write error") : 0;
 }
 

@@ -105,6 +105,8 @@ static void test_model_fit_schedule(void **state)
     (void)state;
     const char *run = PG_SOURCE_DIR "/traces/runs/epi_sweep/h100_epi_00000.h5";
     assert_int_equal(pegemm(NULL, "model fit %s --tiles 2000", run), 0);
+    /* the calibration's start-up transient, as the `warmup` line measured it */
+    assert_contains(g_out, "start-up transient (warmup): the first 8 / 16 / 32 tile gaps per unit take");
     static char plain[sizeof g_out];
     memcpy(plain, g_out, sizeof plain);
     /* a schedule file with another store drain: the fit uses it (its prior
