@@ -1380,11 +1380,7 @@ done:
 
 /* ------------------------------------------------------ measured-trace summary */
 
-typedef struct {
-    int32_t sm;
-    int64_t begin, end;
-    int32_t tile;
-} interval;
+typedef fit_interval interval;
 
 static int cmp_tile_interval(const void *a, const void *b)
 {
@@ -1402,6 +1398,23 @@ static int cmp_interval(const void *a, const void *b)
     if (x->sm != y->sm)
         return x->sm < y->sm ? -1 : 1;
     return x->begin < y->begin ? -1 : x->begin > y->begin;
+}
+
+int64_t fit_tile_starts(const pg_trace *t, int phase, interval *iv)
+{
+    int64_t n = 0;
+    for (int64_t i = 0; i < t->n; i++)
+        if (t->phase[i] == phase)
+            iv[n++] = (interval){t->sm[i], t->begin[i], t->end[i], t->tile[i]};
+    /* one start per tile: the earliest warp's (in a schedule whose
+     * warps all run every tile, mode=each, each warp records it) */
+    qsort(iv, (size_t)n, sizeof(interval), cmp_tile_interval);
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++)
+        if (m == 0 || iv[i].sm != iv[m - 1].sm || iv[i].tile != iv[m - 1].tile)
+            iv[m++] = iv[i];
+    qsort(iv, (size_t)m, sizeof(interval), cmp_interval);
+    return m;
 }
 
 int pg_trace_summarize(const pg_trace *t, double sm_clock_hz, pg_prediction *out)
@@ -1456,19 +1469,7 @@ int pg_trace_summarize_period(const pg_trace *t, double sm_clock_hz, const char 
      * mainloop): tile period and idle gaps per SM */
     const int pref = period_phase ? pg_vocab_phase(&t->vocab, period_phase) : -1;
     if (pref >= 0) {
-        int64_t n = 0;
-        for (int64_t i = 0; i < t->n; i++)
-            if (t->phase[i] == pref)
-                iv[n++] = (interval){t->sm[i], t->begin[i], t->end[i], t->tile[i]};
-        /* one start per tile: the earliest warp's (in a schedule whose
-         * warps all run every tile, mode=each, each warp records it) */
-        qsort(iv, (size_t)n, sizeof(interval), cmp_tile_interval);
-        int64_t m = 0;
-        for (int64_t i = 0; i < n; i++)
-            if (m == 0 || iv[i].sm != iv[m - 1].sm || iv[i].tile != iv[m - 1].tile)
-                iv[m++] = iv[i];
-        n = m;
-        qsort(iv, (size_t)n, sizeof(interval), cmp_interval);
+        const int64_t n = fit_tile_starts(t, pref, iv);
         double span = 0, gsum = 0;
         int64_t gaps = 0, ng = 0;
         for (int64_t i = 0; i < n;) {

@@ -53,6 +53,17 @@ int tmaqueue_fit(pg_schedule *s, double traced_mean);
 /* Record the calibration run's SM clock on a `dramq` line (dramq_fit.c); 0
  * without the line. */
 int dramq_fit(pg_schedule *s);
+/* One interval of a traced phase (the measured period's and the `warmup`
+ * fit's tile starts). */
+typedef struct {
+    int32_t sm;
+    int64_t begin, end;
+    int32_t tile;
+} fit_interval;
+/* Phase `phase`'s intervals of t, one per (unit, tile) -- the earliest
+ * warp's, as the measured period takes them -- in time order per unit, into
+ * iv (room for t->n); their count. */
+int64_t fit_tile_starts(const pg_trace *t, int phase, fit_interval *iv);
 /* Measure a `warmup` line's start-up transient on the calibration's trace
  * (warmup_fit.c); 0 without the line. */
 int warmup_fit(pg_schedule *s, const pg_trace *t);

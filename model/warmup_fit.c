@@ -12,52 +12,9 @@
 #include "fit.h"
 #include "pg_error.h"
 
-typedef struct {
-    int32_t sm, tile;
-    int64_t begin;
-} start;
-
-static int cmp_tile(const void *a, const void *b)
-{
-    const start *x = a, *y = b;
-    if (x->sm != y->sm)
-        return x->sm < y->sm ? -1 : 1;
-    if (x->tile != y->tile)
-        return x->tile < y->tile ? -1 : 1;
-    return (x->begin > y->begin) - (x->begin < y->begin);
-}
-
-static int cmp_time(const void *a, const void *b)
-{
-    const start *x = a, *y = b;
-    if (x->sm != y->sm)
-        return x->sm < y->sm ? -1 : 1;
-    return (x->begin > y->begin) - (x->begin < y->begin);
-}
-
-/* The starts of phase ph, one per (unit, tile), in time order per unit; n out. */
-static start *tile_starts(const pg_trace *t, int ph, int64_t *n)
-{
-    start *v = malloc(sizeof *v * (size_t)(t->n > 0 ? t->n : 1));
-    if (!v)
-        return NULL;
-    int64_t m = 0;
-    for (int64_t i = 0; i < t->n; i++)
-        if (t->phase[i] == ph)
-            v[m++] = (start){t->sm[i], t->tile[i], t->begin[i]};
-    qsort(v, (size_t)m, sizeof *v, cmp_tile);
-    int64_t k = 0;
-    for (int64_t i = 0; i < m; i++)
-        if (k == 0 || v[i].sm != v[k - 1].sm || v[i].tile != v[k - 1].tile)
-            v[k++] = v[i];
-    qsort(v, (size_t)k, sizeof *v, cmp_time);
-    *n = k;
-    return v;
-}
-
 /* sum[j - 1] += gap j of every unit with at least `gaps` gaps; the units
  * counted.  With gaps = 0: the smallest gap count of a unit with one. */
-static int64_t gap_sums(const start *v, int64_t n, int64_t gaps, double *sum)
+static int64_t gap_sums(const fit_interval *v, int64_t n, int64_t gaps, double *sum)
 {
     int64_t units = 0, fewest = -1;
     for (int64_t i = 0; i < n;) {
@@ -114,10 +71,10 @@ int warmup_fit(pg_schedule *s, const pg_trace *t)
     const int ph = pg_vocab_phase(&t->vocab, s->roles[s->period_role].steps[s->period_step].name);
     if (ph < 0 || !(s->machine.units > 0))
         return 0; /* no period step traced: the line stays as written */
-    int64_t n = 0;
-    start *v = tile_starts(t, ph, &n);
+    fit_interval *v = malloc(sizeof *v * (size_t)(t->n > 0 ? t->n : 1));
     if (!v)
         return pg_fail("out of memory");
+    const int64_t n = fit_tile_starts(t, ph, v);
     const int64_t gaps = gap_sums(v, n, 0, NULL);
     int rc = 0;
     if (gaps < 8) { /* too few tiles per unit to tell a transient from noise */
