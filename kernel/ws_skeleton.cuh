@@ -167,10 +167,18 @@ static __device__ __forceinline__ void ws_load_combined(const pg_kernel_params &
                                                         int n0)
 {
     bulk_wait_read_all();
+#ifdef PG_DIAG_NO_COMBINED
+    /* diagnostic builds only (docs/experiments.md M56): the drain wait
+     * stays, the 24 KB combined load goes (the barrier completes at once;
+     * the epilogue adds whatever the staging buffer holds: outputs wrong) */
+    (void)p, (void)my_epi, (void)m0, (void)n0;
+    mbar_arrive(bar_comb);
+#else
     mbar_expect_tx(bar_comb, SUBTILES * EPI_SUB_BYTES);
     const int r0 = m0 % p.P;
     for (int s = 0; s < SUBTILES; s++)
         tma_load_2d(my_epi + s * EPI_SUB_BYTES, &p.map_combined, n0 + s * EPI_SUB_COLS, r0, bar_comb);
+#endif
 }
 
 /* Ping-pong: consumer w's j-th tile waits for the other warpgroup's
