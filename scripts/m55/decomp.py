@@ -22,4 +22,4 @@ for p in sys.argv[1:]:
             lb, le = LW[(s, t)]
             if le - lb >= 150: lat.append(le - PI[(s, t)][0])
             y = OW[(s, t)][1] - ML[(s, t1)][1]; n += 1; bind += y > 300
-    print(f"{p.split('/')[-4]}/{p.split('/')[-3]} D={D:5d} clk={d['hz']/1e6:6.0f} P={P:6.0f} ml={mean('mainloop'):5.0f} epi-D={mean('epilogue_regs', D):5.0f} store={mean('epilogue_store'):4.0f} ow={mean('order_wait'):5.0f} lw={mean('load_wait'):4.0f} lat(waited)={np.mean(lat):5.0f} n={len(lat):5d} drain-bound={bind/n:4.2f}")
+    print(f"{os.path.basename(p):28s} D={D:5d} clk={d['hz']/1e6:6.0f} P={P:6.0f} ml={mean('mainloop'):5.0f} epi-D={mean('epilogue_regs', D):5.0f} store={mean('epilogue_store'):4.0f} ow={mean('order_wait'):5.0f} lw={mean('load_wait'):4.0f} lat(waited)={np.mean(lat):5.0f} n={len(lat):5d} drain-bound={bind/n:4.2f}")
