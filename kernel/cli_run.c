@@ -255,6 +255,10 @@ static int run_main(int argc, char **argv, int bench)
     printf("pegemm %s: %s, %d SMs; M=%lld N=%lld K=%lld P=%lld, family %s, seed %llu; kernel %s%s\n", argv[0],
            g.name, g.sm_count, (long long)s.M, (long long)s.N, (long long)s.K, (long long)s.P, run.problem.family,
            (unsigned long long)run.problem.seed, kname, o.trace ? " (trace build)" : "");
+#ifdef PG_DIAG_NO_STORE
+    /* the diagnostic build without D stores (docs/experiments.md M57) writes nothing by design */
+    unwritten = 0;
+#endif
     if (unwritten != 0) {
         pg_fail("the kernel left %lld of %lld outputs unwritten (poison 0x%04x still there)", (long long)unwritten,
                 (long long)(s.M * s.N), PG_D_POISON);

@@ -248,8 +248,14 @@ static __device__ __forceinline__ void ws_epilogue_staged(const pg_kernel_params
 template <int SUBTILES, bool STORE = true>
 static __device__ __forceinline__ void ws_store_tile(const pg_kernel_params &p, uint32_t my_epi, int m0, int n0)
 {
+#ifdef PG_DIAG_NO_STORE
+    /* diagnostic builds only (docs/experiments.md M57): no D store, so no
+     * write traffic and no drain (the commit stays; outputs unwritten) */
+    (void)p, (void)my_epi, (void)m0, (void)n0;
+#else
     for (int s = 0; s < SUBTILES && STORE; s++)
         tma_store_2d(&p.map_d, n0 + s * EPI_SUB_COLS, m0, my_epi + s * EPI_SUB_BYTES);
+#endif
     bulk_commit();
 }
 
