@@ -235,6 +235,41 @@ static void startup_print(FILE *f, const pg_schedule *s)
     fprintf(f, " cycles over the steady period (%+.0f over all %.0f tiles)\n", s->wu_total, s->wu_tiles);
 }
 
+/* A latency the fit read off waits that held in under this share of the
+ * tiles that saw it is known from its longest values only. */
+#define FEW_BOUND_SHARE 0.10
+
+/* What each fitted latency rests on: the tiles where it held a wait, of the
+ * tiles that observed it (docs/experiments.md M55: bres's store drain holds
+ * 2% of its turns at zero delay, so its fit is the tail of its values, and
+ * a probe that makes it bind tests what the calibration could not see). */
+static void evidence_print(FILE *f, const pg_schedule *s)
+{
+    int n = 0;
+    for (int d = 0; d < s->ndists; d++) {
+        const sch_dist *x = &s->dists[d];
+        if (x->fit_bound <= 0)
+            continue;
+        if (n++ == 0)
+            fprintf(f, "  latencies read off the waits they held (tiles where each held one, of the tiles that saw it):\n   ");
+        const char *sep = n > 1 ? ";" : "";
+        if (x->fit_seen > 0)
+            fprintf(f, "%s %s %lld of %lld (%.1f%%)", sep, x->name, (long long)x->fit_bound, (long long)x->fit_seen,
+                    100.0 * (double)x->fit_bound / (double)x->fit_seen);
+        else
+            fprintf(f, "%s %s %lld tiles", sep, x->name, (long long)x->fit_bound);
+    }
+    if (n)
+        fputc('\n', f);
+    for (int d = 0; d < s->ndists; d++) {
+        const sch_dist *x = &s->dists[d];
+        if (x->fit_bound > 0 && x->fit_seen > 0 && (double)x->fit_bound < FEW_BOUND_SHARE * (double)x->fit_seen)
+            fprintf(f, "  %s held under %.0f%% of its waits: the fit knows its longest values only; a run where it "
+                       "binds more tests it\n",
+                    x->name, 100 * FEW_BOUND_SHARE);
+    }
+}
+
 int fit_print_text(FILE *f, const pg_schedule *s, const pg_prediction *p, const pg_prediction *m, const pg_run *run)
 {
     char v[64] = "";
@@ -261,7 +296,26 @@ int fit_print_text(FILE *f, const pg_schedule *s, const pg_prediction *p, const 
     }
     fprintf(f, "  critical cycle: %s (bottleneck %s)\n", p->critical_cycle, p->bottleneck);
     startup_print(f, s);
+    evidence_print(f, s);
     return ferror(f) ? pg_fail("write error") : 0;
+}
+
+/* evidence_print's figures: "latency_evidence": [{name, tiles_seen, tiles_bound}] */
+static void json_evidence(pg_json *j, const pg_schedule *s)
+{
+    pg_json_key(j, "latency_evidence");
+    pg_json_array_begin(j);
+    for (int d = 0; d < s->ndists; d++) {
+        const sch_dist *x = &s->dists[d];
+        if (x->fit_bound <= 0)
+            continue;
+        pg_json_object_begin(j);
+        pg_json_kv_string(j, "name", x->name);
+        pg_json_kv_int(j, "tiles_seen", x->fit_seen);
+        pg_json_kv_int(j, "tiles_bound", x->fit_bound);
+        pg_json_object_end(j);
+    }
+    pg_json_array_end(j);
 }
 
 int fit_print_json(FILE *f, const pg_schedule *s, const pg_prediction *p, const pg_prediction *m, const pg_run *run)
@@ -280,6 +334,7 @@ int fit_print_json(FILE *f, const pg_schedule *s, const pg_prediction *p, const 
     pg_json_object_begin(&j);
     json_prediction_body(&j, m);
     pg_json_object_end(&j);
+    json_evidence(&j, s);
     pg_json_object_end(&j);
     return pg_json_finish(&j);
 }

@@ -26,6 +26,11 @@ typedef struct {
     double dram_latency, bytes, bytes_per_cycle;
     double shift;                   /* empirical: added to every trace sample */
     double emp_mean;                /* empirical: mean of the trace column(s) before shift */
+    /* a latency `pegemm model fit` read off the waits it held: the traced
+     * tiles that observed it (a bound where another dependency held the
+     * wait) and those where it held the wait (0, 0: not fitted; not written
+     * to a schedule file) */
+    int64_t fit_seen, fit_bound;
     int line;
 } sch_dist;
 

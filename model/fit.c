@@ -360,6 +360,18 @@ static int set_censored_latencies(pg_schedule *s, cens_obs *co, double *const *s
             return -1;
         if (km == 1 && nsamp[d] >= 20 && set_latency(s, d, samples[d], fracs[d], nsamp[d]))
             return -1;
+        /* what the estimate rests on: a latency that held few waits is known
+         * from its longest values only (`model fit` says so) */
+        int64_t nexact = 0;
+        for (int64_t i = 0; i < o->n; i++)
+            nexact += o->exact[i];
+        if (km == 0 || (km == 1 && nsamp[d] >= 20)) {
+            sch_dist e = s->dists[d];
+            e.fit_seen = o->n;
+            e.fit_bound = km == 0 ? nexact : nsamp[d];
+            if (sch_set_dist(s, &e)) /* kept with the fitted distribution through recompiles */
+                return -1;
+        }
     }
     return 0;
 }
