@@ -1,4 +1,5 @@
 #include "cli_model_out.h"
+#include "fit.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -235,10 +236,6 @@ static void startup_print(FILE *f, const pg_schedule *s)
     fprintf(f, " cycles over the steady period (%+.0f over all %.0f tiles)\n", s->wu_total, s->wu_tiles);
 }
 
-/* A latency the fit read off waits that held in under this share of the
- * tiles that saw it is known from its longest values only. */
-#define FEW_BOUND_SHARE 0.10
-
 /* What each fitted latency rests on: the tiles where it held a wait, of the
  * tiles that observed it (docs/experiments.md M55: bres's store drain holds
  * 2% of its turns at zero delay, so its fit is the tail of its values, and
@@ -261,13 +258,11 @@ static void evidence_print(FILE *f, const pg_schedule *s)
     }
     if (n)
         fputc('\n', f);
-    for (int d = 0; d < s->ndists; d++) {
-        const sch_dist *x = &s->dists[d];
-        if (x->fit_bound > 0 && x->fit_seen > 0 && (double)x->fit_bound < FEW_BOUND_SHARE * (double)x->fit_seen)
+    for (int d = 0; d < s->ndists; d++)
+        if (fit_latency_is_thin(&s->dists[d]))
             fprintf(f, "  %s held under %.0f%% of its waits: the fit knows its longest values only; a run where it "
                        "binds more tests it\n",
-                    x->name, 100 * FEW_BOUND_SHARE);
-    }
+                    s->dists[d].name, 100 * FIT_FEW_BOUND_SHARE);
 }
 
 int fit_print_text(FILE *f, const pg_schedule *s, const pg_prediction *p, const pg_prediction *m, const pg_run *run)

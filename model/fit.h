@@ -67,5 +67,11 @@ int64_t fit_tile_starts(const pg_trace *t, int phase, fit_interval *iv);
 /* Measure a `warmup` line's start-up transient on the calibration's trace
  * (warmup_fit.c); 0 without the line. */
 int warmup_fit(pg_schedule *s, const pg_trace *t);
+/* A latency the fit read off waits that held under this share of the tiles
+ * that saw it is known from its longest values only (fit_evidence.c). */
+#define FIT_FEW_BOUND_SHARE 0.10
+int fit_latency_is_thin(const sch_dist *d);
+/* "NAME (B of S tiles), ..." of s's thin latencies into buf; their count. */
+int fit_thin_latencies(const pg_schedule *s, char *buf, size_t cap);
 
 #endif

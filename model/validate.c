@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "fit.h"
 #include "model_ext.h"
 #include "pg_error.h"
 #include "sched.h"
@@ -174,6 +175,7 @@ int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n
     if (calibration_floor(fit, floors) || pg_schedule_set_all(fit, v->sets, v->nsets, v->deltas, v->ndeltas))
         goto done;
     snprintf(out->schedule, sizeof out->schedule, "%s", pg_schedule_name(fit));
+    fit_thin_latencies(fit, out->thin_latencies, sizeof out->thin_latencies);
     out->rows[0].path = cal_path;
     out->rows[0].self_fit = 1;
     if (predict_row(&cal, &cal, fit, floors, o, &out->rows[0]))

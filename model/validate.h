@@ -62,6 +62,10 @@ typedef struct {
 
 typedef struct {
     char schedule[64];
+    /* the calibration's latencies read off waits that held under
+     * FIT_FEW_BOUND_SHARE of them ("NAME (B of S tiles), ..."; "" none):
+     * known from their longest values only (model/fit_evidence.c) */
+    char thin_latencies[256];
     int n;
     pg_validate_row *rows; /* n rows: the calibration first, then the runs as given */
     int oos, oos_period_ok, oos_waits_ok, oos_both_ok, not_predicted;

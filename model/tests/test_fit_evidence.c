@@ -23,6 +23,7 @@
 #include "pg_error.h"
 #include "runfile.h"
 #include "sched.h"
+#include "validate.h"
 
 enum { BRES0, PINGPONG0, N_RUNS };
 static const char *g_path[N_RUNS];
@@ -131,6 +132,25 @@ static void test_not_written(void **state)
     fitted_free(&f);
 }
 
+/* `pegemm model validate` names the calibration's thin latencies (bres's
+ * store drain), and a pingpong calibration has none */
+static void test_validate_names_thin(void **state)
+{
+    (void)state;
+    const pg_model_opts o = {2000, 1, 0};
+    const pg_validate_opts v = {0};
+    pg_validate_report r;
+    if (pg_model_validate_runs(g_path[BRES0], &g_path[BRES0], 1, &v, &o, &r))
+        fail_msg("%s", pg_last_error());
+    assert_non_null(strstr(r.thin_latencies, "store_drain ("));
+    assert_null(strstr(r.thin_latencies, "order_handover"));
+    pg_validate_report_free(&r);
+    if (pg_model_validate_runs(g_path[PINGPONG0], &g_path[PINGPONG0], 1, &v, &o, &r))
+        fail_msg("%s", pg_last_error());
+    assert_string_equal(r.thin_latencies, "");
+    pg_validate_report_free(&r);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 1 + N_RUNS) {
@@ -143,6 +163,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bres_drain_flagged),
         cmocka_unit_test(test_pingpong_drain_measured),
         cmocka_unit_test(test_not_written),
+        cmocka_unit_test(test_validate_names_thin),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
