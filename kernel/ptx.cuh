@@ -96,6 +96,20 @@ static __device__ __forceinline__ void tma_store_2d(const CUtensorMap *map, int3
                  : "memory");
 }
 
+#ifdef PG_DIAG_STORE_EVICT_FIRST
+/* diagnostic builds only (docs/experiments.md M59): the store with an L2
+ * evict-first policy (D is written once and never read back) */
+static __device__ __forceinline__ void tma_store_2d_evict_first(const CUtensorMap *map, int32_t c0, int32_t c1,
+                                                                uint32_t src)
+{
+    uint64_t policy;
+    asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint [%0, {%1, %2}], [%3], %4;"
+                 ::"l"((uint64_t)map), "r"(c0), "r"(c1), "r"(src), "l"(policy)
+                 : "memory");
+}
+#endif
+
 static __device__ __forceinline__ void bulk_commit(void) { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
 /* The staging buffer may be overwritten once the stores have read it. */
 static __device__ __forceinline__ void bulk_wait_read_all(void) { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }

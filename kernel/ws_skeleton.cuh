@@ -252,6 +252,9 @@ static __device__ __forceinline__ void ws_store_tile(const pg_kernel_params &p, 
     /* diagnostic builds only (docs/experiments.md M57): no D store, so no
      * write traffic and no drain (the commit stays; outputs unwritten) */
     (void)p, (void)my_epi, (void)m0, (void)n0;
+#elif defined(PG_DIAG_STORE_EVICT_FIRST)
+    for (int s = 0; s < SUBTILES && STORE; s++)
+        tma_store_2d_evict_first(&p.map_d, n0 + s * EPI_SUB_COLS, m0, my_epi + s * EPI_SUB_BYTES);
 #else
     for (int s = 0; s < SUBTILES && STORE; s++)
         tma_store_2d(&p.map_d, n0 + s * EPI_SUB_COLS, m0, my_epi + s * EPI_SUB_BYTES);
