@@ -1,10 +1,10 @@
 #include "cli_model_out.h"
-#include "fit.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fit.h"
 #include "pg_error.h"
 #include "pg_json.h"
 #include "pg_svg.h"
