@@ -345,31 +345,32 @@ static int set_censored_latencies(pg_schedule *s, cens_obs *co, double *const *s
         if (s->dists[d].family == DIST_EMPIRICAL || s->dists[d].kind == DKIND_PHASE)
             continue;
         const cens_obs *o = &co[d];
+        sch_dist *x = &s->dists[d];
         int km = o->old || o->n == 0 ? 1 : -2;
         double *q = NULL, *zero = NULL;
+        /* what the estimate rests on (fit_evidence.c: a latency that held few
+         * waits is known from its longest values only), set before
+         * set_latency so that its fitted distribution keeps it */
         if (km == -2) {
             q = malloc(sizeof(double) * (size_t)o->n);
             zero = calloc((size_t)o->n, sizeof(double));
             km = q && zero ? fit_censored_quantiles(o->y, o->exact, o->n, 20, q, o->n) : pg_fail("out of memory");
-            if (km == 0)
+            if (km == 0) {
+                x->fit_seen = o->n;
+                x->fit_bound = 0;
+                for (int64_t i = 0; i < o->n; i++)
+                    x->fit_bound += o->exact[i];
                 km = set_latency(s, d, q, zero, o->n) ? -1 : 0;
+            }
         }
         free(q);
         free(zero);
         if (km < 0)
             return -1;
-        if (km == 1 && nsamp[d] >= 20 && set_latency(s, d, samples[d], fracs[d], nsamp[d]))
-            return -1;
-        /* what the estimate rests on: a latency that held few waits is known
-         * from its longest values only (`model fit` says so) */
-        int64_t nexact = 0;
-        for (int64_t i = 0; i < o->n; i++)
-            nexact += o->exact[i];
-        if (km == 0 || (km == 1 && nsamp[d] >= 20)) {
-            sch_dist e = s->dists[d];
-            e.fit_seen = o->n;
-            e.fit_bound = km == 0 ? nexact : nsamp[d];
-            if (sch_set_dist(s, &e)) /* kept with the fitted distribution through recompiles */
+        if (km == 1 && nsamp[d] >= 20) {
+            x->fit_seen = o->n;
+            x->fit_bound = nsamp[d];
+            if (set_latency(s, d, samples[d], fracs[d], nsamp[d]))
                 return -1;
         }
     }
