@@ -9,6 +9,11 @@ def load(p):
     d['aclk'] = t['anchor_clock'][:]; d['ans'] = t['anchor_globaltimer_ns'][:]
     d['hz'] = f['/kernel'].attrs['sm_clock_hz']; d['epi'] = f['/kernel'].attrs['epi_delay']
     return d
+def intervals(d, name):
+    """{(sm, tile): (begin, end)} of one phase of a loaded trace"""
+    m = d['phase'] == d['pn'].index(name)
+    return {(s, t): (b, e) for s, t, b, e in zip(d['sm'][m], d['tile'][m], d['begin'][m], d['end'][m])}
+
 def main():
   for p in sys.argv[1:]:
       d = load(p)

@@ -1,13 +1,11 @@
 #!/usr/bin/python3
 import sys, numpy as np
 import os; sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from coh import load
+from coh import load, intervals
 from persm import starts
 for p in sys.argv[1:]:
     d = load(p); pn = d['pn']; ph = d['phase']; sm = d['sm']; tile = d['tile']; D = d['epi']
-    def get(name):
-        i = pn.index(name); m = ph == i
-        return {(s, t): (b, e) for s, t, b, e in zip(sm[m], tile[m], d['begin'][m], d['end'][m])}
+    get = lambda name: intervals(d, name)
     def mean(name, sub=0):
         i = pn.index(name); m = ph == i; return (d['end'][m] - d['begin'][m]).mean() - sub
     per = starts(d); P = np.mean([np.mean(np.diff(x[10:-3])) for x in per.values()])

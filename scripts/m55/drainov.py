@@ -2,13 +2,11 @@
 # drain-bound tiles: store start (k-2, same warpgroup) -> turn end (k), against its overlap with the other warpgroup's mainloop (k-1)
 import sys, numpy as np
 import os; sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from coh import load
+from coh import load, intervals
 allx = []; ally = []
 for p in sys.argv[1:]:
     d = load(p); pn = d['pn']; ph = d['phase']; sm = d['sm']; tile = d['tile']; D = d['epi']
-    def get(name):
-        i = pn.index(name); m = ph == i
-        return {(s, t): (b, e) for s, t, b, e in zip(sm[m], tile[m], d['begin'][m], d['end'][m])}
+    get = lambda name: intervals(d, name)
     OW = get('order_wait'); ES = get('epilogue_store'); ML = get('mainloop')
     bysm = {}
     for (s, t), (b, e) in ML.items(): bysm.setdefault(s, []).append((b, t))

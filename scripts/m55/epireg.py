@@ -2,14 +2,12 @@
 # per tile: A's epilogue work (tile k) against overlaps with B's phases
 import sys, numpy as np
 import os; sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from coh import load
+from coh import load, intervals
 def ov(a0, a1, b0, b1): return max(0, min(a1, b1) - max(a0, b0))
 ALL = []
 for p in sys.argv[1:]:
     d = load(p); pn = d['pn']; ph = d['phase']; sm = d['sm']; tile = d['tile']; D = d['epi']
-    def get(name):
-        i = pn.index(name); m = ph == i
-        return {(s, t): (b, e) for s, t, b, e in zip(sm[m], tile[m], d['begin'][m], d['end'][m])}
+    get = lambda name: intervals(d, name)
     EP = get('epilogue_regs'); ES = get('epilogue_store'); ML = get('mainloop'); OW = get('order_wait'); LW = get('load_wait')
     bysm = {}
     for (s, t), (b, e) in ML.items(): bysm.setdefault(s, []).append((b, t))

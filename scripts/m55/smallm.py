@@ -1,12 +1,10 @@
 #!/usr/bin/python3
 import sys, numpy as np
 import os; sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from coh import load
+from coh import load, intervals
 for p in sys.argv[1:]:
     d = load(p); pn = d['pn']; ph = d['phase']; sm = d['sm']; tile = d['tile']
-    def get(name):
-        i = pn.index(name); m = ph == i
-        return {(s, t): (b, e) for s, t, b, e in zip(sm[m], tile[m], d['begin'][m], d['end'][m])}
+    get = lambda name: intervals(d, name)
     PI = get('producer_issue'); LW = get('load_wait'); ML = get('mainloop'); OW = get('order_wait'); EP = get('epilogue_regs')
     bysm = {}
     for (s, t), (b, e) in ML.items(): bysm.setdefault(s, []).append((b, t))
