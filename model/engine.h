@@ -24,7 +24,7 @@ typedef struct {
     int64_t kb_run_count; /* ... over this many loads */
     int col[SCH_MAX_NODES]; /* slot -> trace table column, -1 = parametric */
     double scale[SCH_MAX_NODES]; /* slot -> factor on its samples (memory terms at another clock) */
-    double dq[SCH_MAX_NODES];    /* slot -> `dramq` factor on its samples, replayed ones included */
+    double dq[SCH_MAX_NODES];    /* slot -> `dramq` x `l2reuse` factor on its samples, replayed ones included */
     int means_only; /* deterministic: every sample at its mean */
     /* kblocks_fit's replay (non-NULL): each tile's loop solves for the load
      * latency that gives its sampled phase, stored here by table row */
@@ -98,6 +98,15 @@ double dramq_factor(const pg_schedule *s, int dist);
  * its share is not set). */
 double dramq_queue_ratio(const pg_schedule *s);
 int dramq_moves_loop(const pg_schedule *s);
+/* `l2reuse` (l2reuse.c): the share of a working set of `working_set` bytes
+ * the L2 keeps between launches; the run's working set (tiles x the
+ * `bandwidth` line's bytes per tile); the factor on a distribution's
+ * samples (1 unless it is listed, the line on and its cal_bytes set); and
+ * the factor on the `warmup` line's move. */
+double l2reuse_kept(const pg_schedule *s, double working_set);
+double l2reuse_working_set(const pg_schedule *s);
+double l2reuse_factor(const pg_schedule *s, int dist);
+double l2reuse_swing_scale(const pg_schedule *s);
 /* `contend` (contend.c).  contend_step_end: the end of tile k's step v
  * (a contended or `by` step; not the `kblocks` loop) that starts at `start`
  * and would end at `best` as sampled: a contended step's work moved by its

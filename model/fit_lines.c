@@ -140,6 +140,14 @@ static int dramq_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_
     return dramq_fit(s);
 }
 
+/* `l2reuse`: the calibration's working set, once the `bandwidth` line has
+ * the run's bytes per tile */
+static int l2reuse_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
+{
+    (void)run, (void)row_of, (void)ntiles;
+    return l2reuse_fit(s);
+}
+
 /* in the order the fit runs them */
 /* `warmup`: the calibration's start-up transient, from its tile starts */
 static int warmup_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
@@ -150,6 +158,7 @@ static int warmup_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row
 
 static const fit_line fit_line_table[] = {
     {"bandwidth", bandwidth_scale_work, bandwidth_work_whatif, bandwidth_fit},
+    {"l2reuse", l2reuse_cal_set, NULL, l2reuse_fit_line},
     {"contend", NULL, NULL, contend_fit_line},
     {"kblocks", kblocks_scale_work, kblocks_scale_work, kblocks_fit_line},
     {"tmaqueue", NULL, NULL, tmaqueue_fit_line},

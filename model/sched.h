@@ -273,6 +273,16 @@ struct pg_schedule {
     char dq_spec[SCH_DQ_MAX][SCH_NAME];
     double dq_qscale, dq_bytes_per_s, dq_cal_bytes_per_s, dq_clock_cal;
     double dq_rho; /* the DRAM share the prediction runs at (dq_rho_set) */
+    /* `l2reuse LATENCY... bytes=C ratio=R full=F cal_bytes=W0 on=0|1`
+     * (model/l2reuse.c): a run whose working set W (the `bandwidth` line's
+     * compulsory bytes per tile x tiles) the L2 of C bytes keeps between
+     * back-to-back launches reads it there: the listed latencies move toward
+     * R x theirs, and the start-up swing (`warmup`) shrinks, by the share h
+     * of W kept, against the calibration's (W0). */
+    int l2_on, l2_line, l2_n;
+    int l2_dist[SCH_DQ_MAX];
+    char l2_spec[SCH_DQ_MAX][SCH_NAME];
+    double l2_bytes, l2_ratio, l2_full, l2_cal_bytes;
     /* `warmup tiles=T total=E eK=E(K)...` (model/warmup.c): the calibration's
      * start-up transient.  E(K) = the sum of a unit's first K tile gaps (the
      * period step's starts) less K steady periods (the mean gap of the
@@ -401,6 +411,13 @@ int sch_tmaqueue_write(FILE *f, const pg_schedule *s, char *text);
 int sch_dramq_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
 int sch_dramq_resolve(pg_schedule *s);
 int sch_dramq_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+/* The `l2reuse` line (l2reuse_parse.c): parse, resolve against the
+ * `bandwidth` line and the listed latencies, `l2reuse.KEY` overrides,
+ * write-back (its engine part: engine.h; its fit: fit.h). */
+int sch_l2reuse_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
+int sch_l2reuse_resolve(pg_schedule *s);
+int sch_l2reuse_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+int sch_l2reuse_write(FILE *f, const pg_schedule *s, char *text);
 /* The `warmup` line (warmup_parse.c): parse, `warmup.KEY` overrides
  * (tiles, total, eK), write-back; the gap counts its eK keys name (its
  * engine part: engine.h; its fit: fit.h). */

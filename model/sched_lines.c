@@ -16,6 +16,7 @@ const sch_line sch_lines[] = {
     {"contend", sch_contend_parse, NULL, sch_contend_resolve, sch_contend_override, sch_contend_write},
     {"bandwidth", sch_bandwidth_parse, NULL, sch_bandwidth_resolve, sch_bandwidth_override, sch_bandwidth_write},
     {"dramq", sch_dramq_parse, NULL, sch_dramq_resolve, sch_dramq_override, NULL},
+    {"l2reuse", sch_l2reuse_parse, NULL, sch_l2reuse_resolve, sch_l2reuse_override, sch_l2reuse_write},
     {"warmup", sch_warmup_parse, NULL, NULL, sch_warmup_override, sch_warmup_write},
 };
 const int sch_nlines = (int)(sizeof sch_lines / sizeof sch_lines[0]);

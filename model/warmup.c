@@ -18,7 +18,9 @@
  * unit starts at once: where the `dramq` line runs (another GPU, M54) the
  * move is scaled by that queue's wait at the run's DRAM share against the
  * calibration's (dramq_queue_ratio); at T' = T it stays 0 (the other GPU's
- * period at the calibration's count is the `dramq` line's alone). */
+ * period at the calibration's count is the `dramq` line's alone); where
+ * the `l2reuse` line keeps part of the run's working set in the L2 between
+ * launches, by the share left to stream from DRAM (M60). */
 #include <math.h>
 
 #include "engine.h"
@@ -50,7 +52,7 @@ double warmup_period_delta(const pg_schedule *s, double tiles_per_unit)
         fabs(tiles_per_unit - s->wu_tiles) <= 1e-6 * s->wu_tiles)
         return 0;
     const double gaps = s->wu_tiles - 1, run_gaps = tiles_per_unit - 1;
-    return dramq_queue_ratio(s) * (cum_excess(s, run_gaps) / run_gaps - s->wu_total / gaps);
+    return dramq_queue_ratio(s) * l2reuse_swing_scale(s) * (cum_excess(s, run_gaps) / run_gaps - s->wu_total / gaps);
 }
 
 void warmup_apply(const pg_schedule *s, pg_prediction *p)

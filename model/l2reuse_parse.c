@@ -1,0 +1,142 @@
+/* The `l2reuse` line's schedule side: parse, resolve against the
+ * `bandwidth` line and the listed latencies, `l2reuse.KEY` overrides,
+ * write-back (the fitted cal_bytes).  What the line does is in l2reuse.c;
+ * its fit in l2reuse_fit.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_error.h"
+#include "sched.h"
+
+#define L2FAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->l2_line))
+
+static const char *const k_keys[] = {"bytes", "ratio", "full", "cal_bytes", "on", NULL};
+#define L2_USAGE "usage: l2reuse LATENCY... bytes=C ratio=R full=F [cal_bytes=W0] [on=0|1]"
+#define L2_RANGE "(bytes > 0, 0 < ratio <= 4, 0 <= full < 1, cal_bytes >= 0, on 0|1)"
+
+static double *key_field(pg_schedule *s, const char *key)
+{
+    return strcmp(key, "bytes") == 0       ? &s->l2_bytes
+           : strcmp(key, "ratio") == 0     ? &s->l2_ratio
+           : strcmp(key, "full") == 0      ? &s->l2_full
+           : strcmp(key, "cal_bytes") == 0 ? &s->l2_cal_bytes
+                                           : NULL;
+}
+
+static int key_ok(const char *key, double v)
+{
+    if (strcmp(key, "on") == 0)
+        return v == 0 || v == 1;
+    if (strcmp(key, "ratio") == 0)
+        return v > 0 && v <= 4;
+    if (strcmp(key, "full") == 0)
+        return v >= 0 && v < 1;
+    if (strcmp(key, "cal_bytes") == 0)
+        return v >= 0 && v < 1e18;
+    return v > 0 && v < 1e18;
+}
+
+static void set_key(pg_schedule *s, const char *key, double v)
+{
+    if (strcmp(key, "on") == 0)
+        s->l2_on = (int)v;
+    else
+        *key_field(s, key) = v;
+}
+
+/* the key of token `tok` (NAME=VALUE), or -1 */
+static int key_index(const char *tok)
+{
+    const char *eq = strchr(tok, '=');
+    for (int k = 0; eq && k_keys[k]; k++)
+        if (strlen(k_keys[k]) == (size_t)(eq - tok) && strncmp(tok, k_keys[k], (size_t)(eq - tok)) == 0)
+            return k;
+    return -1;
+}
+
+int sch_l2reuse_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
+{
+    (void)text;
+    if (s->l2_line)
+        return pg_fail("%s:%d: only one `l2reuse` line (first at line %d)", s->origin, line, s->l2_line);
+    s->l2_line = line;
+    s->l2_on = 1;
+    int seen[5] = {0};
+    for (int i = 1; i < ntok; i++) {
+        const char *eq = strchr(tok[i], '=');
+        if (!eq) {
+            if (s->l2_n == SCH_DQ_MAX)
+                return L2FAIL("l2reuse: at most %d latencies", SCH_DQ_MAX);
+            if (strlen(tok[i]) >= SCH_NAME)
+                return L2FAIL("l2reuse: name too long");
+            snprintf(s->l2_spec[s->l2_n++], SCH_NAME, "%s", tok[i]);
+            continue;
+        }
+        const int k = key_index(tok[i]);
+        if (k < 0)
+            return L2FAIL("l2reuse: '%s': expected bytes=, ratio=, full=, cal_bytes= or on=", tok[i]);
+        char *end = NULL;
+        const double v = strtod(eq + 1, &end);
+        if (end == eq + 1 || *end || !key_ok(k_keys[k], v))
+            return L2FAIL("l2reuse: %s is out of range " L2_RANGE, tok[i]);
+        set_key(s, k_keys[k], v);
+        seen[k] = 1;
+    }
+    if (s->l2_n == 0 || !seen[0] || !seen[1] || !seen[2])
+        return L2FAIL(L2_USAGE);
+    return 0;
+}
+
+int sch_l2reuse_resolve(pg_schedule *s)
+{
+    if (!s->l2_line)
+        return 0;
+    if (s->bw_dist < 0)
+        return L2FAIL("l2reuse needs a `bandwidth` line (its compulsory bytes per tile give the working set)");
+    for (int i = 0; i < s->l2_n; i++) {
+        const int d = sch_find_dist(s, s->l2_spec[i]);
+        if (d < 0 || s->dists[d].kind == DKIND_PHASE)
+            return L2FAIL("l2reuse: '%s' is not a `latency` or `memory` line of this schedule", s->l2_spec[i]);
+        s->l2_dist[i] = d;
+    }
+    return 0;
+}
+
+int sch_l2reuse_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
+{
+    if (!s->l2_line)
+        return pg_fail("'%s': this schedule has no l2reuse line", param);
+    const int is_on = strcmp(stat, "on") == 0;
+    double *f = key_field(s, stat);
+    if (!f && !is_on)
+        return pg_fail("'%s': l2reuse takes bytes, ratio, full, cal_bytes, on", param);
+    const double v = relative ? (is_on ? s->l2_on : *f) + value : value;
+    if (!key_ok(stat, v))
+        return pg_fail("'%s': %g is out of range " L2_RANGE, param, v);
+    set_key(s, stat, v);
+    return 0;
+}
+
+/* The line as written, its cal_bytes= the fitted one (an `on=$option` and
+ * the other keys stay as written: what-ifs on them are overrides). */
+int sch_l2reuse_write(FILE *f, const pg_schedule *s, char *text)
+{
+    if (!s->l2_line)
+        return 0;
+    int wrote_cal = 0;
+    for (char *save = NULL, *t = strtok_r(text, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        if (t != text)
+            fputc(' ', f);
+        if (key_index(t) == 3) {
+            fprintf(f, "cal_bytes=%.9g", s->l2_cal_bytes);
+            wrote_cal = 1;
+        } else {
+            fputs(t, f);
+        }
+    }
+    if (!wrote_cal)
+        fprintf(f, " cal_bytes=%.9g", s->l2_cal_bytes);
+    fputc('\n', f);
+    return 1;
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Probe set 17 of issue 12 (docs/experiments.md M60): small problems whose
+# A and D fit in the 50 MB L2 across launches, against larger ones, traced
+# on an H100 and an H200 so the first load's latency and the start-up swing
+# can be read against the working set: bres at M = 2,112 x T and pingpong
+# at M = 2,816 x T for T = 3, 5, 7, 10, 16 tiles per SM, each variant's
+# zero-delay calibration and the bench's floors.  Every traced run keeps
+# rows 0:64 and times 10 launches, as the earlier sets.
+#
+#   scripts/gpu_probes17.sh OUTDIR      -> OUTDIR/probes17.tgz (+ the run files, the log)
+SET=17
+source "$(dirname "$0")/probe_set_lib.sh"
+probe pingpong_ml_00000 $PG --variant pingpong --shape $SH
+for t in 3 5 7 10 16; do
+    m=$((2816 * t))
+    probe pingpong_m$m $PG --variant pingpong --shape $m,768,768,196
+done
+probe bres_ml_00000 $PG --variant bres --shape $SH
+for t in 3 5 7 10 16; do
+    m=$((2112 * t))
+    probe bres_m$m $PG --variant bres --shape $m,768,768,196
+done
+probe_set_finish
