@@ -34,6 +34,9 @@
 #define PG_LIMIT_STAGES 256
 /* Consumer warpgroups: a CTA has at most 32 warps. */
 #define PG_LIMIT_CONSUMERS 32
+/* The GPU's L2 (optional l2_bytes): 0 = not recorded; an H100 has 50 MiB,
+ * 1 TiB is past any cache. */
+#define PG_LIMIT_L2_BYTES ((int64_t)1 << 40)
 /* Model-probe spins (epi_delay, mainloop_delay), cycles: 2^31 cycles is
  * over a second per tile. */
 #define PG_LIMIT_DELAY ((int64_t)1 << 31)

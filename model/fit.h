@@ -55,9 +55,10 @@ int tmaqueue_fit(pg_schedule *s, double traced_mean);
 int dramq_fit(pg_schedule *s);
 /* The calibration's working set on an `l2reuse` line (l2reuse_fit.c): as a
  * setting for fit_lines' scale_work hook (1 written, 0 without the line),
- * and set on s; 0 without the line. */
+ * and set on s with the run's L2 size where its file records it; 0 without
+ * the line. */
 int l2reuse_cal_set(const pg_schedule *s, double ratio, char *out, size_t cap);
-int l2reuse_fit(pg_schedule *s);
+int l2reuse_fit(pg_schedule *s, const pg_run *run);
 /* One interval of a traced phase (the measured period's and the `warmup`
  * fit's tile starts). */
 typedef struct {

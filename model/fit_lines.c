@@ -144,8 +144,8 @@ static int dramq_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_
  * the run's bytes per tile */
 static int l2reuse_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
 {
-    (void)run, (void)row_of, (void)ntiles;
-    return l2reuse_fit(s);
+    (void)row_of, (void)ntiles;
+    return l2reuse_fit(s, run);
 }
 
 /* in the order the fit runs them */

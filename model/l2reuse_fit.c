@@ -3,7 +3,8 @@
  * the fit's; C, R and F are the machine's and the line's law).  Set twice:
  * once the run's tiles are known (fit_set_machine's scale_work hook, so the
  * fit's own replays run at h = h0, nothing moved), and again once the
- * `bandwidth` line holds the run's bytes per tile.  As an override, so a
+ * `bandwidth` line holds the run's bytes per tile; the L2's size too,
+ * where the run file records it (`/kernel l2_bytes`).  As an override, so a
  * recompile keeps it; written back by the line's write hook. */
 #include <stdio.h>
 
@@ -20,10 +21,15 @@ int l2reuse_cal_set(const pg_schedule *s, double ratio, char *out, size_t cap)
     return 1;
 }
 
-int l2reuse_fit(pg_schedule *s)
+int l2reuse_fit(pg_schedule *s, const pg_run *run)
 {
     char set[96];
     if (!l2reuse_cal_set(s, 1, set, sizeof set))
         return 0;
+    if (pg_schedule_set(s, set, 0))
+        return -1;
+    if (!(run->kernel.l2_bytes > 0)) /* not recorded: the schedule's size stays */
+        return 0;
+    snprintf(set, sizeof set, "l2reuse.bytes=%.17g", (double)run->kernel.l2_bytes);
     return pg_schedule_set(s, set, 0);
 }

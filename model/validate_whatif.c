@@ -213,6 +213,26 @@ static void device_whatifs(const pg_run *cal, const pg_run *run, const pg_schedu
     add(w, "bandwidth.bytes_per_tile=%.17g", (bytes >= 0 ? bytes : fit->bw_bytes_per_tile) / ratio);
 }
 
+/* The `l2reuse` line (model/l2reuse.c): the run's GPU's L2 where the run
+ * file records it (`/kernel l2_bytes`), else the fit's.  Its working set is
+ * tiles x the `bandwidth` line's bytes per tile; where device_whatifs
+ * divided those by the floors' ratio (another GPU, no `dramq` line), the
+ * L2 and the calibration's working set are divided alike, so the share
+ * kept stays the run's.  Nothing is added where nothing differs. */
+static void l2_whatifs(const pg_run *run, const pg_schedule *fit, const pg_floors *fl, pg_whatif *w)
+{
+    if (!fit->l2_line)
+        return;
+    double scale = 1;
+    if (w->other_device && !fit->dq_line && fl && fl->cal_bytes_per_s > 0 && fl->other_bytes_per_s > 0)
+        scale = fl->cal_bytes_per_s / fl->other_bytes_per_s;
+    const double C = run->kernel.l2_bytes > 0 ? (double)run->kernel.l2_bytes : fit->l2_bytes;
+    if (C != fit->l2_bytes || scale != 1)
+        add(w, "l2reuse.bytes=%.17g", C * scale);
+    if (scale != 1)
+        add(w, "l2reuse.cal_bytes=%.17g", fit->l2_cal_bytes * scale);
+}
+
 int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *floors,
                      pg_whatif *w)
 {
@@ -225,6 +245,7 @@ int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fi
         return 0;
     unsigned change = shape_whatifs(cal, run, fit, w);
     device_whatifs(cal, run, fit, floors, w);
+    l2_whatifs(run, fit, floors, w);
     if (w->other_device)
         change |= CHANGE_GPU;
     if (run->kernel.epi_delay != cal->kernel.epi_delay) {

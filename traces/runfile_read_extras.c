@@ -42,6 +42,10 @@ int pg_runfile_read_kernel(hid_t file, pg_kernel_info *k)
         pg_h5_attr_read_i64(g, o, "epi_delay", &k->epi_delay) < 0 ||
         pg_h5_attr_read_i64(g, o, "mainloop_delay", &k->mainloop_delay) < 0)
         goto done;
+    /* optional (runs written before it existed have none: 0) */
+    const int has_l2 = pg_h5_attr_exists(g, o, "l2_bytes");
+    if (has_l2 < 0 || (has_l2 && pg_h5_attr_read_i64(g, o, "l2_bytes", &k->l2_bytes) < 0))
+        goto done;
     k->present = 1;
     if (pg_runfile_check_kernel(k) < 0)
         goto done;

@@ -172,6 +172,8 @@ static int write_kernel(hid_t file, const pg_kernel_info *k)
         pg_h5_attr_write_i64(g, o, "epi_delay", k->epi_delay) < 0 ||
         pg_h5_attr_write_i64(g, o, "mainloop_delay", k->mainloop_delay) < 0)
         goto done;
+    if (k->l2_bytes > 0 && pg_h5_attr_write_i64(g, o, "l2_bytes", k->l2_bytes) < 0)
+        goto done;
     rc = 0;
 done:
     rc = pg_h5_close(g, H5Gclose, rc, "cannot close /kernel");

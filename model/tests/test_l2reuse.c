@@ -16,12 +16,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "model_ext.h"
 #include "pg_error.h"
 #include "sched.h"
+#include "runfile.h"
 #include "sched_text.h"
 #include "validate.h"
 
@@ -102,18 +104,30 @@ static void bad_lines_are_refused(void **st)
     pg_schedule_free(s);
 }
 
-/* committed data: a run whose 24 MB working set stays in the 50 MiB L2 */
-static double small_run_error(const char *variant)
+/* committed data: a run whose 24 MB working set stays in the 50 MiB L2;
+ * *whatif: the row's what-ifs, "; "-joined */
+static double run_error(const char *path, const char *variant, char *whatif, size_t cap)
 {
     const pg_model_opts o = {20000, 1, 0};
     const char *const var[] = {variant};
     const pg_validate_opts v = {NULL, {0, 0}, variant ? var : NULL, variant ? 1 : 0, NULL, 0, NULL, 0};
     pg_validate_report r;
-    if (pg_model_validate_runs(g_cal, &g_small, 1, &v, &o, &r))
+    if (pg_model_validate_runs(g_cal, &path, 1, &v, &o, &r))
         fail_msg("%s", pg_last_error());
     assert_string_equal(r.rows[1].whatif.kind, "M");
     const double err = r.rows[1].period_predicted / r.rows[1].period_measured - 1;
+    whatif[0] = '\0';
+    for (int i = 0; i < r.rows[1].whatif.n; i++)
+        snprintf(whatif + strlen(whatif), cap - strlen(whatif), "%s; ", r.rows[1].whatif.set[i]);
     pg_validate_report_free(&r);
+    return err;
+}
+
+static double small_run_error(const char *variant)
+{
+    char whatif[1024];
+    const double err = run_error(g_small, variant, whatif, sizeof whatif);
+    assert_null(strstr(whatif, "l2reuse")); /* a run that records no L2: the schedule's */
     return err;
 }
 
@@ -123,6 +137,28 @@ static void a_small_bres_run(void **st)
     const double on = small_run_error(NULL), off = small_run_error("l2reuse=0");
     if (!(fabs(on) <= 0.03 && off > 0.15))
         fail_msg("with the line %+.1f%%, without %+.1f%%", 100 * on, 100 * off);
+}
+
+/* The same run as if its file said its GPU had a 30 MiB L2: the what-if
+ * takes the run's size, and less of its working set is kept. */
+static void the_runs_own_l2(void **st)
+{
+    (void)st;
+    char dir[] = "/tmp/pg_l2reuse_XXXXXX", path[64], whatif[1024];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/small.h5", dir);
+    pg_run run;
+    if (pg_run_read(g_small, &run, PG_READ_ALL))
+        fail_msg("%s", pg_last_error());
+    run.kernel.l2_bytes = 30 << 20;
+    assert_int_equal(pg_run_write(path, &run, 0), 0);
+    pg_run_free(&run);
+    const double err30 = run_error(path, NULL, whatif, sizeof whatif), err50 = small_run_error(NULL);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+    assert_non_null(strstr(whatif, "l2reuse.bytes=31457280; "));
+    if (!(err30 > err50 + 0.02))
+        fail_msg("30 MiB %+.1f%%, 50 MiB %+.1f%%", 100 * err30, 100 * err50);
 }
 
 int main(int argc, char **argv)
@@ -138,6 +174,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(write_back_keeps_the_option),
         cmocka_unit_test(bad_lines_are_refused),
         cmocka_unit_test(a_small_bres_run),
+        cmocka_unit_test(the_runs_own_l2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -309,11 +309,16 @@ static void test_whatif_other_gpu_bandwidth(void **state)
     line[1] = '#';
     if (pg_schedule_load_text(text, "no-dramq", &s) || pg_whatif_derive(&cal, &run, s, &fl, &w))
         fail_msg("%s", pg_last_error());
-    assert_int_equal(w.n, 2); /* the calibrated period stays: its share is cal_bytes_per_tile's (M40) */
+    assert_int_equal(w.n, 4); /* the calibrated period stays: its share is cal_bytes_per_tile's (M40) */
     assert_string_equal(w.set[0], "bandwidth.bytes_per_s=3000000000000");
-    double bytes = NAN;
+    double bytes = NAN, l2 = NAN, cal_ws = NAN;
     assert_int_equal(sscanf(w.set[1], "bandwidth.bytes_per_tile=%lf", &bytes), 1);
     assert_true(fabs(bytes - 36864 / 1.5) < 1e-6);
+    /* the `l2reuse` line's L2 and calibration working set divided alike,
+     * so the share of the run's working set kept does not move (M60) */
+    assert_int_equal(sscanf(w.set[2], "l2reuse.bytes=%lf", &l2), 1);
+    assert_int_equal(sscanf(w.set[3], "l2reuse.cal_bytes=%lf", &cal_ws), 1);
+    assert_true(fabs(l2 - 52428800 / 1.5) < 1e-3 && fabs(cal_ws - s->l2_cal_bytes / 1.5) < 1e-3);
     free(text);
     pg_schedule_free(s);
     pg_schedule_free(b);
