@@ -51,6 +51,7 @@ typedef struct {
     pg_whatif whatif;    /* whatif.why_not set: nothing below is filled */
     double period_measured, period_predicted;
     double startup_shift; /* cycles of period_predicted from the `warmup` line (0: none) */
+    double l2_working_set, l2_kept; /* the `l2reuse` line's working set (bytes) and share kept (NAN: none) */
     int period_ok;
     int nwaits;
     char wait_name[PG_VALIDATE_MAX_WAITS][32];

@@ -33,7 +33,7 @@
 
 static const char *g_cal, *g_small;
 
-static double period_at(const char *tiles_set, const char *extra)
+static double period_at(const char *tiles_set, const char *extra, double *kept)
 {
     pg_schedule *s = NULL;
     if (pg_schedule_load_text(SCHED("20000", L2LINE), "l2.sched", &s))
@@ -47,21 +47,29 @@ static double period_at(const char *tiles_set, const char *extra)
     pg_prediction p;
     assert_int_equal(pg_model_predict(s, &o, &p), 0);
     pg_schedule_free(s);
+    if (kept)
+        *kept = p.l2_kept;
     return p.tile_period;
 }
 
 static void the_load_moves_with_the_share_kept(void **st)
 {
     (void)st;
-    assert_float_equal(period_at(NULL, NULL), 2000, 2);          /* the calibration */
-    assert_float_equal(period_at("tiles=200", NULL), 2000, 2);   /* 200 MB: streams */
-    assert_float_equal(period_at("tiles=40", NULL), 1500, 2);    /* 40 MB: kept whole */
-    assert_float_equal(period_at("tiles=75", NULL), 1750, 2);    /* 75 MB: half kept */
-    assert_float_equal(period_at("tiles=40", "l2=0"), 2000, 2);  /* the option off */
-    assert_float_equal(period_at("tiles=40", "l2reuse.on=0"), 2000, 2);
-    assert_float_equal(period_at("tiles=40", "l2reuse.bytes=3e7"), 2000, 2); /* a smaller L2 */
+    assert_float_equal(period_at(NULL, NULL, NULL), 2000, 2);          /* the calibration */
+    assert_float_equal(period_at("tiles=200", NULL, NULL), 2000, 2);   /* 200 MB: streams */
+    assert_float_equal(period_at("tiles=40", NULL, NULL), 1500, 2);    /* 40 MB: kept whole */
+    assert_float_equal(period_at("tiles=75", NULL, NULL), 1750, 2);    /* 75 MB: half kept */
+    assert_float_equal(period_at("tiles=40", "l2=0", NULL), 2000, 2);  /* the option off */
+    assert_float_equal(period_at("tiles=40", "l2reuse.on=0", NULL), 2000, 2);
+    assert_float_equal(period_at("tiles=40", "l2reuse.bytes=3e7", NULL), 2000, 2); /* a smaller L2 */
     /* a calibration kept half: the run kept whole moves by 0.5 / 0.75 */
-    assert_float_equal(period_at("tiles=40", "l2reuse.cal_bytes=7.5e7"), 1000 + 1000 * 0.5 / 0.75, 2);
+    assert_float_equal(period_at("tiles=40", "l2reuse.cal_bytes=7.5e7", NULL), 1000 + 1000 * 0.5 / 0.75, 2);
+    /* the prediction reports the share kept: 0.5 at 75 MB, none when off */
+    double kept = 0;
+    period_at("tiles=75", NULL, &kept);
+    assert_float_equal(kept, 0.5, 1e-9);
+    period_at("tiles=75", "l2=0", &kept);
+    assert_true(isnan(kept));
 }
 
 static void write_back_keeps_the_option(void **st)
