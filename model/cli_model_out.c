@@ -34,6 +34,7 @@ static void json_prediction_body(pg_json *j, const pg_prediction *p)
     pg_json_kv_number(j, "dram_utilization", p->dram_utilization);
     pg_json_kv_number(j, "l2_working_set_bytes", p->l2_working_set);
     pg_json_kv_number(j, "l2_kept", p->l2_kept);
+    pg_json_kv_number(j, "l2_kept_calibration", p->l2_kept_cal);
     pg_json_key(j, "waits");
     pg_json_object_begin(j);
     for (int i = 0; i < p->nwaits; i++)
@@ -104,9 +105,9 @@ int model_print_text(FILE *f, const pg_schedule *s, const pg_model_opts *o, cons
     if (p->startup_shift != 0)
         fprintf(f, "  start-up transient      %+.1f cycles of it (%.4g tiles per unit against the calibration's %.4g)\n",
                 p->startup_shift, s->machine.tiles / s->machine.units, s->wu_tiles);
-    if (isfinite(p->l2_kept) && p->l2_kept > 0)
-        fprintf(f, "  L2 between launches     %.0f%% of the %.1f MB working set kept (l2reuse: its loads move)\n",
-                100 * p->l2_kept, p->l2_working_set / 1e6);
+    if (isfinite(p->l2_kept) && (p->l2_kept > 0 || p->l2_kept_cal > 0))
+        fprintf(f, "  L2 between launches     %.0f%% of the %.1f MB working set kept (l2reuse; the calibration's: %.0f%%)\n",
+                100 * p->l2_kept, p->l2_working_set / 1e6, 100 * p->l2_kept_cal);
     if (isfinite(p->clark_tile_period))
         fprintf(f, "  Clark closed form       %.1f cycles (%+.1f%% vs Monte Carlo)\n", p->clark_tile_period,
                 100 * (p->clark_tile_period / p->tile_period - 1));

@@ -107,9 +107,10 @@ double l2reuse_kept(const pg_schedule *s, double working_set);
 double l2reuse_working_set(const pg_schedule *s);
 double l2reuse_factor(const pg_schedule *s, int dist);
 double l2reuse_swing_scale(const pg_schedule *s);
-/* The run's working set and the share kept, for a report: 1 where the
- * line is on and its calibration's working set known, 0 otherwise. */
-int l2reuse_report(const pg_schedule *s, double *working_set, double *kept);
+/* The run's working set, the share kept and the calibration's, for a
+ * report: 1 where the line is on and its calibration's working set known,
+ * 0 otherwise. */
+int l2reuse_report(const pg_schedule *s, double *working_set, double *kept, double *kept_cal);
 /* `contend` (contend.c).  contend_step_end: the end of tile k's step v
  * (a contended or `by` step; not the `kblocks` loop) that starts at `start`
  * and would end at `best` as sampled: a contended step's work moved by its

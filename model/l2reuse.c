@@ -58,13 +58,14 @@ static int kept_pair(const pg_schedule *s, double *h, double *h0)
     return 1;
 }
 
-int l2reuse_report(const pg_schedule *s, double *working_set, double *kept)
+int l2reuse_report(const pg_schedule *s, double *working_set, double *kept, double *kept_cal)
 {
     double h, h0;
     if (!kept_pair(s, &h, &h0))
         return 0;
     *working_set = l2reuse_working_set(s);
     *kept = h;
+    *kept_cal = h0;
     return 1;
 }
 

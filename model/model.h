@@ -78,9 +78,10 @@ typedef struct {
     /* cycles a schedule's `warmup` line moved the period by: the run's
      * start-up transient against the calibration's (0: none) */
     double startup_shift;
-    /* a schedule's `l2reuse` line: the run's working set (bytes) and the
-     * share of it the L2 keeps between launches (NAN: no line, or off) */
-    double l2_working_set, l2_kept;
+    /* a schedule's `l2reuse` line: the run's working set (bytes), the share
+     * of it the L2 keeps between launches and the calibration's share (the
+     * loads move by the difference; NAN: no line, or off) */
+    double l2_working_set, l2_kept, l2_kept_cal;
 } pg_prediction;
 
 int pg_model_predict(const pg_schedule *s, const pg_model_opts *o, pg_prediction *out);

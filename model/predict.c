@@ -269,9 +269,8 @@ static int predict_core(const pg_schedule *s, const pg_model_opts *o, pg_predict
     out->dram_utilization = out->bandwidth_phase_mean = NAN;
     out->wall_ms = out->tflops = out->clark_tile_period = NAN;
     out->startup_shift = 0;
-    out->l2_working_set = out->l2_kept = NAN;
-    if (!l2reuse_report(s, &out->l2_working_set, &out->l2_kept))
-        out->l2_working_set = out->l2_kept = NAN;
+    if (!l2reuse_report(s, &out->l2_working_set, &out->l2_kept, &out->l2_kept_cal))
+        out->l2_working_set = out->l2_kept = out->l2_kept_cal = NAN;
     if (with_wall) {
         double wc, wci;
         if (wall_clock(s, o, &wc, &wci))

@@ -45,6 +45,7 @@ static void compare(pg_validate_row *row, const pg_prediction *m, const pg_predi
     row->startup_shift = p->startup_shift;
     row->l2_working_set = p->l2_working_set;
     row->l2_kept = p->l2_kept;
+    row->l2_kept_cal = p->l2_kept_cal;
     row->period_ok = fabs(p->tile_period / m->tile_period - 1) <= PG_VALIDATE_PERIOD_REL;
     row->waits_ok = 1;
     for (int w = 0; w < m->nwaits && row->nwaits < PG_VALIDATE_MAX_WAITS; w++) {
