@@ -59,6 +59,9 @@ int dramq_fit(pg_schedule *s);
  * the line. */
 int l2reuse_cal_set(const pg_schedule *s, double ratio, char *out, size_t cap);
 int l2reuse_fit(pg_schedule *s, const pg_run *run);
+/* The run's GPU's L2 in bytes: its file's `/kernel l2_bytes`, else that of
+ * a GPU of the same name our runs recorded (H100 80GB HBM3, H200), else 0. */
+int64_t l2reuse_run_l2(const pg_run *run);
 /* One interval of a traced phase (the measured period's and the `warmup`
  * fit's tile starts). */
 typedef struct {

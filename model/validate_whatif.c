@@ -214,7 +214,8 @@ static void device_whatifs(const pg_run *cal, const pg_run *run, const pg_schedu
 }
 
 /* The `l2reuse` line (model/l2reuse.c): the run's GPU's L2 where the run
- * file records it (`/kernel l2_bytes`), else the fit's.  Its working set is
+ * file records it (`/kernel l2_bytes`) or its GPU is one whose L2 our runs
+ * recorded (l2reuse_run_l2), else the fit's.  Its working set is
  * tiles x the `bandwidth` line's bytes per tile; where device_whatifs
  * divided those by the floors' ratio (another GPU, no `dramq` line), the
  * L2 and the calibration's working set are divided alike, so the share
@@ -226,7 +227,8 @@ static void l2_whatifs(const pg_run *run, const pg_schedule *fit, const pg_floor
     double scale = 1;
     if (w->other_device && !fit->dq_line && fl && fl->cal_bytes_per_s > 0 && fl->other_bytes_per_s > 0)
         scale = fl->cal_bytes_per_s / fl->other_bytes_per_s;
-    const double C = run->kernel.l2_bytes > 0 ? (double)run->kernel.l2_bytes : fit->l2_bytes;
+    const int64_t l2 = l2reuse_run_l2(run);
+    const double C = l2 > 0 ? (double)l2 : fit->l2_bytes;
     if (C != fit->l2_bytes || scale != 1)
         add(w, "l2reuse.bytes=%.17g", C * scale);
     if (scale != 1)

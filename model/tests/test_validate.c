@@ -268,10 +268,12 @@ static void test_whatif_other_gpu(void **state)
     if (pg_schedule_load("h100-bres", &s) || pg_whatif_derive(&cal, &run, s, &fl, &w))
         fail_msg("%s", pg_last_error());
     assert_int_equal(w.other_device, 1);
-    assert_int_equal(w.n, 3);
+    assert_int_equal(w.n, 4);
     assert_string_equal(w.set[0], "dramq.on=1");
     assert_string_equal(w.set[1], "dramq.bytes_per_s=4500000000000");
     assert_string_equal(w.set[2], "dramq.cal_bytes_per_s=3000000000000");
+    /* an H200's L2, which its run files before /kernel l2_bytes do not say */
+    assert_string_equal(w.set[3], "l2reuse.bytes=62914560");
     assert_string_equal(w.kind, "GPU");
     /* applied to the schedule, the first load waits less (a faster
      * machine's DRAM share is lower, its queue shorter) */
@@ -318,7 +320,7 @@ static void test_whatif_other_gpu_bandwidth(void **state)
      * so the share of the run's working set kept does not move (M60) */
     assert_int_equal(sscanf(w.set[2], "l2reuse.bytes=%lf", &l2), 1);
     assert_int_equal(sscanf(w.set[3], "l2reuse.cal_bytes=%lf", &cal_ws), 1);
-    assert_true(fabs(l2 - 52428800 / 1.5) < 1e-3 && fabs(cal_ws - s->l2_cal_bytes / 1.5) < 1e-3);
+    assert_true(fabs(l2 - 62914560 / 1.5) < 1e-3 && fabs(cal_ws - s->l2_cal_bytes / 1.5) < 1e-3);
     free(text);
     pg_schedule_free(s);
     pg_schedule_free(b);
