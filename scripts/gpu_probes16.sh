@@ -10,14 +10,5 @@
 #   scripts/gpu_probes16.sh OUTDIR      -> OUTDIR/probes16.tgz (+ the run files, the log)
 SET=16
 source "$(dirname "$0")/probe_set_lib.sh"
-probe pingpong_ml_00000 $PG --variant pingpong --shape $SH
-for t in 4 6 8 12 24; do
-    m=$((2816 * t))
-    probe pingpong_m$m $PG --variant pingpong --shape $m,768,768,196
-done
-probe bres_ml_00000 $PG --variant bres --shape $SH
-for t in 4 6 8 12 24; do
-    m=$((2112 * t))
-    probe bres_m$m $PG --variant bres --shape $m,768,768,196
-done
+small_m_probes 4 6 8 12 24
 probe_set_finish

@@ -42,6 +42,19 @@ probe() { # probe FILE PEGEMM ARGS... : one traced run into runs/FILE.h5
     fi
 }
 
+small_m_probes() { # small_m_probes T... : each variant's calibration, then
+    # pingpong at M = 2,816 x T and bres at 2,112 x T (T tiles per SM)
+    local t
+    probe pingpong_ml_00000 $PG --variant pingpong --shape $SH
+    for t in "$@"; do
+        probe pingpong_m$((2816 * t)) $PG --variant pingpong --shape $((2816 * t)),768,768,196
+    done
+    probe bres_ml_00000 $PG --variant bres --shape $SH
+    for t in "$@"; do
+        probe bres_m$((2112 * t)) $PG --variant bres --shape $((2112 * t)),768,768,196
+    done
+}
+
 probe_set_finish() { # the log's totals and OUT/probesSET.tgz
     local t_end
     t_end=$(date +%s)
