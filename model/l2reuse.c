@@ -10,8 +10,9 @@
  *
  *     h(W) = clamp((C - W) / (C - F C), 0, 1),
  *
- * is 1 up to F x C (the L2 is not one LRU: its set hashing and the D lines
- * written since evict some of A before it fills) and falls to 0 at C.  Each
+ * is 1 up to F x C and falls to 0 at C (F < 1: the L2 does not keep a
+ * working set of its own size whole -- set hashing, and the D lines each
+ * launch writes; F = 0.5 was chosen on probe set 16, M60).  Each
  * listed latency (per-tile replayed or parametric) is multiplied by
  *
  *     (1 - h + h R) / (1 - h0 + h0 R),    h0 = h(W0), W0 the calibration's,
