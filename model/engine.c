@@ -33,6 +33,11 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
         E->dq[i] = dramq_factor(s, s->slots[i].dist) * l2reuse_factor(s, s->slots[i].dist);
     for (int i = 0; i < s->nct; i++)
         E->ct_at[s->ct[i].node] = E->ct_at[s->ct[i].by_node] = 1;
+    E->unit_row0 = -1;
+    if (l2reuse_engine_init(E)) {
+        engine_free(E);
+        return -1;
+    }
     rng_seed(&E->r, seed);
     contend_reset(E);
     return 0;
@@ -51,10 +56,12 @@ void engine_reset(engine *E, uint64_t seed)
     E->kb_run_count = 0;
     contend_reset(E);
     E->block_left = 0;
+    E->unit_row0 = -1;
     const sch_table *T = E->s->table;
     if (T && E->s->machine.whole_run && T->nunits > 0 && !E->means_only) {
         /* a unit from an empty pipeline: replay one traced SM from its first tile */
-        E->row = T->unit_first[rng_below(&E->r, (uint64_t)T->nunits)] - 1;
+        E->unit_row0 = T->unit_first[rng_below(&E->r, (uint64_t)T->nunits)];
+        E->row = E->unit_row0 - 1;
         if (E->row < 0)
             E->row += T->rows;
         E->block_left = INT32_MAX;
@@ -92,7 +99,7 @@ static void draw(engine *E, double *out)
         } else if (E->col[i] >= 0) {
             /* one trace tile for all of this tile's phases: keeps their correlation */
             row = E->row;
-            out[i] = (s->table->v[row * s->table->cols + E->col[i]] + d->shift) * E->dq[i];
+            out[i] = (l2reuse_replayed(E, i, row, s->table->v[row * s->table->cols + E->col[i]]) + d->shift) * E->dq[i];
         } else {
             out[i] = dist_sample(d, &E->r) * E->scale[i] * E->dq[i];
         }

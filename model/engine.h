@@ -40,6 +40,14 @@ typedef struct {
     int64_t k;      /* next tile */
     int64_t row;    /* trace row of the current run of consecutive rows */
     int block_left; /* rows left in that run */
+    /* `l2reuse` on a replayed unit (l2reuse.c): its first l2_start_rows
+     * rows (the calibration's start-up swing, a DRAM queue) keep only
+     * l2_swing of their listed latencies' excess over l2_steady, the
+     * column's mean past them */
+    int64_t unit_row0; /* the replayed unit's first table row; -1: not replaying one */
+    int l2_start_rows;
+    double l2_swing;
+    double l2_steady[SCH_MAX_NODES]; /* slot -> mean past the start-up; NAN: not moved */
 } engine;
 
 int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only);
@@ -111,6 +119,11 @@ double l2reuse_swing_scale(const pg_schedule *s);
  * report: 1 where the line is on and its calibration's working set known,
  * 0 otherwise. */
 int l2reuse_report(const pg_schedule *s, double *working_set, double *kept, double *kept_cal);
+/* Set E's l2_* fields (engine_init, after E->col); -1 out of memory. */
+int l2reuse_engine_init(engine *E);
+/* A replayed sample v of slot i at table row `row`, its start-up excess
+ * scaled (v unchanged outside a replayed unit's start-up rows). */
+double l2reuse_replayed(const engine *E, int i, int64_t row, double v);
 /* `contend` (contend.c).  contend_step_end: the end of tile k's step v
  * (a contended or `by` step; not the `kblocks` loop) that starts at `start`
  * and would end at `best` as sampled: a contended step's work moved by its

@@ -26,11 +26,21 @@
  * from DRAM: pingpong's loads are bound by its B stages' L2 reads and are
  * not listed (M58: its small runs are not faster).
  *
+ * A fitted schedule replays each unit's tiles from a traced SM's first,
+ * and those first tiles carry the calibration's start-up swing in their
+ * load latencies too (every SM's first loads queue for DRAM at once): in a
+ * replayed unit the listed latencies of the first rows, up to the `warmup`
+ * line's slowest point (where E(K) peaks), keep (1 - h) / (1 - h0) of their
+ * excess over the column's mean past them, as the period's swing does
+ * (docs/experiments.md M62).
+ *
  * This file is the line's engine part; its parse is in l2reuse_parse.c, its
  * fit (cal_bytes) in l2reuse_fit.c. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "engine.h"
+#include "pg_error.h"
 #include "sched.h"
 
 double l2reuse_kept(const pg_schedule *s, double working_set)
@@ -90,4 +100,89 @@ double l2reuse_swing_scale(const pg_schedule *s)
     if (!kept_pair(s, &h, &h0) || h0 >= 1)
         return 1; /* a calibration kept whole measured no DRAM swing to scale */
     return (1 - h) / (1 - h0);
+}
+
+static int listed_dist(const pg_schedule *s, int dist)
+{
+    for (int i = 0; i < s->l2_n; i++)
+        if (s->l2_dist[i] == dist)
+            return 1;
+    return 0;
+}
+
+/* The `warmup` line's slowest point: the key K where E(K) is largest (0:
+ * no line, or no key inside the calibration's gaps) */
+static int swing_rows(const pg_schedule *s)
+{
+    int best = 0;
+    double e_best = 0;
+    for (int i = 0; s->wu_line && i < SCH_WU_NKEYS; i++)
+        if (isfinite(s->wu_e[i]) && sch_wu_k[i] < s->wu_tiles - 1 && s->wu_e[i] > e_best) {
+            e_best = s->wu_e[i];
+            best = sch_wu_k[i];
+        }
+    return best;
+}
+
+/* each table row's index within its traced SM (rows run SM by SM from
+ * each unit_first), malloc'd; NULL out of memory */
+static int64_t *row_index(const sch_table *T)
+{
+    int64_t *idx = malloc(sizeof(int64_t) * (size_t)(T->rows > 0 ? T->rows : 1));
+    if (!idx)
+        return NULL;
+    for (int64_t r = 0; r < T->rows; r++)
+        idx[r] = -1;
+    for (int u = 0; u < T->nunits; u++) {
+        int64_t next = T->rows; /* the next unit's first row after this one's */
+        for (int w = 0; w < T->nunits; w++)
+            if (T->unit_first[w] > T->unit_first[u] && T->unit_first[w] < next)
+                next = T->unit_first[w];
+        for (int64_t r = T->unit_first[u]; r < next; r++)
+            idx[r] = r - T->unit_first[u];
+    }
+    return idx;
+}
+
+int l2reuse_engine_init(engine *E)
+{
+    const pg_schedule *s = E->s;
+    const sch_table *T = s->table;
+    double h, h0;
+    for (int i = 0; i < s->nslots; i++)
+        E->l2_steady[i] = NAN;
+    E->l2_start_rows = 0;
+    E->l2_swing = 1;
+    if (!kept_pair(s, &h, &h0) || h == h0 || !T || T->nunits <= 0 || !s->machine.whole_run)
+        return 0;
+    E->l2_start_rows = swing_rows(s);
+    E->l2_swing = l2reuse_swing_scale(s);
+    if (E->l2_start_rows <= 0)
+        return 0;
+    int64_t *idx = row_index(T);
+    if (!idx)
+        return pg_fail("out of memory for the l2reuse line's rows");
+    for (int i = 0; i < s->nslots; i++) {
+        if (E->col[i] < 0 || !listed_dist(s, s->slots[i].dist))
+            continue;
+        double sum = 0;
+        int64_t n = 0;
+        for (int64_t r = 0; r < T->rows; r++)
+            if (idx[r] >= E->l2_start_rows) {
+                sum += T->v[r * T->cols + E->col[i]];
+                n++;
+            }
+        if (n > 0)
+            E->l2_steady[i] = sum / (double)n;
+    }
+    free(idx);
+    return 0;
+}
+
+double l2reuse_replayed(const engine *E, int i, int64_t row, double v)
+{
+    if (E->unit_row0 < 0 || !isfinite(E->l2_steady[i]) || row < E->unit_row0 ||
+        row - E->unit_row0 >= E->l2_start_rows)
+        return v;
+    return E->l2_steady[i] + (v - E->l2_steady[i]) * E->l2_swing;
 }
