@@ -24,6 +24,15 @@ static double *key_field(pg_schedule *s, const char *key)
                                            : NULL;
 }
 
+/* a number key's value (key_field's, read-only) */
+static double key_value(const pg_schedule *s, const char *key)
+{
+    return strcmp(key, "bytes") == 0   ? s->l2_bytes
+           : strcmp(key, "ratio") == 0 ? s->l2_ratio
+           : strcmp(key, "full") == 0  ? s->l2_full
+                                       : s->l2_cal_bytes;
+}
+
 static int key_ok(const char *key, double v)
 {
     if (strcmp(key, "on") == 0)
@@ -118,22 +127,23 @@ int sch_l2reuse_override(pg_schedule *s, const char *stat, int relative, double 
     return 0;
 }
 
-/* The line as written, its cal_bytes= the fitted one (an `on=$option` and
- * the other keys stay as written: what-ifs on them are overrides). */
+/* The line as written with its numbers as they are now (the fit sets
+ * cal_bytes and, from the run file, bytes); `on=` stays as written (an
+ * `on=$option` keeps its option). */
 int sch_l2reuse_write(FILE *f, const pg_schedule *s, char *text)
 {
     if (!s->l2_line)
         return 0;
     int wrote_cal = 0;
     for (char *save = NULL, *t = strtok_r(text, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        const int k = key_index(t);
         if (t != text)
             fputc(' ', f);
-        if (key_index(t) == 3) {
-            fprintf(f, "cal_bytes=%.9g", s->l2_cal_bytes);
-            wrote_cal = 1;
-        } else {
+        if (k >= 0 && k_keys[k] && strcmp(k_keys[k], "on") != 0)
+            fprintf(f, "%s=%.9g", k_keys[k], key_value(s, k_keys[k]));
+        else
             fputs(t, f);
-        }
+        wrote_cal |= k == 3;
     }
     if (!wrote_cal)
         fprintf(f, " cal_bytes=%.9g", s->l2_cal_bytes);

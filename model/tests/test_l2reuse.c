@@ -79,11 +79,13 @@ static void write_back_keeps_the_option(void **st)
     pg_schedule *s = NULL;
     assert_int_equal(pg_schedule_load_text(SCHED("20000", L2LINE), "l2.sched", &s), 0);
     assert_int_equal(pg_schedule_set(s, "l2reuse.cal_bytes=1234", 0), 0);
+    assert_int_equal(pg_schedule_set(s, "l2reuse.bytes=62914560", 0), 0); /* as the fit sets an H200's */
     char *text = pg_test_schedule_text(s, NULL);
-    assert_non_null(strstr(text, "l2reuse first_load bytes=1e8 ratio=0.5 full=0.5 cal_bytes=1234 on=$l2\n"));
+    assert_non_null(strstr(text, "l2reuse first_load bytes=62914560 ratio=0.5 full=0.5 cal_bytes=1234 on=$l2\n"));
     pg_schedule *back = NULL;
     assert_int_equal(pg_schedule_load_text(text, "back.sched", &back), 0);
     assert_float_equal(back->l2_cal_bytes, 1234, 0);
+    assert_float_equal(back->l2_bytes, 62914560, 0);
     free(text);
     pg_schedule_free(back);
     pg_schedule_free(s);
