@@ -9,6 +9,8 @@
 #   KBT_SLEEP=1 scripts/gpu_kbt.sh OUTDIR   M49: bres at --epi-delay 0 / 350 / 1100 with the delay
 #                                           spinning (build-kbt) and sleeping (build-kbt-sleep,
 #                                           -DPG_DELAY_SLEEP), alternating
+#   KBT_SMALL=1 scripts/gpu_kbt.sh OUTDIR   M63: bres at M = 10,560 (5 tiles per SM, kept in the L2)
+#                                           and 200,704, at zero delay and --mainloop-delay 1200
 set -uo pipefail
 [ $# = 1 ] || { echo "usage: scripts/gpu_kbt.sh OUTDIR" >&2; exit 2; }
 mkdir -p "$1" || exit 2
@@ -29,7 +31,7 @@ kbt() { # kbt NAME ARGS...  (with $BIN)
     shift
     echo "== $name: $*" >>"$OUT/kbt.log"
     if PG_KBT_OUT="$OUT/$name.kbt" timeout 120 $BIN run --trace --rows 0:64 --reps 3 \
-        --shape 200704,768,768,196 "$@" -o "$OUT/$name.h5" >>"$OUT/kbt.log" 2>&1 && [ -s "$OUT/$name.kbt" ]; then
+        --shape ${KBT_SHAPE:-200704},768,768,196 "$@" -o "$OUT/$name.h5" >>"$OUT/kbt.log" 2>&1 && [ -s "$OUT/$name.kbt" ]; then
         echo "ok     $name"
     else
         echo "FAILED $name"
@@ -41,6 +43,14 @@ if [ "${KBT_SLEEP:-0}" = 1 ]; then
     for d in 00000 00350 01100; do
         BIN=./build-kbt/cli/pegemm kbt br_spin_$d --variant bres --epi-delay $((10#$d))
         BIN=./build-kbt-sleep/cli/pegemm kbt br_sleep_$d --variant bres --epi-delay $((10#$d))
+    done
+    [ $fails -eq 0 ]
+    exit
+fi
+if [ "${KBT_SMALL:-0}" = 1 ]; then
+    for m in 10560 200704; do
+        KBT_SHAPE=$m kbt br_m${m}_0 --variant bres
+        KBT_SHAPE=$m kbt br_m${m}_ml1200 --variant bres --mainloop-delay 1200
     done
     [ $fails -eq 0 ]
     exit
