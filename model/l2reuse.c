@@ -43,6 +43,14 @@
 #include "pg_error.h"
 #include "sched.h"
 
+static int listed_dist(const pg_schedule *s, int dist)
+{
+    for (int i = 0; i < s->l2_n; i++)
+        if (s->l2_dist[i] == dist)
+            return 1;
+    return 0;
+}
+
 double l2reuse_kept(const pg_schedule *s, double working_set)
 {
     const double C = s->l2_bytes, lo = s->l2_full * s->l2_bytes;
@@ -83,12 +91,7 @@ int l2reuse_report(const pg_schedule *s, double *working_set, double *kept, doub
 double l2reuse_factor(const pg_schedule *s, int dist)
 {
     double h, h0;
-    if (!kept_pair(s, &h, &h0))
-        return 1;
-    int listed = 0;
-    for (int i = 0; i < s->l2_n; i++)
-        listed |= s->l2_dist[i] == dist;
-    if (!listed)
+    if (!kept_pair(s, &h, &h0) || !listed_dist(s, dist))
         return 1;
     const double R = s->l2_ratio;
     return (1 - h + h * R) / (1 - h0 + h0 * R);
@@ -100,14 +103,6 @@ double l2reuse_swing_scale(const pg_schedule *s)
     if (!kept_pair(s, &h, &h0) || h0 >= 1)
         return 1; /* a calibration kept whole measured no DRAM swing to scale */
     return (1 - h) / (1 - h0);
-}
-
-static int listed_dist(const pg_schedule *s, int dist)
-{
-    for (int i = 0; i < s->l2_n; i++)
-        if (s->l2_dist[i] == dist)
-            return 1;
-    return 0;
 }
 
 /* The `warmup` line's slowest point: the key K where E(K) is largest (0:

@@ -15,7 +15,8 @@ static const char *const k_keys[] = {"bytes", "ratio", "full", "cal_bytes", "on"
 #define L2_USAGE "usage: l2reuse LATENCY... bytes=C ratio=R full=F [cal_bytes=W0] [on=0|1]"
 #define L2_RANGE "(bytes > 0, 0 < ratio <= 4, 0 <= full < 1, cal_bytes >= 0, on 0|1)"
 
-static double *key_field(pg_schedule *s, const char *key)
+/* the field of a number key (NULL: `on` or unknown) */
+static const double *key_value_of(const pg_schedule *s, const char *key)
 {
     return strcmp(key, "bytes") == 0       ? &s->l2_bytes
            : strcmp(key, "ratio") == 0     ? &s->l2_ratio
@@ -24,14 +25,8 @@ static double *key_field(pg_schedule *s, const char *key)
                                            : NULL;
 }
 
-/* a number key's value (key_field's, read-only) */
-static double key_value(const pg_schedule *s, const char *key)
-{
-    return strcmp(key, "bytes") == 0   ? s->l2_bytes
-           : strcmp(key, "ratio") == 0 ? s->l2_ratio
-           : strcmp(key, "full") == 0  ? s->l2_full
-                                       : s->l2_cal_bytes;
-}
+/* the same, to set (s is the caller's own, not const) */
+static double *key_field(pg_schedule *s, const char *key) { return (double *)key_value_of(s, key); }
 
 static int key_ok(const char *key, double v)
 {
@@ -140,7 +135,7 @@ int sch_l2reuse_write(FILE *f, const pg_schedule *s, char *text)
         if (t != text)
             fputc(' ', f);
         if (k >= 0 && k_keys[k] && strcmp(k_keys[k], "on") != 0)
-            fprintf(f, "%s=%.9g", k_keys[k], key_value(s, k_keys[k]));
+            fprintf(f, "%s=%.9g", k_keys[k], *key_value_of(s, k_keys[k]));
         else
             fputs(t, f);
         wrote_cal |= k == 3;
