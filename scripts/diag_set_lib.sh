@@ -1,4 +1,4 @@
-# The harness of a diagnostic comparison (scripts/gpu_m56.sh and later),
+# The harness of a diagnostic comparison (scripts/gpu_m55.sh and later),
 # sourced after the caller sets DIAG (its experiment, e.g. m56), with the
 # output directory as its one argument: builds build-gpu
 # (scripts/gpu_build.sh), logs the GPU's clocks and defines `diag_build` (a build

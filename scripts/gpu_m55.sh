@@ -6,17 +6,8 @@
 # again at the end to see the drift.
 #
 #   scripts/gpu_m55.sh OUTDIR      -> OUTDIR/m55.log, OUTDIR/runs/bres_abl_epi_D[_again].h5
-set -uo pipefail
-[ $# = 1 ] || { echo "usage: scripts/gpu_m55.sh OUTDIR" >&2; exit 2; }
-OUT=$1
-mkdir -p "$OUT/runs" || exit 2
-cd "$(dirname "$0")/.." || exit 2
-OUT=$(cd "$OUT" && pwd)
-LOG="$OUT/m55.log"
-: >"$LOG"
-source scripts/gpu_build.sh
-nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.limit --format=csv >>"$LOG" 2>&1
-fails=0
+DIAG=m55
+source "$(dirname "$0")/diag_set_lib.sh" # its build, log and GPU clocks; not its bres runs
 one() { # one FILE DELAY
     echo "== $1: --epi-delay $2" >>"$LOG"
     timeout 120 "$PGBIN" bench --variant bres --ablate --epi-delay "$2" --reps 20 --rows 0:64 \
