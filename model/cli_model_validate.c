@@ -92,6 +92,9 @@ static int report_text(FILE *f, const pg_validate_report *r)
     fprintf(f, "target: tile period within %.0f%%, each mean wait within %.0f%% or %.0f cycles (cycles per tile)\n",
             100 * PG_VALIDATE_PERIOD_REL, 100 * PG_VALIDATE_WAIT_REL, PG_VALIDATE_WAIT_ABS);
     fprintf(f, "(self-fit: the calibration reproduced by construction; out-of-sample: a run the fit never saw)\n");
+    if (r->model_changes[0])
+        fprintf(f, "model changed for every run (variant: before the fit; set, delta: after it): %s\n",
+                r->model_changes);
     if (r->thin_latencies[0])
         fprintf(f, "held few of the calibration's waits, so known from their longest values only (runs where they "
                    "bind more test them): %s\n",
@@ -159,6 +162,7 @@ static int report_json(FILE *f, const pg_validate_report *r)
     pg_json_kv_string(&j, "schedule", r->schedule);
     pg_json_kv_string(&j, "fitted_on", r->rows[0].path);
     pg_json_kv_string(&j, "thin_latencies", r->thin_latencies);
+    pg_json_kv_string(&j, "model_changes", r->model_changes);
     pg_json_kv_number(&j, "target_period_rel", PG_VALIDATE_PERIOD_REL);
     pg_json_kv_number(&j, "target_wait_rel", PG_VALIDATE_WAIT_REL);
     pg_json_kv_number(&j, "target_wait_cycles", PG_VALIDATE_WAIT_ABS);

@@ -16,7 +16,9 @@ int dist_fit(sch_dist *d)
                            "bytes/bytes_per_cycle = %.6g cycles",
                            d->name, d->dram_latency, d->bytes / d->bytes_per_cycle);
         d->mean = d->dram_latency + d->bytes / d->bytes_per_cycle;
-        if (d->family != DIST_LOGNORMAL || !isfinite(d->min) || !isfinite(d->p95))
+        /* a term replayed from a trace stays replayed (a what-if on its
+         * mean shifts it, sched.c) */
+        if (d->family != DIST_EMPIRICAL && (d->family != DIST_LOGNORMAL || !isfinite(d->min) || !isfinite(d->p95)))
             d->family = isfinite(d->sd) && d->sd > 0 ? DIST_NORMAL : DIST_CONST;
     }
     if (!isfinite(d->mean))

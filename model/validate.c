@@ -153,6 +153,25 @@ static int calibration_floor(pg_schedule *fit, const pg_floors *floors)
     return pg_schedule_set(fit, opt, 0);
 }
 
+/* "variant A=1; set B=2; delta C=3" for the report ("" when none) */
+static void describe_changes(const pg_validate_opts *v, char *buf, size_t cap)
+{
+    const struct {
+        const char *label;
+        const char *const *items;
+        int n;
+    } groups[] = {{"variant", v->variant, v->nvariant}, {"set", v->sets, v->nsets}, {"delta", v->deltas, v->ndeltas}};
+    buf[0] = '\0';
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++)
+        for (int i = 0; i < groups[g].n; i++) {
+            const size_t len = strlen(buf);
+            if (i == 0)
+                snprintf(buf + len, cap - len, "%s%s %s", len ? "; " : "", groups[g].label, groups[g].items[i]);
+            else
+                snprintf(buf + len, cap - len, " %s", groups[g].items[i]);
+        }
+}
+
 int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n, const pg_validate_opts *v,
                            const pg_model_opts *o, pg_validate_report *out)
 {
@@ -179,6 +198,7 @@ int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n
         goto done;
     snprintf(out->schedule, sizeof out->schedule, "%s", pg_schedule_name(fit));
     fit_thin_latencies(fit, out->thin_latencies, sizeof out->thin_latencies);
+    describe_changes(v, out->model_changes, sizeof out->model_changes);
     out->rows[0].path = cal_path;
     out->rows[0].self_fit = 1;
     if (predict_row(&cal, &cal, fit, floors, o, &out->rows[0]))

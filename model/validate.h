@@ -68,6 +68,10 @@ typedef struct {
      * FIT_FEW_BOUND_SHARE of them ("NAME (B of S tiles), ..."; "" none):
      * known from their longest values only (model/fit_evidence.c) */
     char thin_latencies[256];
+    /* the model changes made for every run, as given ("" none): "variant
+     * P=V ...; set P=V ...; delta P=+V ..." -- a report read later says
+     * what it was predicted with */
+    char model_changes[512];
     int n;
     pg_validate_row *rows; /* n rows: the calibration first, then the runs as given */
     int oos, oos_period_ok, oos_waits_ok, oos_both_ok, not_predicted;

@@ -89,6 +89,47 @@ static void test_fit_roundtrip(void **state)
     pg_run_free(&run);
 }
 
+/* A what-if on a memory term the fit replays from the trace (first_load:
+ * one latency per traced tile) shifts the replayed latencies and keeps
+ * them replayed: `--delta first_load.mean=0` changes nothing, and +300
+ * lengthens the load wait by about that much.  (Re-deriving the term's
+ * family from its memory fields once turned the replay into an empty
+ * distribution: every tile's first load vanished.) */
+static void test_fit_whatif_replayed_memory(void **state)
+{
+    (void)state;
+    pg_schedule *truth = NULL, *fitted = NULL;
+    assert_int_equal(pg_schedule_load("h100-pingpong", &truth), 0);
+    pg_model_opts o = {600, 5, 0};
+    pg_run run;
+    memset(&run, 0, sizeof run);
+    assert_int_equal(pg_model_simulate_trace(truth, &o, 4, &run.trace), 0);
+    run.kernel.present = 1;
+    snprintf(run.kernel.name, sizeof run.kernel.name, "h100-pingpong");
+    run.kernel.sm_count = 132;
+    run.kernel.sm_clock_hz = 1.755e9;
+    run.kernel.stages = 4;
+    if (pg_schedule_fit(&run, &fitted) != 0)
+        fail_msg("fit: %s", pg_last_error());
+    pg_model_opts po = {20000, 3, 0};
+    pg_prediction base, zero, more;
+    assert_int_equal(pg_model_predict(fitted, &po, &base), 0);
+    assert_int_equal(pg_schedule_set(fitted, "first_load.mean=0", 1), 0);
+    assert_int_equal(pg_model_predict(fitted, &po, &zero), 0);
+    if (fabs(zero.tile_period - base.tile_period) > 1e-6)
+        fail_msg("+0 on the replayed first_load moved the period %.3f -> %.3f", base.tile_period, zero.tile_period);
+    const double lw0 = pg_prediction_find(&base, "load_wait")->mean;
+    assert_int_equal(pg_schedule_set(fitted, "first_load.mean=300", 1), 0);
+    assert_int_equal(pg_model_predict(fitted, &po, &more), 0);
+    const double lw = pg_prediction_find(&more, "load_wait")->mean;
+    if (!(lw > lw0 + 150 && lw < lw0 + 450))
+        fail_msg("load_wait %.1f -> %.1f with first_load +300", lw0, lw);
+    assert_true(more.tile_period > base.tile_period);
+    pg_schedule_free(truth);
+    pg_schedule_free(fitted);
+    pg_run_free(&run);
+}
+
 static void test_fit_needs_trace(void **state)
 {
     (void)state;
@@ -106,6 +147,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_seed_rows),
         cmocka_unit_test(test_csv_errors),
         cmocka_unit_test(test_fit_roundtrip),
+        cmocka_unit_test(test_fit_whatif_replayed_memory),
         cmocka_unit_test(test_fit_needs_trace),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -365,6 +365,7 @@ static void test_validate_runs(void **state)
     assert_non_null(strstr(r.rows[4].whatif.why_not, "no trace"));
     assert_int_equal(r.oos, 1);
     assert_int_equal(r.not_predicted, 3);
+    assert_string_equal(r.model_changes, "");
     assert_false(pg_validate_pass(&r));
     /* the report counts the out-of-sample runs per kind of change */
     assert_string_equal(r.rows[1].whatif.kind, "structure");
@@ -400,7 +401,26 @@ static void test_validate_variant(void **state)
         fail_msg("%s", pg_last_error());
     const double want = by_hand(BRES0, (const char *const[]){"stage_handover.mean=500", "kblocks=12", "stages=8"}, 3, &o);
     assert_true(r.rows[1].period_predicted == want);
+    assert_string_equal(r.model_changes, "set stage_handover.mean=500");
     pg_validate_report_free(&r);
+    /* a delta of 0 on the replayed first load (one latency per traced
+     * tile) predicts what no delta does: the replay stays (it once fell
+     * back to an empty distribution, dropping every first load) */
+    const char *zero[] = {"first_load.mean=0"};
+    const pg_validate_opts vz = {NULL, {0, 0}, NULL, 0, NULL, 0, zero, 1};
+    pg_validate_report rz, r0;
+    const pg_validate_opts v0 = {0};
+    if (pg_model_validate_runs(g_path[BRES0], &g_path[BRES64], 1, &vz, &o, &rz) ||
+        pg_model_validate_runs(g_path[BRES0], &g_path[BRES64], 1, &v0, &o, &r0))
+        fail_msg("%s", pg_last_error());
+    assert_string_equal(rz.model_changes, "delta first_load.mean=0");
+    for (int i = 0; i < 2; i++) {
+        assert_true(rz.rows[i].period_predicted == r0.rows[i].period_predicted);
+        for (int w = 0; w < r0.rows[i].nwaits; w++)
+            assert_true(rz.rows[i].wait_predicted[w] == r0.rows[i].wait_predicted[w]);
+    }
+    pg_validate_report_free(&rz);
+    pg_validate_report_free(&r0);
     /* a structural variant is fitted with: the queue's in-flight count is
      * the calibration's, so the self-fit stays on its trace (set after a
      * fit without it, the count is the ring's and the self-fit moves ~3%) */
@@ -411,6 +431,7 @@ static void test_validate_variant(void **state)
     const double self = r.rows[0].period_predicted / r.rows[0].period_measured - 1;
     if (fabs(self) > 0.015)
         fail_msg("self-fit with the queue variant: %+.1f%%", 100 * self);
+    assert_string_equal(r.model_changes, "variant kblocks.queue=1");
     pg_validate_report_free(&r);
     const char *bad[] = {"no_such_thing=1"};
     const pg_validate_opts vb = {NULL, {0, 0}, bad, 1, NULL, 0, NULL, 0};
