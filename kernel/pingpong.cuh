@@ -247,6 +247,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
                 const int64_t t5 = trace_clock<TRACE>();
                 trace_consumer_tile<TRACE>(p, i, t0, t1, t2, t3, t4, t5);
             }
+            ws_epilogue_after_store(p);
         }
         if (ltid == 0)
             ws_consumer_done<TRACE>(p, w);

@@ -236,10 +236,26 @@ static __device__ __forceinline__ int64_t ws_mainloop(float *acc, const ws_bars<
  * wait for the whole warpgroup. */
 static __device__ __forceinline__ void ws_epilogue_staged(const pg_kernel_params &p, int w)
 {
+#ifndef PG_DIAG_DELAY_AFTER_STORE
     if (p.epi_delay > 0)
         spin_cycles(p.epi_delay);
+#endif
     fence_proxy_async();
     named_barrier_sync(1 + w, 128);
+}
+
+/* After the tile's store was issued (and traced).  Diagnostic builds only
+ * (docs/experiments.md M64): -DPG_DIAG_DELAY_AFTER_STORE moves the probe's
+ * delay here, so the epilogue is as long but D's store leaves when it does
+ * at zero delay.  Outputs unchanged. */
+static __device__ __forceinline__ void ws_epilogue_after_store(const pg_kernel_params &p)
+{
+#ifdef PG_DIAG_DELAY_AFTER_STORE
+    if (p.epi_delay > 0)
+        spin_cycles(p.epi_delay);
+#else
+    (void)p;
+#endif
 }
 
 /* Thread 0 of the consumer: TMA-store the staged tile (SUBTILES 64-column
