@@ -406,7 +406,15 @@ static void test_demo(void **state)
     char *html = read_whole_file(f, &len);
     assert_non_null(strstr(html, "modes.svg"));
     assert_non_null(strstr(html, "f38-b200.svg"));
+    /* issue 12's target on bres's held-out sweep, reported beside the checks */
+    assert_non_null(strstr(html, "Held out: bres"));
     free(html);
+    snprintf(f, sizeof f, "%s/demo.json", report);
+    char *json = read_whole_file(f, &len);
+    const char *held = strstr(json, "\"held_out\":");
+    assert_non_null(held);
+    assert_non_null(strstr(held, "\"out_of_sample_runs\": 9"));
+    free(json);
 
     /* a corrupted run fails the demo (exit 1) but the report is still written */
     snprintf(f, sizeof f, "%s/flipped.h5", runs);
