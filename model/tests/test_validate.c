@@ -405,7 +405,7 @@ static void test_validate_variant(void **state)
     pg_validate_report_free(&r);
     /* a delta of 0 on the replayed first load (one latency per traced
      * tile) predicts what no delta does: the replay stays (it once fell
-     * back to an empty distribution, dropping every first load) */
+     * back to the schedule file's unfitted first load) */
     const char *zero[] = {"first_load.mean=0"};
     const pg_validate_opts vz = {NULL, {0, 0}, NULL, 0, NULL, 0, zero, 1};
     pg_validate_report rz, r0;
