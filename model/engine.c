@@ -40,6 +40,7 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
     }
     rng_seed(&E->r, seed);
     contend_reset(E);
+    storenear_reset(E);
     return 0;
 }
 
@@ -55,6 +56,7 @@ void engine_reset(engine *E, uint64_t seed)
     E->kb_run_sum = 0;
     E->kb_run_count = 0;
     contend_reset(E);
+    storenear_reset(E);
     E->block_left = 0;
     E->unit_row0 = -1;
     const sch_table *T = E->s->table;
@@ -152,7 +154,10 @@ static void eval_tile(engine *E, int64_t k)
                 int64_t ks = k - e->toff[q];
                 if (ks < 0)
                     ks = k; /* before the first tile: use this tile's draw */
-                t += e->coef[q] * E->smp[(ks % R) * s->nslots + e->slot[q]];
+                const double sample = e->coef[q] * E->smp[(ks % R) * s->nslots + e->slot[q]];
+                const int dist = s->slots[e->slot[q]].dist;
+                t += sample;
+                t += stretch_extra(E, k, dist, t, sample) + storenear_extra(E, k, dist, t, sample);
             }
             if (t > best)
                 best = t;

@@ -48,6 +48,12 @@ typedef struct {
     int l2_start_rows;
     double l2_swing;
     double l2_steady[SCH_MAX_NODES]; /* slot -> mean past the start-up; NAN: not moved */
+    /* `stretch` and `storenear` (stretch.c, storenear.c): the overlaps and
+     * store positions seen (their fits read the means), the positions'
+     * running mean, and a calibration pass's switch (record, move nothing) */
+    double st_sum, sn_sum, sn_mean;
+    int64_t st_n, sn_n;
+    int lines_record_only;
 } engine;
 
 int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only);
@@ -124,6 +130,14 @@ int l2reuse_engine_init(engine *E);
 /* A replayed sample v of slot i at table row `row`, its start-up excess
  * scaled (v unchanged outside a replayed unit's start-up rows). */
 double l2reuse_replayed(const engine *E, int i, int64_t row, double v);
+/* `stretch` (stretch.c) and `storenear` (storenear.c): the cycles a term
+ * of latency `dist` ending at `end` (sampled `sample`) in tile k's wait
+ * lasts longer (0 unless it is the line's latency, the line on, and not the
+ * k-block replay of a fit); storenear_reset: its running mean at the
+ * calibration's position. */
+double stretch_extra(engine *E, int64_t k, int dist, double end, double sample);
+double storenear_extra(engine *E, int64_t k, int dist, double end, double sample);
+void storenear_reset(engine *E);
 /* `contend` (contend.c).  contend_step_end: the end of tile k's step v
  * (a contended or `by` step; not the `kblocks` loop) that starts at `start`
  * and would end at `best` as sampled: a contended step's work moved by its

@@ -156,6 +156,14 @@ static int warmup_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row
     return warmup_fit(s, &run->trace);
 }
 
+/* `stretch`, `storenear`: their calibration points, last (the replay they
+ * read needs every other line fitted) */
+static int store_lines_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
+{
+    (void)run, (void)row_of, (void)ntiles;
+    return store_lines_fit(s);
+}
+
 static const fit_line fit_line_table[] = {
     {"bandwidth", bandwidth_scale_work, bandwidth_work_whatif, bandwidth_fit},
     {"l2reuse", l2reuse_cal_set, NULL, l2reuse_fit_line},
@@ -164,6 +172,7 @@ static const fit_line fit_line_table[] = {
     {"tmaqueue", NULL, NULL, tmaqueue_fit_line},
     {"dramq", NULL, NULL, dramq_fit_line},
     {"warmup", NULL, NULL, warmup_fit_line},
+    {"stretch", NULL, NULL, store_lines_fit_line},
 };
 #define NLINES (int)(sizeof fit_line_table / sizeof fit_line_table[0])
 

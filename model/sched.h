@@ -283,6 +283,23 @@ struct pg_schedule {
     int l2_dist[SCH_DQ_MAX];
     char l2_spec[SCH_DQ_MAX][SCH_NAME];
     double l2_bytes, l2_ratio, l2_full, l2_cal_bytes;
+    /* `stretch LATENCY by=STEP slowdown=C overlap=OV [on=0|1]` (model/
+     * stretch.c): the latency, where an edge adds it to an event of tile
+     * k's wait, lasts C x (its overlap with the previous tile's STEP's work,
+     * - OV) longer (bres's store drain, reading shared memory beside the
+     * other warpgroup's wgmma; M55, M66).  OV: the calibration's mean. */
+    int st_on, st_line, st_dist, st_by_node;
+    double st_slowdown, st_overlap;
+    char st_spec[2][SCH_NAME]; /* LATENCY, by= */
+    /* `storenear LATENCY store=STEP back=B gain=G far=F near=N window=W
+     * [cal=P] [on=0|1]` (model/storenear.c): the latency (a tile's first
+     * load, from its issue) grows by G x itself x (r(m) - r(P)), m the
+     * running mean over W tiles of where tile k - B's STEP (the same
+     * warpgroup's D store) began relative to tile k's issue, r a ramp from
+     * 0 at F to 1 at N cycles (M64, M66).  P: the calibration's mean. */
+    int sn_on, sn_line, sn_dist, sn_store_node, sn_back;
+    double sn_gain, sn_far, sn_near, sn_window, sn_cal;
+    char sn_spec[2][SCH_NAME]; /* LATENCY, store= */
     /* `warmup tiles=T total=E eK=E(K)...` (model/warmup.c): the calibration's
      * start-up transient.  E(K) = the sum of a unit's first K tile gaps (the
      * period step's starts) less K steady periods (the mean gap of the
@@ -418,6 +435,17 @@ int sch_l2reuse_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
 int sch_l2reuse_resolve(pg_schedule *s);
 int sch_l2reuse_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
 int sch_l2reuse_write(FILE *f, const pg_schedule *s, char *text);
+/* The `stretch` and `storenear` lines (stretch.c, storenear.c): parse their
+ * tokens, resolve them once the graph is built, apply `LINE.KEY`
+ * overrides, write them back with their fitted calibration points. */
+int sch_stretch_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
+int sch_stretch_resolve(pg_schedule *s);
+int sch_stretch_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+int sch_stretch_write(FILE *f, const pg_schedule *s, char *text);
+int sch_storenear_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
+int sch_storenear_resolve(pg_schedule *s);
+int sch_storenear_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+int sch_storenear_write(FILE *f, const pg_schedule *s, char *text);
 /* The `warmup` line (warmup_parse.c): parse, `warmup.KEY` overrides
  * (tiles, total, eK), write-back; the gap counts its eK keys name (its
  * engine part: engine.h; its fit: fit.h). */

@@ -18,6 +18,8 @@ const sch_line sch_lines[] = {
     {"dramq", sch_dramq_parse, NULL, sch_dramq_resolve, sch_dramq_override, NULL},
     {"l2reuse", sch_l2reuse_parse, NULL, sch_l2reuse_resolve, sch_l2reuse_override, sch_l2reuse_write},
     {"warmup", sch_warmup_parse, NULL, NULL, sch_warmup_override, sch_warmup_write},
+    {"stretch", sch_stretch_parse, NULL, sch_stretch_resolve, sch_stretch_override, sch_stretch_write},
+    {"storenear", sch_storenear_parse, NULL, sch_storenear_resolve, sch_storenear_override, sch_storenear_write},
 };
 const int sch_nlines = (int)(sizeof sch_lines / sizeof sch_lines[0]);
 

@@ -1,0 +1,36 @@
+/* The `storenear` line: `storenear LATENCY store=STEP back=B gain=G far=F
+ * near=N window=W cal=P`.  LATENCY is added after an issue event (in
+ * h100-bres the tile's first load: `producer.producer_issue@0 +
+ * first_load`).  Tile k's position o = the start of tile k - B's STEP (the
+ * same warpgroup's previous D store) less that issue; m, o's running mean
+ * over W tiles, stands for every SM's stores at once (each SM runs the same
+ * schedule); the latency grows by G x itself x (r(m) - r(P)), r = 0 below F,
+ * 1 above N, linear between, P the calibration's mean position (set by
+ * `pegemm model fit`, storenear_fit.c).  M64: a tile's first load slows as
+ * the SMs' stores leave nearer before its issue (a delay spun after the
+ * store takes the slowdown away), following the run's typical position,
+ * not the tile's own, and saturating within ~1,000 cycles; F, N and G
+ * (M66) are H100 figures the zero-delay calibration cannot measure.  This
+ * file is the line's engine part; its parse is in storenear_parse.c. */
+#include "engine.h"
+#include "sched.h"
+
+static double ramp(const pg_schedule *s, double o)
+{
+    const double r = (o - s->sn_far) / (s->sn_near - s->sn_far);
+    return r < 0 ? 0 : r > 1 ? 1 : r;
+}
+
+void storenear_reset(engine *E) { E->sn_mean = E->s->sn_cal; }
+
+double storenear_extra(engine *E, int64_t k, int dist, double end, double sample)
+{
+    const pg_schedule *s = E->s;
+    if (!s->sn_line || dist != s->sn_dist || k < s->sn_back || E->kb_fit_load)
+        return 0;
+    const double o = engine_start(E, s->sn_store_node, k - s->sn_back) - (end - sample);
+    E->sn_mean += (o - E->sn_mean) / s->sn_window;
+    E->sn_sum += o;
+    E->sn_n++;
+    return s->sn_on && !E->lines_record_only ? s->sn_gain * sample * (ramp(s, E->sn_mean) - ramp(s, s->sn_cal)) : 0;
+}
