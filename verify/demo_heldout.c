@@ -75,9 +75,10 @@ int pg_demo_heldout(const char *source_dir, const pg_model_opts *o, FILE *out, F
     snprintf(note, sizeof note,
              "issue 12's target (tile period within %.0f%%, every mean wait within %.0f%% or %.0f cycles), fitted on "
              "the zero-delay run only: %d of %d periods, %d of %d runs with both. Reported, not a check; its known "
-             "misses: at 400-1,200 cycles the periods and load waits (D's store leaves nearer the next first loads "
-             "and slows them, which the model does not have: docs/experiments.md M64), from 3,200 on order_wait "
-             "(~+190 cycles: the store drain's contention, M55).",
+             "misses: load_wait 250-310 cycles over at 1,600-2,400 (the `storenear` line's first load stays slow "
+             "once the store leaves after its issue, and the epilogue's own growth with a delay is not in: "
+             "docs/experiments.md M67), order_wait ~+190 cycles from 3,200 on (the store drain's contention, "
+             "M55; the `stretch` line for it is an option, M66).",
              100 * PG_VALIDATE_PERIOD_REL, 100 * PG_VALIDATE_WAIT_REL, PG_VALIDATE_WAIT_ABS, r.oos_period_ok, r.oos,
              r.oos_both_ok, r.oos);
     for (int k = 0; k < 2; k++) {

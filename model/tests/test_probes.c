@@ -55,7 +55,7 @@ static double period_error(int cal, int run, const char *const *sets, int nsets,
 static void expect_in(double d, double lo, double hi, const char *what, uint64_t seed)
 {
     if (!(d >= lo && d <= hi))
-        fail_msg("%s, seed %d: period %+.1f%%, pinned to [%+.0f%%, %+.0f%%] (M21)", what, (int)seed, 100 * d,
+        fail_msg("%s, seed %d: period %+.1f%%, pinned to [%+.1f%%, %+.1f%%] (M21)", what, (int)seed, 100 * d,
                  100 * lo, 100 * hi);
 }
 
@@ -91,8 +91,10 @@ static void test_epi_and_structure(void **state)
     (void)state;
     for (uint64_t seed = 1; seed <= 2; seed++) {
         const char *epi[] = {"epi_delay=800"};
-        /* M21: the M19 bump repeats at seed 7 on the H100: -5.6% from seed 1's calibration */
-        expect_in(period_error(H100_BRES0, H100_BRES_EPI800_S7, epi, 1, seed), -0.07, -0.04,
+        /* M21: the M19 bump repeats at seed 7 on the H100: -5.6% from seed
+         * 1's calibration; M67's `storenear` line (the SMs' stores nearer
+         * the first load's issue): -2.1% */
+        expect_in(period_error(H100_BRES0, H100_BRES_EPI800_S7, epi, 1, seed), -0.035, -0.005,
                   "H100 bres epi 800 (seed-7 run)", seed);
         const char *s3[] = {"stages=3"};
         /* M21: +15.7% (the replayed load latency is the 4-stage ring's

@@ -112,9 +112,10 @@ static void test_h100_same_machine(void **state)
                   0.015, "H100 pingpong M = 401,408", seed);
         const char *ml1200[] = {"mainloop_delay=1200"};
         /* M22: -4.1% (the bres mainloop sweep under-predicted, as in M21);
-         * with M26's two contend lines -1.7% */
-        expect_in(predict_m22(H100_BRES0, 1, H100_BPS, H100_BPS, ml1200, 1, seed).period, H100_BRES_ML1200, -0.03,
-                  -0.005, "H100 bres mainloop 1,200", seed);
+         * with M26's two contend lines -1.7%; with M67's `storenear` line
+         * (dramq on here) -0.5% */
+        expect_in(predict_m22(H100_BRES0, 1, H100_BPS, H100_BPS, ml1200, 1, seed).period, H100_BRES_ML1200, -0.025,
+                  0.01, "H100 bres mainloop 1,200", seed);
         const char *ml2400[] = {"mainloop_delay=2400"};
         /* missed: +7.6% (pingpong's order_wait stays low during the spin, M21 why 5); M33: +3.5%;
          * M35 lists pingpong's k-block loads on its dramq line (which then
@@ -132,16 +133,17 @@ static void test_cross(void **state)
     for (uint64_t seed = 1; seed <= 2; seed++) {
         /* H200 from H100: the queue brings load_wait within target (405 vs
          * 473; M21 822) but the period overshoots: -5.1% (M21 +3.4%; with
-         * M26's contend lines -3.9..-5%) */
+         * M26's contend lines -3.9..-5%; with M67's `storenear` line -2.1%) */
         outcome o = predict_m22(H100_BRES0, H200_BPS / H100_BPS, H200_BPS, H100_BPS, m401408, 2, seed);
-        expect_in(o.period, H200_BRES_M401408, -0.065, -0.03, "H200 bres from H100 (M = 401,408)", seed);
+        expect_in(o.period, H200_BRES_M401408, -0.035, -0.005, "H200 bres from H100 (M = 401,408)", seed);
         if (!(fabs(o.load_wait - H200_BRES_M401408_LOAD) <= 150))
             fail_msg("H200 bres from H100, seed %d: load_wait %.0f vs measured %.0f, not within 150 cycles", (int)seed,
                      o.load_wait, H200_BRES_M401408_LOAD);
         /* H100 from H200: +18.4% (M21 +1.2%): the DRAM share counted twice,
-         * once by the bandwidth transform and once by dramq's floors */
+         * once by the bandwidth transform and once by dramq's floors; with
+         * M67's `storenear` line +15.9% */
         o = predict_m22(H200_BRES0, H100_BPS / H200_BPS, H100_BPS, H200_BPS, m401408, 2, seed);
-        expect_in(o.period, H100_BRES_M401408, 0.16, 0.21, "H100 bres from H200 (M = 401,408)", seed);
+        expect_in(o.period, H100_BRES_M401408, 0.14, 0.21, "H100 bres from H200 (M = 401,408)", seed);
     }
 }
 
