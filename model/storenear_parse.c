@@ -108,6 +108,8 @@ int sch_storenear_resolve(pg_schedule *s)
     if (sch_find_work(s, s->sn_spec[1], &r, &st))
         return SNFAIL("storenear: store=%s is not a work step of this schedule", s->sn_spec[1]);
     s->sn_store_node = sch_node_of(s, r, 0, st);
+    if (s->sn_back > s->maxoff)
+        s->maxoff = s->sn_back; /* the engine keeps that many tiles back */
     return 0;
 }
 
@@ -124,6 +126,8 @@ int sch_storenear_override(pg_schedule *s, const char *stat, int relative, doubl
         return pg_fail("'%s' is out of range " SN_RANGE, param);
     if (!(s->sn_far < s->sn_near))
         return pg_fail("'%s': far=%g must be below near=%g", param, s->sn_far, s->sn_near);
+    if (s->sn_back > s->maxoff)
+        s->maxoff = s->sn_back; /* the engine keeps that many tiles back */
     return 0;
 }
 

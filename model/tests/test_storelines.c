@@ -87,6 +87,14 @@ static void settings_are_checked(void **st)
     assert_int_equal(pg_schedule_load("h100-bres", &s), 0);
     assert_int_equal(pg_schedule_set(s, "storenear.gain=0.3", 0), 0);
     assert_int_equal(pg_schedule_set(s, "storenear.window=4", 0), 0);
+    /* a store further back than the schedule's edges reach: the engine
+     * keeps that many tiles of history */
+    assert_int_equal(pg_schedule_set(s, "storenear.back=6", 0), 0);
+    pg_model_opts o = {4000, 1, 0};
+    pg_prediction p;
+    assert_int_equal(pg_model_predict(s, &o, &p), 0);
+    assert_true(isfinite(p.tile_period) && p.tile_period > 0);
+    assert_int_equal(pg_schedule_set(s, "storenear.back=2", 0), 0);
     assert_int_equal(pg_schedule_set(s, "stretch.slowdown=0.3", 0), 0);
     assert_int_not_equal(pg_schedule_set(s, "storenear.far=0", 0), 0);
     assert_non_null(strstr(pg_last_error(), "must be below"));
