@@ -12,11 +12,11 @@
 #include "report_index.h"
 
 /* Writes the rows and a count line to out and txt, a "held_out" key into j
- * and an item into rep; *within / *total: the out-of-sample runs with both
- * targets met / predicted.  A reported figure, not one of the demo's
+ * and an item into rep; *periods / *within / *total: the out-of-sample runs
+ * with the period target met / both targets met / predicted.  A reported figure, not one of the demo's
  * checks (its known misses are documented).  0 (also when the sweep is not
  * in source_dir: *total = 0), or -1 with a message. */
 int pg_demo_heldout(const char *source_dir, const pg_model_opts *o, FILE *out, FILE *txt, pg_json *j, pg_report *rep,
-                    int *within, int *total);
+                    int *periods, int *within, int *total);
 
 #endif
