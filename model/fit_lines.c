@@ -172,7 +172,7 @@ static const fit_line fit_line_table[] = {
     {"tmaqueue", NULL, NULL, tmaqueue_fit_line},
     {"dramq", NULL, NULL, dramq_fit_line},
     {"warmup", NULL, NULL, warmup_fit_line},
-    {"stretch", NULL, NULL, store_lines_fit_line},
+    {"stretch, storenear", NULL, NULL, store_lines_fit_line},
 };
 #define NLINES (int)(sizeof fit_line_table / sizeof fit_line_table[0])
 

@@ -6,7 +6,7 @@
  * over W tiles, stands for every SM's stores at once (each SM runs the same
  * schedule); the latency grows by G x itself x (r(m) - r(P)), r = 0 below F,
  * 1 above N, linear between, P the calibration's mean position (set by
- * `pegemm model fit`, storenear_fit.c).  M64: a tile's first load slows as
+ * `pegemm model fit`, store_lines_fit.c).  M64: a tile's first load slows as
  * the SMs' stores leave nearer before its issue (a delay spun after the
  * store takes the slowdown away), following the run's typical position,
  * not the tile's own, and saturating within ~1,000 cycles; F, N and G

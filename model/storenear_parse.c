@@ -1,7 +1,7 @@
 /* The `storenear` line's schedule side: parse, resolve (the latency and
  * the store step), `storenear.KEY` overrides, write-back with the fitted
  * calibration point.  What the line does is in storenear.c; its fit in
- * storenear_fit.c. */
+ * store_lines_fit.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * sample, end]; where that interval overlaps the previous tile's STEP work
  * (the other warpgroup's mainloop, its spin taken off), the latency lasts C
  * cycles longer per cycle of overlap beyond OV, the calibration's mean
- * overlap (set by `pegemm model fit`, stretch_fit.c), so that at the
+ * overlap (set by `pegemm model fit`, store_lines_fit.c), so that at the
  * calibration the traced latencies replay as measured.  In bres the TMA
  * store reads D out of shared memory while the other warpgroup's wgmma
  * reads its operands there: the drain takes 1,472 + 0.30 x its overlap

@@ -1,6 +1,6 @@
 /* The `stretch` line's schedule side: parse, resolve (the latency and the
  * `by` step), `stretch.KEY` overrides, write-back with the fitted overlap.
- * What the line does is in stretch.c; its fit in stretch_fit.c. */
+ * What the line does is in stretch.c; its fit in store_lines_fit.c. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
