@@ -298,7 +298,7 @@ struct pg_schedule {
      * warpgroup's D store) began relative to tile k's issue, r a ramp from
      * 0 at F to 1 at N cycles (M64, M66).  P: the calibration's mean. */
     int sn_on, sn_line, sn_dist, sn_store_node, sn_back;
-    double sn_gain, sn_far, sn_near, sn_window, sn_cal;
+    double sn_gain, sn_far, sn_near, sn_after, sn_fall, sn_window, sn_cal;
     char sn_spec[2][SCH_NAME]; /* LATENCY, store= */
     /* `warmup tiles=T total=E eK=E(K)...` (model/warmup.c): the calibration's
      * start-up transient.  E(K) = the sum of a unit's first K tile gaps (the

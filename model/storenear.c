@@ -15,10 +15,14 @@
 #include "engine.h"
 #include "sched.h"
 
+static double clamp01(double x) { return x < 0 ? 0 : x > 1 ? 1 : x; }
+
+/* 0 at far, 1 at near, then down to `after` at fall (after=1: flat) */
 static double ramp(const pg_schedule *s, double o)
 {
-    const double r = (o - s->sn_far) / (s->sn_near - s->sn_far);
-    return r < 0 ? 0 : r > 1 ? 1 : r;
+    if (o <= s->sn_near)
+        return clamp01((o - s->sn_far) / (s->sn_near - s->sn_far));
+    return 1 - (1 - s->sn_after) * clamp01((o - s->sn_near) / (s->sn_fall - s->sn_near));
 }
 
 void storenear_reset(engine *E) { E->sn_mean = E->s->sn_cal; }

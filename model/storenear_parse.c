@@ -11,8 +11,8 @@
 #include "sched.h"
 
 #define SNFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->sn_line))
-#define SN_USAGE "usage: storenear LATENCY store=STEP gain=G far=F near=N [back=B] [window=W] [cal=P] [on=0|1]"
-#define SN_RANGE "(0 <= gain <= 4, far < near, back 1..8 tiles, window >= 1 tile, on 0|1)"
+#define SN_USAGE "usage: storenear LATENCY store=STEP gain=G far=F near=N [after=A] [fall=E] [back=B] [window=W] [cal=P] [on=0|1]"
+#define SN_RANGE "(0 <= gain <= 4, far < near < fall, 0 <= after <= 1, back 1..8 tiles, window >= 1 tile, on 0|1)"
 
 /* the field of a number key, NULL for `on`, `back` or an unknown key */
 static double *key_field(pg_schedule *s, const char *key)
@@ -22,6 +22,8 @@ static double *key_field(pg_schedule *s, const char *key)
            : strcmp(key, "near") == 0   ? &s->sn_near
            : strcmp(key, "window") == 0 ? &s->sn_window
            : strcmp(key, "cal") == 0    ? &s->sn_cal
+           : strcmp(key, "after") == 0  ? &s->sn_after
+           : strcmp(key, "fall") == 0   ? &s->sn_fall
                                         : NULL;
 }
 
@@ -35,6 +37,8 @@ static int key_ok(const char *key, double v)
         return v >= 0 && v <= 4;
     if (strcmp(key, "window") == 0)
         return v >= 1 && v <= 1e6;
+    if (strcmp(key, "after") == 0)
+        return v >= 0 && v <= 1;
     return isfinite(v) && fabs(v) < 1e9;
 }
 
@@ -64,13 +68,14 @@ int sch_storenear_parse(pg_schedule *s, const char *const *tok, int ntok, const 
     s->sn_on = 1;
     s->sn_back = 2;
     s->sn_window = 16;
-    s->sn_gain = s->sn_far = s->sn_near = s->sn_cal = NAN;
+    s->sn_gain = s->sn_far = s->sn_near = s->sn_cal = s->sn_fall = NAN;
+    s->sn_after = 1; /* no falling side: the ramp stays at 1 past near */
     const char *store = NULL;
     for (int i = 2; i < ntok; i++) {
         const char *eq = strchr(tok[i], '=');
         char key[16];
         if (!eq || (size_t)(eq - tok[i]) >= sizeof key)
-            return SNFAIL("storenear: '%s': expected store=, gain=, far=, near=, back=, window=, cal= or on=", tok[i]);
+            return SNFAIL("storenear: '%s': expected store=, gain=, far=, near=, after=, fall=, back=, window=, cal= or on=", tok[i]);
         snprintf(key, sizeof key, "%.*s", (int)(eq - tok[i]), tok[i]);
         if (strcmp(key, "store") == 0) {
             store = eq + 1;
@@ -80,7 +85,7 @@ int sch_storenear_parse(pg_schedule *s, const char *const *tok, int ntok, const 
         const double v = strtod(eq + 1, &end);
         const int rc = end == eq + 1 || *end ? -2 : set_key(s, key, v);
         if (rc == -1)
-            return SNFAIL("storenear: '%s': expected store=, gain=, far=, near=, back=, window=, cal= or on=", tok[i]);
+            return SNFAIL("storenear: '%s': expected store=, gain=, far=, near=, after=, fall=, back=, window=, cal= or on=", tok[i]);
         if (rc)
             return SNFAIL("storenear: %s is out of range " SN_RANGE, tok[i]);
     }
@@ -88,6 +93,10 @@ int sch_storenear_parse(pg_schedule *s, const char *const *tok, int ntok, const 
         return SNFAIL(SN_USAGE);
     if (!(s->sn_far < s->sn_near))
         return SNFAIL("storenear: far=%g must be below near=%g", s->sn_far, s->sn_near);
+    if (isnan(s->sn_fall))
+        s->sn_fall = s->sn_near + (s->sn_near - s->sn_far); /* as wide as the rise */
+    if (!(s->sn_near < s->sn_fall))
+        return SNFAIL("storenear: fall=%g must be above near=%g", s->sn_fall, s->sn_near);
     if (strlen(tok[1]) >= SCH_NAME || strlen(store) >= SCH_NAME)
         return SNFAIL("storenear: name too long");
     if (isnan(s->sn_cal))
@@ -121,11 +130,13 @@ int sch_storenear_override(pg_schedule *s, const char *stat, int relative, doubl
     const double cur = f ? *f : strcmp(stat, "on") == 0 ? s->sn_on : s->sn_back;
     const int rc = set_key(s, stat, relative ? cur + value : value);
     if (rc == -1)
-        return pg_fail("'%s': storenear takes gain, far, near, back, window, cal, on", param);
+        return pg_fail("'%s': storenear takes gain, far, near, after, fall, back, window, cal, on", param);
     if (rc)
         return pg_fail("'%s' is out of range " SN_RANGE, param);
     if (!(s->sn_far < s->sn_near))
         return pg_fail("'%s': far=%g must be below near=%g", param, s->sn_far, s->sn_near);
+    if (!(s->sn_near < s->sn_fall))
+        return pg_fail("'%s': fall=%g must be above near=%g", param, s->sn_fall, s->sn_near);
     if (s->sn_back > s->maxoff)
         s->maxoff = s->sn_back; /* the engine keeps that many tiles back */
     return 0;
@@ -141,8 +152,8 @@ int sch_storenear_write(FILE *f, const pg_schedule *s, char *text)
     char onv[SCH_NAME] = "";
     if (on)
         sscanf(on + 4, "%47s", onv);
-    fprintf(f, "storenear %s store=%s back=%d gain=%.9g far=%.9g near=%.9g window=%.9g cal=%.9g%s%s\n",
-            s->sn_spec[0], s->sn_spec[1], s->sn_back, s->sn_gain, s->sn_far, s->sn_near, s->sn_window, s->sn_cal,
-            on ? " on=" : "", onv);
+    fprintf(f, "storenear %s store=%s back=%d gain=%.9g far=%.9g near=%.9g after=%.9g fall=%.9g window=%.9g cal=%.9g%s%s\n",
+            s->sn_spec[0], s->sn_spec[1], s->sn_back, s->sn_gain, s->sn_far, s->sn_near, s->sn_after, s->sn_fall,
+            s->sn_window, s->sn_cal, on ? " on=" : "", onv);
     return 1;
 }
