@@ -133,10 +133,12 @@ int sch_storenear_override(pg_schedule *s, const char *stat, int relative, doubl
         return pg_fail("'%s': storenear takes gain, far, near, after, fall, back, window, cal, on", param);
     if (rc)
         return pg_fail("'%s' is out of range " SN_RANGE, param);
-    if (!(s->sn_far < s->sn_near))
-        return pg_fail("'%s': far=%g must be below near=%g", param, s->sn_far, s->sn_near);
-    if (!(s->sn_near < s->sn_fall))
-        return pg_fail("'%s': fall=%g must be above near=%g", param, s->sn_fall, s->sn_near);
+    const double far = s->sn_far, near = s->sn_near, fall = s->sn_fall;
+    if (!(far < near) || !(near < fall)) {
+        set_key(s, stat, cur); /* refused: the line stays as it was */
+        return far < near ? pg_fail("'%s': fall=%g must be above near=%g", param, fall, near)
+                          : pg_fail("'%s': far=%g must be below near=%g", param, far, near);
+    }
     if (s->sn_back > s->maxoff)
         s->maxoff = s->sn_back; /* the engine keeps that many tiles back */
     return 0;

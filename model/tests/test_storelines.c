@@ -5,8 +5,9 @@
  * of 0 predicts what the line switched off does; and on the committed
  * held-out H100 sweep the first load's line takes the 1,200-cycle run from
  * -6.8% to within 3.5% and leaves a mainloop spin and the zero-delay
- * self-fit where they were.  argv: traces/held_out/bres_epi_00000.h5 and
- * bres_epi_01200.h5. */
+ * self-fit where they were; the ramp's falling side (after=, fall=, M68)
+ * moves only runs whose stores leave past `near`.  argv:
+ * traces/held_out/bres_epi_00000.h5 and bres_epi_01200.h5. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -61,6 +62,9 @@ static void bad_lines_are_refused(void **st)
         {"storenear", "storenear first_load store=epilogue_store gain=0.15 far=-1850 near=-800 tile=2",
          "expected store="},
         {"storenear", "storenear no_such store=epilogue_store gain=0.15 far=-1850 near=-800", "'no_such' is not"},
+        {"storenear", "storenear first_load store=epilogue_store gain=0.15 far=-1850 near=-800 after=1.5", "out of range"},
+        {"storenear", "storenear first_load store=epilogue_store gain=0.15 far=-1850 near=-800 fall=-900",
+         "fall=-900 must be above near=-800"},
         {"storenear", "storenear first_load store=no_step gain=0.15 far=-1850 near=-800", "store=no_step"},
         {"stretch", "stretch store_drain by=mainloop", "usage: stretch"},
         {"stretch", "stretch store_drain by=mainloop slowdown=-1", "out of range"},
@@ -98,6 +102,10 @@ static void settings_are_checked(void **st)
     assert_int_equal(pg_schedule_set(s, "stretch.slowdown=0.3", 0), 0);
     assert_int_not_equal(pg_schedule_set(s, "storenear.far=0", 0), 0);
     assert_non_null(strstr(pg_last_error(), "must be below"));
+    assert_int_equal(pg_schedule_set(s, "storenear.after=0.5", 0), 0);
+    assert_int_not_equal(pg_schedule_set(s, "storenear.after=2", 0), 0);
+    assert_int_not_equal(pg_schedule_set(s, "storenear.fall=-1000", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "must be above"));
     assert_int_not_equal(pg_schedule_set(s, "storenear.back=9", 0), 0);
     assert_int_not_equal(pg_schedule_set(s, "storenear.on=2", 0), 0);
     assert_int_not_equal(pg_schedule_set(s, "stretch.slowdown=5", 0), 0);
@@ -186,6 +194,51 @@ static void the_first_load_line_on_the_held_out_sweep(void **st)
     pg_schedule_free(s);
 }
 
+/* tile period of the calibration's fit at `delay` with the what-ifs */
+static double period_at(int delay, const char *const *sets, int nsets)
+{
+    pg_schedule *s = fit_cal();
+    char d[48];
+    snprintf(d, sizeof d, "epi_delay=%d", delay);
+    assert_int_equal(pg_schedule_set(s, d, 0), 0);
+    for (int i = 0; i < nsets; i++)
+        if (pg_schedule_set(s, sets[i], 0))
+            fail_msg("%s: %s", sets[i], pg_last_error());
+    const pg_model_opts o = {20000, 1, 0};
+    pg_prediction p;
+    assert_int_equal(pg_model_predict(s, &o, &p), 0);
+    pg_schedule_free(s);
+    return p.tile_period;
+}
+
+/* Past `near` the ramp falls to `after` at `fall`: a run whose stores leave
+ * after the issue (2,000, where the load sets the period) comes down in that order; the zero-delay
+ * calibration (stores far before the issue) does not move; the keys
+ * survive a write-back. */
+static void the_falling_side_moves_only_late_stores(void **st)
+{
+    (void)st;
+    const char *half[] = {"storenear.after=0.5", "storenear.fall=0"};
+    const char *none[] = {"storenear.after=0", "storenear.fall=0"};
+    const double flat = period_at(2000, NULL, 0), mid = period_at(2000, half, 2), low = period_at(2000, none, 2);
+    if (!(flat > mid + 10 && mid > low + 10))
+        fail_msg("--epi-delay 2,000: %.1f flat, %.1f after=0.5, %.1f after=0: expected falling", flat, mid, low);
+    assert_float_equal(period_at(0, NULL, 0), period_at(0, none, 2), 1e-9);
+    pg_schedule *s = fit_cal();
+    assert_int_equal(pg_schedule_set(s, "storenear.after=0.25", 0), 0);
+    assert_int_equal(pg_schedule_set(s, "storenear.fall=-100", 0), 0);
+    char *text = pg_test_schedule_text(s, NULL);
+    pg_schedule *back = NULL;
+    assert_int_equal(pg_schedule_load_text(text, "back.sched", &back), 0);
+    char *again = pg_test_schedule_text(back, NULL);
+    assert_float_equal(key_on_line(again, "\nstorenear first_load", " after="), 0.25, 1e-9);
+    assert_float_equal(key_on_line(again, "\nstorenear first_load", " fall="), -100, 1e-9);
+    free(again);
+    free(text);
+    pg_schedule_free(back);
+    pg_schedule_free(s);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -199,6 +252,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(settings_are_checked),
         cmocka_unit_test(the_fit_writes_the_calibration_points),
         cmocka_unit_test(the_first_load_line_on_the_held_out_sweep),
+        cmocka_unit_test(the_falling_side_moves_only_late_stores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
