@@ -4,8 +4,9 @@
  * first_load`).  Tile k's position o = the start of tile k - B's STEP (the
  * same warpgroup's previous D store) less that issue; m, o's running mean
  * over W tiles, stands for every SM's stores at once (each SM runs the same
- * schedule); the latency grows by G x itself x (r(m) - r(P)), r = 0 below F,
- * 1 above N, linear between, P the calibration's mean position (set by
+ * schedule); the latency is L0 (1 + G r(m)), r = 0 below F, 1 at N, linear
+ * between, then down to `after` at `fall` (M68), so a sample traced at the
+ * calibration's position P moves by (1 + G r(m)) / (1 + G r(P)) (set by
  * `pegemm model fit`, store_lines_fit.c).  M64: a tile's first load slows as
  * the SMs' stores leave nearer before its issue (a delay spun after the
  * store takes the slowdown away), following the run's typical position,
@@ -36,5 +37,9 @@ double storenear_extra(engine *E, int64_t k, int dist, double end, double sample
     E->sn_mean += (o - E->sn_mean) / s->sn_window;
     E->sn_sum += o;
     E->sn_n++;
-    return s->sn_on && !E->lines_record_only ? s->sn_gain * sample * (ramp(s, E->sn_mean) - ramp(s, s->sn_cal)) : 0;
+    if (!s->sn_on || E->lines_record_only)
+        return 0;
+    /* the latency is L0 (1 + G r): the calibration's sample carries r(cal) */
+    const double g = s->sn_gain;
+    return sample * ((1 + g * ramp(s, E->sn_mean)) / (1 + g * ramp(s, s->sn_cal)) - 1);
 }
