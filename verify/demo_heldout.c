@@ -71,14 +71,15 @@ int pg_demo_heldout(const char *source_dir, const pg_model_opts *o, FILE *out, F
     const pg_validate_opts v = {0};
     if (pg_model_validate_runs(runs[0], runs + 1, SWEEP_N - 1, &v, o, &r))
         return pg_fail_context("the held-out bres sweep");
-    char note[1024];
+    char note[1280];
     snprintf(note, sizeof note,
              "issue 12's target (tile period within %.0f%%, every mean wait within %.0f%% or %.0f cycles), fitted on "
              "the zero-delay run only: %d of %d periods, %d of %d runs with both. Reported, not a check; its known "
-             "misses: load_wait 250-310 cycles over at 1,600-2,400 (the `storenear` line's first load stays slow "
-             "once the store leaves after its issue, and the epilogue's own growth with a delay is not in: "
-             "docs/experiments.md M67), order_wait ~+190 cycles from 3,200 on (the store drain's contention, "
-             "M55; the `stretch` line for it is an option, M66).",
+             "misses: load_wait 250-310 cycles over at 1,600-2,400 (the turn comes early: the epilogue's growth "
+             "with a delay, which follows the other warpgroup's store, is not in, M69; and the first load stays "
+             "slow once the store leaves after its issue, M67, M68), order_wait ~+190 cycles from 3,200 on (the "
+             "store drain's contention, M55; the `stretch` line for it is an option, M66). Probe sets on both "
+             "GPUs: docs/experiments.md M67, M68.",
              100 * PG_VALIDATE_PERIOD_REL, 100 * PG_VALIDATE_WAIT_REL, PG_VALIDATE_WAIT_ABS, r.oos_period_ok, r.oos,
              r.oos_both_ok, r.oos);
     for (int k = 0; k < 2; k++) {
