@@ -44,15 +44,34 @@ static double parse_call(parser *q, int is_max)
     return is_max ? fmax(a, b) : fmin(a, b);
 }
 
+/* ceil(A): a whole number of tiles back (a ring that holds more k-blocks
+ * than a tile has: the tile offset of the slot a stage reuses, M71) */
+static double parse_ceil(parser *q)
+{
+    q->p += 5;
+    q->depth++;
+    const double a = parse_sum(q);
+    q->depth--;
+    if (!q->bad && *q->p != ')')
+        q->bad = 1;
+    if (q->bad)
+        return 0;
+    q->p++;
+    return ceil(a);
+}
+
 static double parse_atom(parser *q)
 {
-    const int call = strncmp(q->p, "max(", 4) == 0 || strncmp(q->p, "min(", 4) == 0;
-    if ((*q->p == '(' || *q->p == '-' || call) && q->depth >= EXPR_MAX_DEPTH) {
+    const int call = strncmp(q->p, "max(", 4) == 0 || strncmp(q->p, "min(", 4) == 0,
+              ceil_call = strncmp(q->p, "ceil(", 5) == 0;
+    if ((*q->p == '(' || *q->p == '-' || call || ceil_call) && q->depth >= EXPR_MAX_DEPTH) {
         q->bad = 2;
         return 0;
     }
     if (call)
         return parse_call(q, q->p[1] == 'a');
+    if (ceil_call)
+        return parse_ceil(q);
     if (*q->p == '(') {
         q->p++;
         q->depth++;

@@ -192,6 +192,38 @@ static void test_kblocks_tile_compute(void **state)
     pg_schedule_free(t);
 }
 
+/* h100-bres's mean producer_wait with `kblocks` k-blocks per tile */
+static double bres_producer_wait(int kblocks)
+{
+    pg_schedule *s = NULL;
+    char kb[32];
+    snprintf(kb, sizeof kb, "kblocks=%d", kblocks);
+    assert_int_equal(pg_schedule_load("h100-bres", &s), 0);
+    assert_int_equal(pg_schedule_set(s, kb, 0), 0);
+    pg_model_opts o = {.tiles = 20000, .seed = 1};
+    pg_prediction p;
+    assert_int_equal(pg_model_predict(s, &o, &p), 0);
+    const double w = pg_prediction_find(&p, "producer_wait")->mean;
+    pg_schedule_free(s);
+    return w;
+}
+
+/* docs/experiments.md M71: the ring's last stage reuses the slot of the
+ * k-block `stages` before it.  With no more k-blocks than stages that slot
+ * is the previous tile's, freed at its mainloop end (or before its start),
+ * so the producer issues the tile's last stage early and waits for the next
+ * tile's first instead: its wait grows as the tile's k-blocks fall to the
+ * ring's 4 stages and below (the tile's own mainloop start, as the
+ * schedules had it, gave 704 / 66 / 66 cycles at 4 / 3 / 2 k-blocks). */
+static void test_ring_last_stage(void **state)
+{
+    (void)state;
+    const double w2 = bres_producer_wait(2), w3 = bres_producer_wait(3), w4 = bres_producer_wait(4),
+                 w5 = bres_producer_wait(5);
+    if (!(w2 > w3 && w3 > w4 && w4 > 1.5 * w5))
+        fail_msg("producer_wait at 2 / 3 / 4 / 5 k-blocks: %.0f / %.0f / %.0f / %.0f", w2, w3, w4, w5);
+}
+
 /* the built-in h100-bres loop's fixed cycles (fixed=, M36) */
 static double s_fixed(void)
 {
@@ -497,7 +529,7 @@ int main(void)
         cmocka_unit_test(test_own_vocabulary),    cmocka_unit_test(test_match_trace),
         cmocka_unit_test(test_file_rejected_names_file), cmocka_unit_test(test_builtins_roundtrip),
         cmocka_unit_test(test_overrides),         cmocka_unit_test(test_kblocks_tile_compute),
-        cmocka_unit_test(test_kblocks_queue),
+        cmocka_unit_test(test_kblocks_queue),     cmocka_unit_test(test_ring_last_stage),
                 cmocka_unit_test(test_lognormal_fit),
         cmocka_unit_test(test_mem_clock),         cmocka_unit_test(test_whole_run),
     };

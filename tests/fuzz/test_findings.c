@@ -66,8 +66,9 @@ static void test_expr_nesting_within_limit(void **state)
     free(open);
 }
 
-/* max(A,B) / min(A,B) (a schedule's fraction held in range, M42): their
- * values, and a call without its two arguments or its ')' is an error. */
+/* max(A,B) / min(A,B) (a schedule's fraction held in range, M42) and
+ * ceil(A) (M71): their values, and a call without its arguments or its ')'
+ * is an error. */
 static void test_expr_max_min(void **state)
 {
     (void)state;
@@ -78,7 +79,14 @@ static void test_expr_max_min(void **state)
     assert_true(v == 1.0);
     assert_int_equal(expr_eval("2+min(warp,5)", 7, &v), 0);
     assert_true(v == 7.0);
-    static const char *const bad[] = {"max(1)", "max(1,2", "min(,2)", "max1,2)", "max(1,2)3"};
+    /* ceil(A) (M71: the tile offset of the slot the ring's last stage reuses) */
+    assert_int_equal(expr_eval("ceil((4+1-4)/4)", 0, &v), 0);
+    assert_true(v == 1.0);
+    assert_int_equal(expr_eval("max(0,ceil((4+1-6)/6))", 0, &v), 0);
+    assert_true(v == 0.0);
+    assert_int_equal(expr_eval("ceil(2)+ceil(-0.5)", 0, &v), 0);
+    assert_true(v == 2.0);
+    static const char *const bad[] = {"max(1)", "max(1,2", "min(,2)", "max1,2)", "max(1,2)3", "ceil(1,2)", "ceil(1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         pg_clear_error();
         assert_int_equal(expr_eval(bad[i], 0, &v), -1);
