@@ -13,7 +13,7 @@
 int sch_bandwidth_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
     static const char *const keys[] = {"compute", "bytes_per_tile", "bytes_per_s", "calibrated_period", "work",
-                                       "cal_bytes_per_tile", NULL};
+                                       "cal_bytes_per_tile", "floor", NULL};
     (void)text;
     if (ntok < 2 || sch_kv_check(s, tok, ntok, 2, keys, line))
         return ntok < 2 ? FAIL(line, "usage: bandwidth PHASE compute= bytes_per_tile= bytes_per_s= "
@@ -27,6 +27,10 @@ int sch_bandwidth_parse(pg_schedule *s, const char *const *tok, int ntok, const 
         return FAIL(line, "bandwidth needs compute=, bytes_per_tile=, bytes_per_s= and calibrated_period=");
     s->bw_work = 0;
     s->bw_cal_bytes_per_tile = s->bw_bytes_per_tile;
+    const char *floor_key = sch_kv(tok, ntok, 2, "floor");
+    if (floor_key && strcmp(floor_key, "device") != 0 && strcmp(floor_key, "written") != 0)
+        return FAIL(line, "bandwidth: floor must be device or written (got '%s')", floor_key);
+    s->bw_floor_device = floor_key && strcmp(floor_key, "device") == 0;
     if (sch_kv_num(s, tok, ntok, 2, "work", &s->bw_work, line) < 0 ||
         sch_kv_num(s, tok, ntok, 2, "cal_bytes_per_tile", &s->bw_cal_bytes_per_tile, line) < 0)
         return -1;
@@ -80,6 +84,8 @@ int sch_bandwidth_write(FILE *f, const pg_schedule *s, char *text)
         fprintf(f, " work=%.9g", s->bw_work);
     if (s->bw_cal_bytes_per_tile != s->bw_bytes_per_tile)
         fprintf(f, " cal_bytes_per_tile=%.9g", s->bw_cal_bytes_per_tile);
+    if (s->bw_floor_device)
+        fputs(" floor=device", f);
     fputc('\n', f);
     return 1;
 }

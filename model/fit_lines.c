@@ -50,13 +50,22 @@ static int bandwidth_work_whatif(const pg_schedule *s, double ratio, char *out, 
     return 1;
 }
 
-/* `bandwidth`: the fitted phase was measured at the trace's period and traffic */
+/* `bandwidth`: the fitted phase was measured at the trace's period and
+ * traffic, and with floor=device on the run's GPU's copy floor where
+ * pegemm knows it (M72: an H200 trace against the H100's figure put a run
+ * at another N +10.5% over) */
 static int bandwidth_fit(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
 {
     (void)row_of, (void)ntiles;
     if (s->bw_dist < 0)
         return 0;
     char opt[96];
+    const double floor = s->bw_floor_device ? fit_gpu_copy_floor(run->kernel.device) : 0;
+    if (floor > 0) {
+        snprintf(opt, sizeof opt, "bandwidth.bytes_per_s=%.9g", floor);
+        if (pg_schedule_set(s, opt, 0))
+            return -1;
+    }
     pg_prediction m;
     if (pg_trace_summarize_period(&run->trace, s->machine.clock_hz,
                                   s->roles[s->period_role].steps[s->period_step].name, &m))

@@ -8,31 +8,14 @@
  * L2 our runs recorded.  As an override, so a
  * recompile keeps it; written back by the line's write hook. */
 #include <stdio.h>
-#include <string.h>
 
 #include "engine.h"
 #include "fit.h"
 #include "model.h"
 
-/* The L2 of the GPUs our runs were taken on, as `pegemm run` records it
- * (cudaDeviceProp l2CacheSize, read on probe set 18's machines): for run
- * files written before `/kernel l2_bytes` existed. */
-static const struct {
-    const char *device;
-    int64_t l2_bytes;
-} k_known_l2[] = {
-    {"NVIDIA H100 80GB HBM3", 52428800},
-    {"NVIDIA H200", 62914560},
-};
-
 int64_t l2reuse_run_l2(const pg_run *run)
 {
-    if (run->kernel.l2_bytes > 0)
-        return run->kernel.l2_bytes;
-    for (size_t i = 0; i < sizeof k_known_l2 / sizeof k_known_l2[0]; i++)
-        if (strcmp(run->kernel.device, k_known_l2[i].device) == 0)
-            return k_known_l2[i].l2_bytes;
-    return 0;
+    return run->kernel.l2_bytes > 0 ? run->kernel.l2_bytes : fit_gpu_l2(run->kernel.device);
 }
 
 int l2reuse_cal_set(const pg_schedule *s, double ratio, char *out, size_t cap)

@@ -197,6 +197,9 @@ struct pg_schedule {
      * calibration's DRAM share, against which the stall and the `dramq`
      * queue move, is that traffic's, not the what-if's */
     double bw_cal_bytes_per_tile;
+    /* floor=device: `pegemm model fit` sets bytes_per_s to the copy floor
+     * pegemm measured on the run's GPU, where it knows that GPU (M72) */
+    int bw_floor_device;
     int bw_line;
     char bw_spec[SCH_NAME]; /* PHASE as written, resolved once the dists are known */
     /* `kblocks PHASE count= stages= compute= issue=ROLE.STEP load=LATENCY

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "fit.h"
 #include "maxplus.h"
 #include "model_ext.h"
 #include "pg_error.h"
@@ -190,6 +191,32 @@ static void test_kblocks_tile_compute(void **state)
     free(buf);
     pg_schedule_free(s);
     pg_schedule_free(t);
+}
+
+/* The `bandwidth` line's floor=device (M72): parsed, written back, refused
+ * with another value; the copy floors pegemm knows by GPU name, none for
+ * a GPU it has not measured (the fit then keeps the written figure; a fit
+ * on an H200 trace taking 4.23 TB/s is pinned in test_validate.c). */
+static void test_bandwidth_floor_device(void **state)
+{
+    (void)state;
+    pg_schedule *s = NULL, *t = NULL;
+    assert_int_equal(pg_schedule_load("h100-bres", &s), 0);
+    assert_true(s->bw_floor_device);
+    char *buf = pg_test_schedule_text(s, NULL);
+    char *bad = malloc(strlen(buf) + 32);
+    assert_non_null(bad);
+    strcpy(bad, buf);
+    char *line = strstr(bad, "\nbandwidth "), *at = line ? strstr(line, " floor=device") : NULL;
+    assert_true(at && at < strchr(line + 1, '\n'));
+    memcpy(at, " floor=dvice ", 13);
+    assert_int_not_equal(pg_schedule_load_text(bad, "bad.sched", &t), 0);
+    assert_non_null(strstr(pg_last_error(), "floor must be device or written (got 'dvice')"));
+    assert_true(fit_gpu_copy_floor("NVIDIA H200") > 4.0e12 && fit_gpu_copy_floor("NVIDIA H100 80GB HBM3") == 3.0e12);
+    assert_true(fit_gpu_copy_floor("test") == 0 && fit_gpu_l2("NVIDIA H200") == 62914560);
+    free(bad);
+    free(buf);
+    pg_schedule_free(s);
 }
 
 /* h100-bres's mean producer_wait with `kblocks` k-blocks per tile */
@@ -530,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_file_rejected_names_file), cmocka_unit_test(test_builtins_roundtrip),
         cmocka_unit_test(test_overrides),         cmocka_unit_test(test_kblocks_tile_compute),
         cmocka_unit_test(test_kblocks_queue),     cmocka_unit_test(test_ring_last_stage),
+        cmocka_unit_test(test_bandwidth_floor_device),
                 cmocka_unit_test(test_lognormal_fit),
         cmocka_unit_test(test_mem_clock),         cmocka_unit_test(test_whole_run),
     };
