@@ -23,6 +23,18 @@ static double parse_sum(parser *q);
 
 /* max(A,B) and min(A,B): a schedule's fraction that must stay in range as
  * its options vary (a ring deeper than a tile's k-blocks: max(0,...)) */
+/* a call's ')': 1 past it, 0 (q->bad set) where the call is malformed */
+static int end_call(parser *q)
+{
+    q->depth--;
+    if (!q->bad && *q->p != ')')
+        q->bad = 1;
+    if (q->bad)
+        return 0;
+    q->p++;
+    return 1;
+}
+
 static double parse_call(parser *q, int is_max)
 {
     q->p += 4;
@@ -35,12 +47,8 @@ static double parse_call(parser *q, int is_max)
     } else if (!q->bad) {
         q->bad = 1;
     }
-    q->depth--;
-    if (!q->bad && *q->p != ')')
-        q->bad = 1;
-    if (q->bad)
+    if (!end_call(q))
         return 0;
-    q->p++;
     return is_max ? fmax(a, b) : fmin(a, b);
 }
 
@@ -51,13 +59,7 @@ static double parse_ceil(parser *q)
     q->p += 5;
     q->depth++;
     const double a = parse_sum(q);
-    q->depth--;
-    if (!q->bad && *q->p != ')')
-        q->bad = 1;
-    if (q->bad)
-        return 0;
-    q->p++;
-    return ceil(a);
+    return end_call(q) ? ceil(a) : 0;
 }
 
 static double parse_atom(parser *q)
