@@ -294,12 +294,13 @@ struct pg_schedule {
     int st_on, st_line, st_dist, st_by_node;
     double st_slowdown, st_overlap;
     char st_spec[2][SCH_NAME]; /* LATENCY, by= */
-    /* `storenear LATENCY store=STEP back=B gain=G far=F near=N window=W
-     * [cal=P] [on=0|1]` (model/storenear.c): the latency (a tile's first
-     * load, from its issue) grows by G x itself x (r(m) - r(P)), m the
-     * running mean over W tiles of where tile k - B's STEP (the same
-     * warpgroup's D store) began relative to tile k's issue, r a ramp from
-     * 0 at F to 1 at N cycles (M64, M66).  P: the calibration's mean. */
+    /* `storenear LATENCY store=STEP back=B gain=G far=F near=N [after=A
+     * fall=E] window=W [cal=P] [on=0|1]` (model/storenear.c): the latency (a
+     * tile's first load, from its issue) is L0 (1 + G r(m)), m the running
+     * mean over W tiles of where tile k - B's STEP (the same warpgroup's D
+     * store) began relative to tile k's issue, r a ramp from 0 at F to 1 at
+     * N cycles, then down to A at E (M64, M66, M68, M69).  P: the
+     * calibration's mean, whose samples carry r(P). */
     int sn_on, sn_line, sn_dist, sn_store_node, sn_back;
     double sn_gain, sn_far, sn_near, sn_after, sn_fall, sn_window, sn_cal;
     char sn_spec[2][SCH_NAME]; /* LATENCY, store= */

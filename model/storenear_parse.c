@@ -154,8 +154,10 @@ int sch_storenear_write(FILE *f, const pg_schedule *s, char *text)
     char onv[SCH_NAME] = "";
     if (on)
         sscanf(on + 4, "%47s", onv);
-    fprintf(f, "storenear %s store=%s back=%d gain=%.9g far=%.9g near=%.9g after=%.9g fall=%.9g window=%.9g cal=%.9g%s%s\n",
-            s->sn_spec[0], s->sn_spec[1], s->sn_back, s->sn_gain, s->sn_far, s->sn_near, s->sn_after, s->sn_fall,
-            s->sn_window, s->sn_cal, on ? " on=" : "", onv);
+    fprintf(f, "storenear %s store=%s back=%d gain=%.9g far=%.9g near=%.9g", s->sn_spec[0], s->sn_spec[1],
+            s->sn_back, s->sn_gain, s->sn_far, s->sn_near);
+    if (s->sn_after < 1) /* a flat ramp past near has no falling side to write */
+        fprintf(f, " after=%.9g fall=%.9g", s->sn_after, s->sn_fall);
+    fprintf(f, " window=%.9g cal=%.9g%s%s\n", s->sn_window, s->sn_cal, on ? " on=" : "", onv);
     return 1;
 }
