@@ -30,7 +30,8 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
     for (int i = 0; i < s->nslots; i++)
         E->scale[i] = sch_dist_scale(s, s->slots[i].dist);
     for (int i = 0; i < s->nslots; i++)
-        E->dq[i] = dramq_factor(s, s->slots[i].dist) * l2reuse_factor(s, s->slots[i].dist);
+        E->dq[i] = dramq_factor(s, s->slots[i].dist) * l2reuse_factor(s, s->slots[i].dist) *
+                   streamwall_factor(s, s->slots[i].dist);
     for (int i = 0; i < s->nct; i++)
         E->ct_at[s->ct[i].node] = E->ct_at[s->ct[i].by_node] = 1;
     E->unit_row0 = -1;
@@ -148,7 +149,7 @@ static void eval_tile(engine *E, int64_t k)
             if (e->at_node >= 0 && e->at_node == s->kb_node && e->at_frac > 0) {
                 /* ROLE.STEP@F of a k-block loop: its boundary, not F x a duration */
                 t = (kk < 0 ? 0.0 : kblocks_at(E, k - e->at_off, e->at_frac, e->kb_event)) + e->w;
-                q0 = 1; /* term 0 was F x the phase's sample */
+                q0 = e->at_frac < 1; /* term 0 was F x the phase's sample (none at @1: the step's end) */
             }
             for (int q = q0; q < e->nterms; q++) {
                 int64_t ks = k - e->toff[q];

@@ -138,6 +138,11 @@ double l2reuse_replayed(const engine *E, int i, int64_t row, double v);
 double stretch_extra(engine *E, int64_t k, int dist, double end, double sample);
 double storenear_extra(engine *E, int64_t k, int dist, double end, double sample);
 void storenear_reset(engine *E);
+/* `streamwall` (streamwall.c): the wall, the period the GPU's stream floor
+ * allows (cycles; 0: no line, or off), and the factor on latency `dist`
+ * (the line's sw_scale where it lists `dist`, else 1). */
+double streamwall_period(const pg_schedule *s);
+double streamwall_factor(const pg_schedule *s, int dist);
 /* `contend` (contend.c).  contend_step_end: the end of tile k's step v
  * (a contended or `by` step; not the `kblocks` loop) that starts at `start`
  * and would end at `best` as sampled: a contended step's work moved by its

@@ -63,9 +63,11 @@ int l2reuse_fit(pg_schedule *s, const pg_run *run);
  * a GPU of the same name our runs recorded (H100 80GB HBM3, H200), else 0. */
 int64_t l2reuse_run_l2(const pg_run *run);
 /* What pegemm measured on a GPU of this name (fit_gpus.c): its L2 in bytes
- * and its copy floor in bytes/s; 0 for a GPU it has not run on. */
+ * and its copy and stream floors in bytes/s; 0 for a GPU it has not run
+ * on. */
 int64_t fit_gpu_l2(const char *device);
 double fit_gpu_copy_floor(const char *device);
+double fit_gpu_stream_floor(const char *device);
 /* One interval of a traced phase (the measured period's and the `warmup`
  * fit's tile starts). */
 typedef struct {

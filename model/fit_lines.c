@@ -173,6 +173,17 @@ static int store_lines_fit_line(pg_schedule *s, const pg_run *run, const int64_t
     return store_lines_fit(s);
 }
 
+/* `streamwall` with floor=device: the stream floor pegemm measured on the
+ * run's GPU, where it knows that GPU (else the written figure stays) */
+static int streamwall_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
+{
+    (void)row_of, (void)ntiles;
+    const double floor = s->sw_line && s->sw_floor_device ? fit_gpu_stream_floor(run->kernel.device) : 0;
+    char opt[64];
+    snprintf(opt, sizeof opt, "streamwall.bytes_per_s=%.9g", floor);
+    return floor > 0 ? pg_schedule_set(s, opt, 0) : 0;
+}
+
 static const fit_line fit_line_table[] = {
     {"bandwidth", bandwidth_scale_work, bandwidth_work_whatif, bandwidth_fit},
     {"l2reuse", l2reuse_cal_set, NULL, l2reuse_fit_line},
@@ -182,6 +193,7 @@ static const fit_line fit_line_table[] = {
     {"dramq", NULL, NULL, dramq_fit_line},
     {"warmup", NULL, NULL, warmup_fit_line},
     {"stretch, storenear", NULL, NULL, store_lines_fit_line},
+    {"streamwall", NULL, NULL, streamwall_fit_line},
 };
 #define NLINES (int)(sizeof fit_line_table / sizeof fit_line_table[0])
 

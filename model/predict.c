@@ -289,6 +289,60 @@ done:
     return rc;
 }
 
+/* The clone c at period T (DRAM share rho against the copy floor): the
+ * `bandwidth` phase's mean there, and the `dramq` line's share; returns the
+ * mean, NAN on error (message set). */
+static double at_period(pg_schedule *c, const pg_schedule *s, double T, double rho_raw, double stall_cal,
+                        double rho_cal)
+{
+    const double rho = fmin(0.98, rho_raw);
+    double mean = s->bw_compute + s->bw_work + stall_cal * (1 - rho_cal) / (1 - rho);
+    if (s->dq_on) { /* the loads `dramq` lists move through it (dramq.c) */
+        if (dramq_moves_loop(s))
+            mean = dist_mean(&s->dists[s->bw_dist]) + s->bw_work; /* not the k-block loads twice */
+        c->dq_rho = dramq_rho(s, s->bw_bytes_per_tile, T, s->dq_bytes_per_s, s->machine.clock_hz);
+        c->dq_rho_set = 1;
+    }
+    sch_override ov;
+    memset(&ov, 0, sizeof ov);
+    snprintf(ov.param, sizeof ov.param, "%s.mean", s->dists[s->bw_dist].name);
+    ov.value = mean;
+    c->dists[c->bw_dist] = s->dists[s->bw_dist];
+    return sch_apply_override(c, &ov) ? NAN : mean;
+}
+
+/* The `streamwall` line (streamwall.c): the period c produces is below the
+ * wall, so its listed loads wait longer, by the smallest common factor
+ * that brings the period up to the wall.  The period does not fall as the
+ * factor grows but may not move at first (a load the schedule hides), so
+ * bisection, to 1e-4 of the factor.  c->sw_scale is left at that factor,
+ * *p at its prediction. */
+static int wall_scale(pg_schedule *c, const pg_model_opts *quick, double wall, pg_prediction *p)
+{
+    double lo = 1, hi = 2;
+    for (;;) { /* bracket: a factor whose period reaches the wall */
+        c->sw_scale = hi;
+        if (predict_core(c, quick, p, 0))
+            return -1;
+        if (p->tile_period >= wall || hi >= 64)
+            break;
+        lo = hi, hi *= 2;
+    }
+    if (p->tile_period < wall)
+        return 0; /* the listed loads cannot carry the period there: left at 64x */
+    while (hi - lo > 1e-4 * lo) {
+        c->sw_scale = 0.5 * (lo + hi);
+        if (predict_core(c, quick, p, 0))
+            return -1;
+        if (p->tile_period < wall)
+            lo = c->sw_scale;
+        else
+            hi = c->sw_scale;
+    }
+    c->sw_scale = hi;
+    return predict_core(c, quick, p, 0);
+}
+
 /* A schedule with a `bandwidth` line: the phase's memory stall depends on the
  * period it produces (rho = full-bandwidth cycles per tile / period).  Solve
  * period = f(period) by damped iteration; *out is a clone whose phase mean is
@@ -315,7 +369,7 @@ int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_s
     const double mean_cal = dist_mean(&s->dists[s->bw_dist]);
     const double stall_cal = (mean_cal > s->bw_compute ? mean_cal - s->bw_compute : 0) * r;
     const double rho_cal = fmin(0.98, full_cal / r / s->bw_calibrated_period);
-    double mean = mean_cal, rho = rho_cal;
+    double mean = mean_cal;
     pg_model_opts quick = *o;
     if (quick.tiles <= 0 || quick.tiles > 8000)
         quick.tiles = 8000; /* same seed every time: f(T) is smooth in T, not noisy */
@@ -328,20 +382,8 @@ int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_s
     double a = NAN, ga = NAN, b = NAN, gb = NAN, T = s->bw_calibrated_period;
     int side = 0;
     for (int it = 0; it < 60; it++) {
-        rho = fmin(0.98, full / T);
-        mean = s->bw_compute + s->bw_work + stall_cal * (1 - rho_cal) / (1 - rho);
-        if (s->dq_on) { /* the loads `dramq` lists move through it (dramq.c) */
-            if (dramq_moves_loop(s))
-                mean = mean_cal + s->bw_work; /* not the k-block loads twice */
-            c->dq_rho = dramq_rho(s, s->bw_bytes_per_tile, T, s->dq_bytes_per_s, s->machine.clock_hz);
-            c->dq_rho_set = 1;
-        }
-        sch_override ov;
-        memset(&ov, 0, sizeof ov);
-        snprintf(ov.param, sizeof ov.param, "%s.mean", s->dists[s->bw_dist].name);
-        ov.value = mean;
-        c->dists[c->bw_dist] = s->dists[s->bw_dist];
-        if (sch_apply_override(c, &ov) || predict_core(c, &quick, &p, 0)) {
+        mean = at_period(c, s, T, full / T, stall_cal, rho_cal);
+        if (!isfinite(mean) || predict_core(c, &quick, &p, 0)) {
             pg_schedule_free(c);
             return -1;
         }
@@ -361,6 +403,14 @@ int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_s
             T = a - ga * (b - a) / (gb - ga); /* false position inside [a, b] */
         else
             T = g > 0 ? T + fmax(g, 0.05 * T) : fmax(T + g, 0.5 * T); /* widen toward the root */
+    }
+    const double wall = streamwall_period(c);
+    if (wall > 0 && p.tile_period < wall) {
+        mean = at_period(c, s, wall, full / wall, stall_cal, rho_cal);
+        if (!isfinite(mean) || wall_scale(c, &quick, wall, &p)) {
+            pg_schedule_free(c);
+            return -1;
+        }
     }
     *out = c;
     *rho_out = fmin(0.98, full / p.tile_period);

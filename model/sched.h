@@ -304,6 +304,15 @@ struct pg_schedule {
     int sn_on, sn_line, sn_dist, sn_store_node, sn_back;
     double sn_gain, sn_far, sn_near, sn_after, sn_fall, sn_window, sn_cal;
     char sn_spec[2][SCH_NAME]; /* LATENCY, store= */
+    /* `streamwall LATENCY... bytes_per_s=B [floor=device|written] [on=0|1]`
+     * (model/streamwall.c): the period is at least the `bandwidth` line's
+     * bytes per tile x units x clock / B (the GPU's stream floor); below it
+     * the listed loads wait longer, by the common factor sw_scale >= 1
+     * (set on the equilibrium's copy by predict.c; 1 elsewhere). */
+    int sw_on, sw_line, sw_n, sw_floor_device;
+    int sw_dist[SCH_DQ_MAX];
+    char sw_spec[SCH_DQ_MAX][SCH_NAME];
+    double sw_bytes_per_s, sw_scale;
     /* `warmup tiles=T total=E eK=E(K)...` (model/warmup.c): the calibration's
      * start-up transient.  E(K) = the sum of a unit's first K tile gaps (the
      * period step's starts) less K steady periods (the mean gap of the
@@ -450,6 +459,13 @@ int sch_storenear_parse(pg_schedule *s, const char *const *tok, int ntok, const 
 int sch_storenear_resolve(pg_schedule *s);
 int sch_storenear_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
 int sch_storenear_write(FILE *f, const pg_schedule *s, char *text);
+/* The `streamwall` line (streamwall_parse.c): parse, resolve against the
+ * `bandwidth` line and the listed latencies, `streamwall.KEY` overrides,
+ * write-back (its engine part: engine.h; its fit: fit_lines.c). */
+int sch_streamwall_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
+int sch_streamwall_resolve(pg_schedule *s);
+int sch_streamwall_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+int sch_streamwall_write(FILE *f, const pg_schedule *s, char *text);
 /* The `warmup` line (warmup_parse.c): parse, `warmup.KEY` overrides
  * (tiles, total, eK), write-back; the gap counts its eK keys name (its
  * engine part: engine.h; its fit: fit.h). */

@@ -540,6 +540,15 @@ static int add_event_deps(pg_schedule *s, int rv, int cv, int v, char **tok, int
         } else {
             e.from = u;
             e.off = off;
+            /* @1 of a work step is its end; kept as an event on the step so
+             * that a `kblocks` loop reads it as the loop's end before its
+             * constant (a --mainloop-delay spin the kernel runs after the
+             * loop released its last stage: docs/experiments.md M75) */
+            if (frac == 1 && S->kind == STEP_WORK) {
+                e.at_node = u;
+                e.at_frac = 1;
+                e.at_off = off;
+            }
         }
         double warp = (double)(cv % s->roles[rv].group);
         if (parse_terms(s, tok + 1, n - 1, warp, &e, line) || add_edge(s, &e))

@@ -235,6 +235,22 @@ static void l2_whatifs(const pg_run *run, const pg_schedule *fit, const pg_floor
         add(w, "l2reuse.cal_bytes=%.17g", fit->l2_cal_bytes * scale);
 }
 
+/* The `streamwall` line (model/streamwall.c) on another GPU: that GPU's
+ * stream floor, where the line takes the device's (floor=device) and pegemm
+ * measured it (fit_gpus.c), else the fit's moved by the copy floors' ratio
+ * (the stream floor is 0.90-0.91 of the copy floor on both GPUs, M76);
+ * nothing where neither is known. */
+static void wall_whatifs(const pg_run *run, const pg_schedule *fit, const pg_floors *fl, pg_whatif *w)
+{
+    if (!fit->sw_line || !w->other_device)
+        return;
+    double floor = fit->sw_floor_device ? fit_gpu_stream_floor(run->kernel.device) : 0;
+    if (!(floor > 0) && fl && fl->cal_bytes_per_s > 0 && fl->other_bytes_per_s > 0)
+        floor = fit->sw_bytes_per_s * fl->other_bytes_per_s / fl->cal_bytes_per_s;
+    if (floor > 0)
+        add(w, "streamwall.bytes_per_s=%.17g", floor);
+}
+
 int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *floors,
                      pg_whatif *w)
 {
@@ -248,6 +264,7 @@ int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fi
     unsigned change = shape_whatifs(cal, run, fit, w);
     device_whatifs(cal, run, fit, floors, w);
     l2_whatifs(run, fit, floors, w);
+    wall_whatifs(run, fit, floors, w);
     if (w->other_device)
         change |= CHANGE_GPU;
     if (run->kernel.epi_delay != cal->kernel.epi_delay) {

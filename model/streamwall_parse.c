@@ -1,0 +1,102 @@
+/* The `streamwall` line's schedule side: parse, resolve against the
+ * `bandwidth` line and the listed latencies, `streamwall.KEY` overrides,
+ * write-back.  What the line does is in streamwall.c (the wall and the
+ * factor on the listed latencies) and predict.c (the factor solved at the
+ * bandwidth equilibrium); its fit in fit_lines.c. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "pg_error.h"
+#include "sched.h"
+
+#define SWFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->sw_line))
+#define SW_USAGE "usage: streamwall LATENCY... bytes_per_s=B [floor=device|written] [on=0|1]"
+
+int sch_streamwall_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
+{
+    static const char *const keys[] = {"bytes_per_s", "floor", "on", NULL};
+    (void)text;
+    if (s->sw_line)
+        return pg_fail("%s:%d: only one `streamwall` line (first at line %d)", s->origin, line, s->sw_line);
+    s->sw_line = line;
+    s->sw_on = 1;
+    s->sw_scale = 1;
+    int first_key = 1;
+    while (first_key < ntok && !strchr(tok[first_key], '=')) {
+        if (s->sw_n == SCH_DQ_MAX)
+            return SWFAIL("streamwall: at most %d latencies", SCH_DQ_MAX);
+        if (strlen(tok[first_key]) >= SCH_NAME)
+            return SWFAIL("streamwall: name too long");
+        snprintf(s->sw_spec[s->sw_n++], SCH_NAME, "%s", tok[first_key++]);
+    }
+    if (s->sw_n == 0 || sch_kv_check(s, tok, ntok, first_key, keys, line))
+        return s->sw_n == 0 ? SWFAIL(SW_USAGE) : -1;
+    double on = 1;
+    if (sch_kv_num(s, tok, ntok, first_key, "bytes_per_s", &s->sw_bytes_per_s, line) != 1 ||
+        sch_kv_num(s, tok, ntok, first_key, "on", &on, line) < 0)
+        return sch_kv(tok, ntok, first_key, "bytes_per_s") ? -1 : SWFAIL(SW_USAGE);
+    if (!(s->sw_bytes_per_s > 0) || !isfinite(s->sw_bytes_per_s))
+        return SWFAIL("streamwall: bytes_per_s must be positive (the GPU's stream floor, bytes/s)");
+    if (on != 0 && on != 1)
+        return SWFAIL("streamwall: on must be 0 or 1");
+    s->sw_on = (int)on;
+    const char *floor_key = sch_kv(tok, ntok, first_key, "floor");
+    if (floor_key && strcmp(floor_key, "device") != 0 && strcmp(floor_key, "written") != 0)
+        return SWFAIL("streamwall: floor must be device or written (got '%s')", floor_key);
+    s->sw_floor_device = floor_key && strcmp(floor_key, "device") == 0;
+    return 0;
+}
+
+int sch_streamwall_resolve(pg_schedule *s)
+{
+    if (!s->sw_line)
+        return 0;
+    if (s->bw_dist < 0)
+        return SWFAIL("streamwall needs a `bandwidth` line (its bytes per tile are the traffic the wall limits)");
+    for (int i = 0; i < s->sw_n; i++) {
+        const int d = sch_find_dist(s, s->sw_spec[i]);
+        if (d < 0 || s->dists[d].kind == DKIND_PHASE)
+            return SWFAIL("streamwall: '%s' is not a `latency` or `memory` line of this schedule", s->sw_spec[i]);
+        s->sw_dist[i] = d;
+    }
+    return 0;
+}
+
+int sch_streamwall_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
+{
+    if (!s->sw_line)
+        return pg_fail("'%s': this schedule has no streamwall line", param);
+    if (strcmp(stat, "on") == 0) {
+        const double v = relative ? s->sw_on + value : value;
+        if (v != 0 && v != 1)
+            return pg_fail("'%s': on must be 0 or 1", param);
+        s->sw_on = (int)v;
+        return 0;
+    }
+    if (strcmp(stat, "bytes_per_s") != 0)
+        return pg_fail("'%s': streamwall takes bytes_per_s, on", param);
+    const double v = relative ? s->sw_bytes_per_s + value : value;
+    if (!(v > 0) || !isfinite(v))
+        return pg_fail("'%s' must be positive", param);
+    s->sw_bytes_per_s = v;
+    return 0;
+}
+
+/* the line with its floor as it is now (fitted: the run's GPU's); `on=` as
+ * written (an `on=$option` keeps its option) */
+int sch_streamwall_write(FILE *f, const pg_schedule *s, char *text)
+{
+    if (!s->sw_line)
+        return 0;
+    const char *on = strstr(text, " on=");
+    char onv[SCH_NAME] = "";
+    if (on)
+        sscanf(on + 4, "%47s", onv);
+    fputs("streamwall", f);
+    for (int i = 0; i < s->sw_n; i++)
+        fprintf(f, " %s", s->sw_spec[i]);
+    fprintf(f, " bytes_per_s=%.9g%s%s%s\n", s->sw_bytes_per_s, s->sw_floor_device ? " floor=device" : "",
+            on ? " on=" : "", onv);
+    return 1;
+}
