@@ -13,7 +13,9 @@
  * tiles, - OV): at the fitted point the traced tiles replay as they ran,
  * tails included, and a probe that changes the overlap moves the step's
  * mean.  Only work contends: constants added to either step (a probe's
- * spin, which the kernel runs after the work) do not.  A `kblocks` loop's
+ * spin, which the kernel runs after the work) do not.  keep=1: less overlap
+ * than OV moves nothing (the other instance's other work contends in its
+ * place).  A `kblocks` loop's
  * contention goes on its k-blocks' compute (kblocks.c).
  * docs/model.md "Contention"; docs/experiments.md M17.
  *
@@ -46,10 +48,16 @@ double contend_weight(const sch_contend *c, double by_work)
     return c->compute > 0 && by_work > c->compute ? c->compute / by_work : 1;
 }
 
+/* keep=1 (docs/experiments.md M77): the calibration's contention is a
+ * floor.  Where the `by` step overlaps less than there, the other instance
+ * is not idle: at short tiles (small K) its store drain and loads take the
+ * mainloop's place beside this step (M69: the epilogue's growth follows the
+ * other warpgroup's store), and the step ran no faster on sets 25-27. */
 double contend_extra(const engine *E, int line)
 {
     const sch_contend *c = &E->s->ct[line];
-    return c->slowdown * (E->ct_mean[line] - c->overlap);
+    const double x = c->slowdown * (E->ct_mean[line] - c->overlap);
+    return c->keep && x < 0 ? 0 : x;
 }
 
 /* tile k's record of line i: [0, 1] the contended step's work, [2, 3] the

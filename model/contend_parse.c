@@ -80,14 +80,14 @@ int sch_contend_resolve(pg_schedule *s)
 
 int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
-    static const char *const keys[] = {"by", "tile", "slowdown", "overlap", "window", "compute", "fit", NULL};
+    static const char *const keys[] = {"by", "tile", "slowdown", "overlap", "window", "compute", "fit", "keep", NULL};
     (void)text;
     if (s->nct == SCH_CT_MAX)
         return CFAIL_AT(line, "contend: at most %d `contend` lines", SCH_CT_MAX);
     if (ntok < 4 || strchr(tok[1], '=') || sch_kv_check(s, tok, ntok, 2, keys, line))
         return ntok < 4 || strchr(tok[1], '=')
                    ? CFAIL_AT(line, "usage: contend PHASE by=PHASE [tile=next|previous] slowdown=C [overlap=CYCLES] "
-                                    "[window=TILES] [compute=CYCLES] [fit=both|overlap]")
+                                    "[window=TILES] [compute=CYCLES] [fit=both|overlap] [keep=0|1]")
                    : -1;
     sch_contend *c = &s->ct[s->nct];
     memset(c, 0, sizeof *c);
@@ -95,7 +95,9 @@ int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
     c->window = 16;
     const char *by = sch_kv(tok, ntok, 2, "by"), *tile = sch_kv(tok, ntok, 2, "tile"),
                *fit = sch_kv(tok, ntok, 2, "fit");
+    double keep = 0;
     if (!by || !by[0] || sch_kv_num(s, tok, ntok, 2, "slowdown", &c->slowdown, line) != 1 ||
+        sch_kv_num(s, tok, ntok, 2, "keep", &keep, line) < 0 ||
         sch_kv_num(s, tok, ntok, 2, "overlap", &c->overlap, line) < 0 ||
         sch_kv_num(s, tok, ntok, 2, "window", &c->window, line) < 0 ||
         sch_kv_num(s, tok, ntok, 2, "compute", &c->compute, line) < 0)
@@ -106,6 +108,9 @@ int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
     if (fit && strcmp(fit, "both") != 0 && strcmp(fit, "overlap") != 0)
         return CFAIL_AT(line, "contend: fit must be both or overlap (got '%s')", fit);
     c->fit_overlap_only = fit && strcmp(fit, "overlap") == 0;
+    if (keep != 0 && keep != 1)
+        return CFAIL_AT(line, "contend: keep must be 0 or 1 (got %g)", keep);
+    c->keep = (int)keep;
     if (strlen(tok[1]) >= SCH_NAME || strlen(by) >= SCH_NAME)
         return CFAIL_AT(line, "contend: phase name too long");
     snprintf(c->spec[0], sizeof c->spec[0], "%s", tok[1]);
@@ -143,13 +148,20 @@ int sch_contend_override(pg_schedule *s, const char *stat, int relative, double 
     sch_contend *c = addressed_line(s, stat, &key, param);
     if (!c)
         return -1;
+    if (strcmp(key, "keep") == 0) {
+        const double v = relative ? c->keep + value : value;
+        if (v != 0 && v != 1)
+            return pg_fail("'%s': keep must be 0 or 1", param);
+        c->keep = (int)v;
+        return 0;
+    }
     double *f = strcmp(key, "slowdown") == 0  ? &c->slowdown
                 : strcmp(key, "overlap") == 0 ? &c->overlap
                 : strcmp(key, "window") == 0  ? &c->window
                 : strcmp(key, "compute") == 0 ? &c->compute
                                               : NULL;
     if (!f)
-        return pg_fail("'%s': contend takes slowdown, overlap, window, compute (contend.KEY for the first line, "
+        return pg_fail("'%s': contend takes slowdown, overlap, window, compute, keep (contend.KEY for the first line, "
                        "contend.PHASE.KEY for the line that slows PHASE)",
                        param);
     double v = relative ? *f + value : value;
@@ -174,6 +186,8 @@ int sch_contend_write(FILE *f, const pg_schedule *s, char *text)
             fprintf(f, " compute=%.9g", c->compute);
         if (c->fit_overlap_only)
             fputs(" fit=overlap", f);
+        if (c->keep)
+            fputs(" keep=1", f);
         fputc('\n', f);
         return 1;
     }

@@ -173,15 +173,19 @@ static int store_lines_fit_line(pg_schedule *s, const pg_run *run, const int64_t
     return store_lines_fit(s);
 }
 
-/* `streamwall` with floor=device: the stream floor pegemm measured on the
- * run's GPU, where it knows that GPU (else the written figure stays) */
+/* `streamwall` with floor=device: the stream (and copy) floors pegemm
+ * measured on the run's GPU, where it knows that GPU (else the written
+ * figures stay) */
 static int streamwall_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
 {
     (void)row_of, (void)ntiles;
-    const double floor = s->sw_line && s->sw_floor_device ? fit_gpu_stream_floor(run->kernel.device) : 0;
+    const double stream = s->sw_line && s->sw_floor_device ? fit_gpu_stream_floor(run->kernel.device) : 0;
     char opt[64];
-    snprintf(opt, sizeof opt, "streamwall.bytes_per_s=%.9g", floor);
-    return floor > 0 ? pg_schedule_set(s, opt, 0) : 0;
+    snprintf(opt, sizeof opt, "streamwall.bytes_per_s=%.9g", stream);
+    if (!(stream > 0) || pg_schedule_set(s, opt, 0))
+        return stream > 0 ? -1 : 0;
+    snprintf(opt, sizeof opt, "streamwall.copy_bytes_per_s=%.9g", fit_gpu_copy_floor(run->kernel.device));
+    return s->sw_copy_bytes_per_s > 0 ? pg_schedule_set(s, opt, 0) : 0;
 }
 
 static const fit_line fit_line_table[] = {

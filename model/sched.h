@@ -102,6 +102,7 @@ typedef struct {
     double slowdown, overlap, window;
     double compute; /* compute=: the `by` step's work when it never stalls; 0: every cycle of overlap counts 1 */
     int fit_overlap_only; /* fit=overlap: `pegemm model fit` keeps slowdown (a constant of the SM) */
+    int keep; /* keep=1: less overlap than `overlap` does not speed the step up (M77) */
     int line;
     char spec[2][SCH_NAME]; /* PHASE, by= */
 } sch_contend;
@@ -304,15 +305,18 @@ struct pg_schedule {
     int sn_on, sn_line, sn_dist, sn_store_node, sn_back;
     double sn_gain, sn_far, sn_near, sn_after, sn_fall, sn_window, sn_cal;
     char sn_spec[2][SCH_NAME]; /* LATENCY, store= */
-    /* `streamwall LATENCY... bytes_per_s=B [floor=device|written] [on=0|1]`
-     * (model/streamwall.c): the period is at least the `bandwidth` line's
-     * bytes per tile x units x clock / B (the GPU's stream floor); below it
-     * the listed loads wait longer, by the common factor sw_scale >= 1
-     * (set on the equilibrium's copy by predict.c; 1 elsewhere). */
+    /* `streamwall LATENCY... bytes_per_s=B [copy_bytes_per_s=C
+     * write_bytes=W] [floor=device|written] [on=0|1]` (model/streamwall.c):
+     * the period is at least the `bandwidth` line's bytes per tile x units x
+     * clock / the DRAM floor at the traffic's write share (B, the stream
+     * floor, at 2/3 and more written; C, the copy floor, at 1/2 and less; W
+     * of the bytes per tile written); below it the listed loads wait longer,
+     * by the common factor sw_scale >= 1 (set on the equilibrium's copy by
+     * predict.c; 1 elsewhere). */
     int sw_on, sw_line, sw_n, sw_floor_device;
     int sw_dist[SCH_DQ_MAX];
     char sw_spec[SCH_DQ_MAX][SCH_NAME];
-    double sw_bytes_per_s, sw_scale;
+    double sw_bytes_per_s, sw_copy_bytes_per_s, sw_write_bytes, sw_scale;
     /* `warmup tiles=T total=E eK=E(K)...` (model/warmup.c): the calibration's
      * start-up transient.  E(K) = the sum of a unit's first K tile gaps (the
      * period step's starts) less K steady periods (the mean gap of the

@@ -11,11 +11,12 @@
 #include "sched.h"
 
 #define SWFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->sw_line))
-#define SW_USAGE "usage: streamwall LATENCY... bytes_per_s=B [floor=device|written] [on=0|1]"
+#define SW_USAGE                                                                                                       \
+    "usage: streamwall LATENCY... bytes_per_s=B [copy_bytes_per_s=C write_bytes=W] [floor=device|written] [on=0|1]"
 
 int sch_streamwall_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
-    static const char *const keys[] = {"bytes_per_s", "floor", "on", NULL};
+    static const char *const keys[] = {"bytes_per_s", "copy_bytes_per_s", "write_bytes", "floor", "on", NULL};
     (void)text;
     if (s->sw_line)
         return pg_fail("%s:%d: only one `streamwall` line (first at line %d)", s->origin, line, s->sw_line);
@@ -38,6 +39,15 @@ int sch_streamwall_parse(pg_schedule *s, const char *const *tok, int ntok, const
         return sch_kv(tok, ntok, first_key, "bytes_per_s") ? -1 : SWFAIL(SW_USAGE);
     if (!(s->sw_bytes_per_s > 0) || !isfinite(s->sw_bytes_per_s))
         return SWFAIL("streamwall: bytes_per_s must be positive (the GPU's stream floor, bytes/s)");
+    const int has_copy = sch_kv_num(s, tok, ntok, first_key, "copy_bytes_per_s", &s->sw_copy_bytes_per_s, line);
+    const int has_write = sch_kv_num(s, tok, ntok, first_key, "write_bytes", &s->sw_write_bytes, line);
+    if (has_copy < 0 || has_write < 0)
+        return -1;
+    if (has_copy != has_write)
+        return SWFAIL("streamwall: copy_bytes_per_s and write_bytes go together (the floor at half written, and the "
+                      "bytes of a tile written)");
+    if (has_copy && (!(s->sw_copy_bytes_per_s > 0) || !isfinite(s->sw_copy_bytes_per_s) || !(s->sw_write_bytes >= 0)))
+        return SWFAIL("streamwall: copy_bytes_per_s must be positive and write_bytes >= 0");
     if (on != 0 && on != 1)
         return SWFAIL("streamwall: on must be 0 or 1");
     s->sw_on = (int)on;
@@ -74,12 +84,16 @@ int sch_streamwall_override(pg_schedule *s, const char *stat, int relative, doub
         s->sw_on = (int)v;
         return 0;
     }
-    if (strcmp(stat, "bytes_per_s") != 0)
-        return pg_fail("'%s': streamwall takes bytes_per_s, on", param);
-    const double v = relative ? s->sw_bytes_per_s + value : value;
-    if (!(v > 0) || !isfinite(v))
-        return pg_fail("'%s' must be positive", param);
-    s->sw_bytes_per_s = v;
+    double *f = strcmp(stat, "bytes_per_s") == 0        ? &s->sw_bytes_per_s
+                : strcmp(stat, "copy_bytes_per_s") == 0 ? &s->sw_copy_bytes_per_s
+                : strcmp(stat, "write_bytes") == 0      ? &s->sw_write_bytes
+                                                        : NULL;
+    if (!f)
+        return pg_fail("'%s': streamwall takes bytes_per_s, copy_bytes_per_s, write_bytes, on", param);
+    const double v = relative ? *f + value : value;
+    if (f == &s->sw_write_bytes ? !(v >= 0) || !isfinite(v) : !(v > 0) || !isfinite(v))
+        return pg_fail("'%s' must be %s", param, f == &s->sw_write_bytes ? ">= 0" : "positive");
+    *f = v;
     return 0;
 }
 
@@ -96,7 +110,9 @@ int sch_streamwall_write(FILE *f, const pg_schedule *s, char *text)
     fputs("streamwall", f);
     for (int i = 0; i < s->sw_n; i++)
         fprintf(f, " %s", s->sw_spec[i]);
-    fprintf(f, " bytes_per_s=%.9g%s%s%s\n", s->sw_bytes_per_s, s->sw_floor_device ? " floor=device" : "",
-            on ? " on=" : "", onv);
+    fprintf(f, " bytes_per_s=%.9g", s->sw_bytes_per_s);
+    if (s->sw_copy_bytes_per_s > 0)
+        fprintf(f, " copy_bytes_per_s=%.9g write_bytes=%.9g", s->sw_copy_bytes_per_s, s->sw_write_bytes);
+    fprintf(f, "%s%s%s\n", s->sw_floor_device ? " floor=device" : "", on ? " on=" : "", onv);
     return 1;
 }

@@ -236,19 +236,25 @@ static void l2_whatifs(const pg_run *run, const pg_schedule *fit, const pg_floor
 }
 
 /* The `streamwall` line (model/streamwall.c) on another GPU: that GPU's
- * stream floor, where the line takes the device's (floor=device) and pegemm
+ * floors, where the line takes the device's (floor=device) and pegemm
  * measured it (fit_gpus.c), else the fit's moved by the copy floors' ratio
- * (the stream floor is 0.90-0.91 of the copy floor on both GPUs, M76);
- * nothing where neither is known. */
+ * (the stream floor is 0.90 of the copy floor on both GPUs, M76); nothing
+ * where neither is known. */
 static void wall_whatifs(const pg_run *run, const pg_schedule *fit, const pg_floors *fl, pg_whatif *w)
 {
     if (!fit->sw_line || !w->other_device)
         return;
-    double floor = fit->sw_floor_device ? fit_gpu_stream_floor(run->kernel.device) : 0;
-    if (!(floor > 0) && fl && fl->cal_bytes_per_s > 0 && fl->other_bytes_per_s > 0)
-        floor = fit->sw_bytes_per_s * fl->other_bytes_per_s / fl->cal_bytes_per_s;
-    if (floor > 0)
-        add(w, "streamwall.bytes_per_s=%.17g", floor);
+    const int known = fit->sw_floor_device && fit_gpu_stream_floor(run->kernel.device) > 0;
+    const double ratio = fl && fl->cal_bytes_per_s > 0 && fl->other_bytes_per_s > 0
+                             ? fl->other_bytes_per_s / fl->cal_bytes_per_s
+                             : 0;
+    if (!known && !(ratio > 0))
+        return;
+    add(w, "streamwall.bytes_per_s=%.17g",
+        known ? fit_gpu_stream_floor(run->kernel.device) : fit->sw_bytes_per_s * ratio);
+    if (fit->sw_copy_bytes_per_s > 0)
+        add(w, "streamwall.copy_bytes_per_s=%.17g",
+            known ? fit_gpu_copy_floor(run->kernel.device) : fit->sw_copy_bytes_per_s * ratio);
 }
 
 int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *floors,

@@ -8,6 +8,7 @@
  *  - the fit's estimator recovers a known slowdown from per-tile data, and
  *    finds none where there is none; the tile=previous fit on a synthetic
  *    trace, the `by` step's spin left out;
+ *  - keep=1: less overlap than the calibration's speeds nothing up;
  *  - invalid lines and overrides are rejected naming the line and the
  *    problem; every line is written back and reads back the same. */
 #include <math.h>
@@ -117,6 +118,26 @@ static void test_closed_form(void **state)
     predict_with(spin, 1, &T, &e);
     assert_true(fabs(e - (1000 + 400 / 0.75)) < 1.0);
     assert_true(fabs(T - (2000 + 400 / 0.75) / 2) < 1.0);
+}
+
+/* keep=1 (docs/experiments.md M77): the calibration's contention is a
+ * floor.  With OV = 500 and the other mainloop over all of the epilogue's
+ * work w: w = 400 + 0.5 (w - 500), w = 300 without it; with it the step
+ * keeps its sampled 400 (less overlap than 500 speeds nothing up), and
+ * more overlap than OV slows it as before (OV = 0: 800). */
+static void test_keep(void **state)
+{
+    (void)state;
+    double T, e;
+    const char *lower[] = {"contend.overlap=500"};
+    predict_with(lower, 1, &T, &e);
+    NEAR(e, 300, 1.0);
+    const char *kept[] = {"contend.overlap=500", "contend.keep=1"};
+    predict_with(kept, 2, &T, &e);
+    NEAR(e, 400, 1e-6);
+    const char *more[] = {"contend.keep=1"};
+    predict_with(more, 1, &T, &e);
+    NEAR(e, 800, 1.0);
 }
 
 static const char k_previous[] = "contend mainloop by=epilogue_regs tile=previous slowdown=$C2 window=$W\n";
@@ -472,6 +493,18 @@ static void test_write_back(void **state)
         fail_msg("reload: %s", pg_last_error());
     assert_true(t->ct[1].fit_overlap_only && !t->ct[0].fit_overlap_only);
     free(buf);
+    /* keep=1 too, and a keep that is not 0 or 1 is refused, the line unchanged */
+    assert_int_equal(pg_schedule_set(s, "contend.mainloop.keep=1", 0), 0);
+    assert_int_not_equal(pg_schedule_set(s, "contend.keep=2", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "keep must be 0 or 1"));
+    assert_true(s->ct[1].keep && !s->ct[0].keep);
+    buf = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(buf, "tile=previous slowdown=0.3 overlap=123.5 window=1 fit=overlap keep=1\n"));
+    pg_schedule_free(t);
+    if (pg_schedule_load_text(buf, "back.sched", &t) != 0)
+        fail_msg("reload: %s", pg_last_error());
+    assert_true(t->ct[1].keep && !t->ct[0].keep);
+    free(buf);
     pg_schedule_free(s);
     pg_schedule_free(t);
 }
@@ -513,6 +546,7 @@ static void test_rejects(void **state)
         {"contend epilogue_regs by=epilogue_regs slowdown=0.1", "must be another work step"},
         {"contend epilogue_regs slowdown=0.1", "usage: contend"},
         {"contend epilogue_regs by=mainloop slowdown=0.1 fit=slowdown", "fit must be both or overlap (got 'slowdown')"},
+        {"contend epilogue_regs by=mainloop slowdown=0.1 keep=2", "keep must be 0 or 1 (got 2)"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         expect_reject(bad[i].line, 1, bad[i].what);
@@ -538,6 +572,7 @@ int main(void)
         cmocka_unit_test(test_previous_vs_next), cmocka_unit_test(test_by_constants),
         cmocka_unit_test(test_kblocks_compute), cmocka_unit_test(test_zero_slowdown),
         cmocka_unit_test(test_estimator),       cmocka_unit_test(test_fit_previous),
-        cmocka_unit_test(test_write_back),      cmocka_unit_test(test_rejects)};
+        cmocka_unit_test(test_write_back),      cmocka_unit_test(test_rejects),
+        cmocka_unit_test(test_keep)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

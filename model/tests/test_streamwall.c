@@ -4,8 +4,10 @@
  * so T = 1000 + 1000 m with m the factor on the load.  The wall is
  * bytes_per_tile x units x clock / B = 1e6 x 1e9 / B cycles: at B = 4e11
  * it is 2,500, so m = 1.5; at B = 1e12 (wall 1,000) the line changes
- * nothing.  Bad lines are refused with "file:line: problem"; the fit takes
- * the floor of a GPU pegemm measured (floor=device). */
+ * nothing.  With the copy floor and the tile's written bytes the floor
+ * follows the write share: the copy floor up to 1/2, the stream floor from
+ * 2/3, linear between.  Bad lines are refused with "file:line: problem";
+ * the fit takes the floors of a GPU pegemm measured (floor=device). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -53,6 +55,20 @@ static void below_the_wall_the_loads_wait(void **st)
     assert_float_equal(predict_text(text, "clock_hz=1.2e9").tile_period, 3000, 0.005 * 3000);
 }
 
+/* stream 3e11, copy 6e11: half written 6e11 (wall 1,667: the closed
+ * form's 2,000 stays), 7/12 written 4.5e11 (2,222), all written 3e11
+ * (3,333) */
+static void the_floor_follows_the_write_share(void **st)
+{
+    (void)st;
+    const char *text = SCHED("streamwall first_load bytes_per_s=3e11 copy_bytes_per_s=6e11 write_bytes=5e5\n");
+    assert_float_equal(predict_text(text, NULL).tile_period, 2000, 2);
+    const double mid = 1e9 * 1e6 / 4.5e11;
+    assert_float_equal(predict_text(text, "streamwall.write_bytes=583333.333").tile_period, mid, 0.005 * mid);
+    assert_float_equal(predict_text(text, "streamwall.write_bytes=1e6").tile_period, 1e15 / 3e11, 0.005 * 3333);
+    assert_float_equal(predict_text(text, "streamwall.write_bytes=0").tile_period, 2000, 2);
+}
+
 static void the_line_is_written_back(void **st)
 {
     (void)st;
@@ -63,6 +79,10 @@ static void the_line_is_written_back(void **st)
     assert_int_equal(pg_schedule_set(s, "streamwall.bytes_per_s=5e11", 0), 0);
     char *buf = pg_test_schedule_text(s, NULL);
     assert_non_null(strstr(buf, "streamwall first_load bytes_per_s=5e+11 floor=device on=$dramq\n"));
+    assert_int_equal(pg_schedule_set(s, "streamwall.copy_bytes_per_s=1e12", 0), 0);
+    free(buf);
+    buf = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(buf, "bytes_per_s=5e+11 copy_bytes_per_s=1e+12 write_bytes=0 floor=device"));
     assert_int_equal(pg_schedule_load_text(buf, "again.sched", &t), 0);
     assert_true(t->sw_bytes_per_s == 5e11 && t->sw_floor_device && t->sw_on == 1);
     free(buf);
@@ -88,6 +108,10 @@ static void bad_lines_are_refused(void **st)
     refused(SCHED("streamwall first_load bytes_per_s=0\n"), "bytes_per_s must be positive");
     refused(SCHED("streamwall first_load bytes_per_s=4e11 floor=gpu\n"), "floor must be device or written (got 'gpu')");
     refused(SCHED("streamwall first_load bytes_per_s=4e11 on=2\n"), "on must be 0 or 1");
+    refused(SCHED("streamwall first_load bytes_per_s=4e11 copy_bytes_per_s=8e11\n"),
+            "copy_bytes_per_s and write_bytes go together");
+    refused(SCHED("streamwall first_load bytes_per_s=4e11 copy_bytes_per_s=8e11 write_bytes=-1\n"),
+            "write_bytes >= 0");
     refused(SCHED("streamwall first_load bytes_per_s=4e11 speed=1\n"), "'speed=1': expected KEY=VALUE");
     refused(SCHED("streamwall mainloop bytes_per_s=4e11\n"), "'mainloop' is not a `latency` or `memory` line");
     refused(SCHED("streamwall first_load bytes_per_s=4e11\nstreamwall first_load bytes_per_s=4e11\n"),
@@ -120,7 +144,9 @@ static void the_fit_takes_the_device_floor(void **st)
     assert_true(fd >= 0);
     FILE *f = fdopen(fd, "w");
     assert_non_null(f);
-    fprintf(f, "%sstreamwall first_load kblock_load bytes_per_s=1e12 floor=device\n", text);
+    fprintf(f, "%sstreamwall first_load kblock_load bytes_per_s=1e12 copy_bytes_per_s=2e12 write_bytes=24576 "
+               "floor=device\n",
+            text);
     assert_int_equal(fclose(f), 0);
     free(text);
     pg_run run;
@@ -130,7 +156,7 @@ static void the_fit_takes_the_device_floor(void **st)
     unlink(path);
     if (rc)
         fail_msg("%s", pg_last_error());
-    assert_true(fit->sw_bytes_per_s == 2.72e12);
+    assert_true(fit->sw_bytes_per_s == 2.72e12 && fit->sw_copy_bytes_per_s == 3.0e12 && fit->sw_write_bytes == 24576);
     assert_true(fit_gpu_stream_floor("NVIDIA H200") == 3.76e12 && fit_gpu_stream_floor("test") == 0);
     assert_true(fit_gpu_stream_floor("NVIDIA H200") < fit_gpu_copy_floor("NVIDIA H200"));
     pg_schedule_free(fit);
@@ -147,6 +173,7 @@ int main(int argc, char **argv)
     run_path = argv[1];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(below_the_wall_the_loads_wait),
+        cmocka_unit_test(the_floor_follows_the_write_share),
         cmocka_unit_test(the_line_is_written_back),
         cmocka_unit_test(bad_lines_are_refused),
         cmocka_unit_test_prestate(the_fit_takes_the_device_floor, &run_path),
