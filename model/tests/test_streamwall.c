@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -130,36 +129,30 @@ static void bad_lines_are_refused(void **st)
     pg_schedule_free(s);
 }
 
-/* floor=device: an H100 trace's fit takes the H100's stream floor; the
- * known GPUs' floors are below their copy floors */
+/* floor=device: h100-bres fitted on an H100 trace keeps the H100's floors
+ * (its line's own figures); the same trace named an H200's takes the
+ * H200's, so they come from the device's name; the known GPUs' stream
+ * floors are below their copy floors */
 static void the_fit_takes_the_device_floor(void **st)
 {
     const char *run_path = *(const char **)*st;
-    pg_schedule *b = NULL, *fit = NULL;
-    assert_int_equal(pg_schedule_load("h100-bres", &b), 0);
-    char *text = pg_test_schedule_text(b, NULL);
-    pg_schedule_free(b);
-    char path[] = "/tmp/pg_streamwall_XXXXXX.sched";
-    const int fd = mkstemps(path, 6);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_non_null(f);
-    fprintf(f, "%sstreamwall first_load kblock_load bytes_per_s=1e12 copy_bytes_per_s=2e12 write_bytes=24576 "
-               "floor=device\n",
-            text);
-    assert_int_equal(fclose(f), 0);
-    free(text);
+    pg_schedule *fit = NULL;
     pg_run run;
     if (pg_run_read(run_path, &run, PG_READ_TRACE))
         fail_msg("%s", pg_last_error());
-    const int rc = pg_schedule_fit_as(&run, path, &fit);
-    unlink(path);
-    if (rc)
+    if (pg_schedule_fit_as(&run, "h100-bres", &fit))
         fail_msg("%s", pg_last_error());
+    assert_true(fit->sw_line && fit->sw_floor_device && fit->sw_on);
     assert_true(fit->sw_bytes_per_s == 2.72e12 && fit->sw_copy_bytes_per_s == 3.0e12 && fit->sw_write_bytes == 24576);
+    pg_schedule_free(fit);
+    /* an H200 run's fit takes the H200's (the device name is all it reads) */
+    snprintf(run.kernel.device, sizeof run.kernel.device, "NVIDIA H200");
+    if (pg_schedule_fit_as(&run, "h100-bres", &fit))
+        fail_msg("%s", pg_last_error());
+    assert_true(fit->sw_bytes_per_s == 3.76e12 && fit->sw_copy_bytes_per_s == 4.23e12);
+    pg_schedule_free(fit);
     assert_true(fit_gpu_stream_floor("NVIDIA H200") == 3.76e12 && fit_gpu_stream_floor("test") == 0);
     assert_true(fit_gpu_stream_floor("NVIDIA H200") < fit_gpu_copy_floor("NVIDIA H200"));
-    pg_schedule_free(fit);
     pg_run_free(&run);
 }
 

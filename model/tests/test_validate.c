@@ -268,12 +268,16 @@ static void test_whatif_other_gpu(void **state)
     if (pg_schedule_load("h100-bres", &s) || pg_whatif_derive(&cal, &run, s, &fl, &w))
         fail_msg("%s", pg_last_error());
     assert_int_equal(w.other_device, 1);
-    assert_int_equal(w.n, 4);
+    assert_int_equal(w.n, 6);
     assert_string_equal(w.set[0], "dramq.on=1");
     assert_string_equal(w.set[1], "dramq.bytes_per_s=4500000000000");
     assert_string_equal(w.set[2], "dramq.cal_bytes_per_s=3000000000000");
     /* an H200's L2, which its run files before /kernel l2_bytes do not say */
     assert_string_equal(w.set[3], "l2reuse.bytes=62914560");
+    /* the `streamwall` line (floor=device): the H200's floors pegemm
+     * measured, not the given copy floors' ratio (M76, M77) */
+    assert_string_equal(w.set[4], "streamwall.bytes_per_s=3760000000000");
+    assert_string_equal(w.set[5], "streamwall.copy_bytes_per_s=4230000000000");
     assert_string_equal(w.kind, "GPU");
     /* applied to the schedule, the first load waits less (a faster
      * machine's DRAM share is lower, its queue shorter) */
@@ -311,7 +315,7 @@ static void test_whatif_other_gpu_bandwidth(void **state)
     line[1] = '#';
     if (pg_schedule_load_text(text, "no-dramq", &s) || pg_whatif_derive(&cal, &run, s, &fl, &w))
         fail_msg("%s", pg_last_error());
-    assert_int_equal(w.n, 4); /* the calibrated period stays: its share is cal_bytes_per_tile's (M40) */
+    assert_int_equal(w.n, 6); /* the calibrated period stays: its share is cal_bytes_per_tile's (M40) */
     assert_string_equal(w.set[0], "bandwidth.bytes_per_s=3000000000000");
     double bytes = NAN, l2 = NAN, cal_ws = NAN;
     assert_int_equal(sscanf(w.set[1], "bandwidth.bytes_per_tile=%lf", &bytes), 1);
@@ -321,6 +325,14 @@ static void test_whatif_other_gpu_bandwidth(void **state)
     assert_int_equal(sscanf(w.set[2], "l2reuse.bytes=%lf", &l2), 1);
     assert_int_equal(sscanf(w.set[3], "l2reuse.cal_bytes=%lf", &cal_ws), 1);
     assert_true(fabs(l2 - 62914560 / 1.5) < 1e-3 && fabs(cal_ws - s->l2_cal_bytes / 1.5) < 1e-3);
+    /* a GPU pegemm has not measured: the wall's floors move by the given
+     * floors' ratio */
+    snprintf(run.kernel.device, sizeof run.kernel.device, "test GPU");
+    if (pg_whatif_derive(&cal, &run, s, &fl, &w))
+        fail_msg("%s", pg_last_error());
+    assert_int_equal(w.n, 6);
+    assert_string_equal(w.set[4], "streamwall.bytes_per_s=4080000000000");
+    assert_string_equal(w.set[5], "streamwall.copy_bytes_per_s=4500000000000");
     free(text);
     pg_schedule_free(s);
     pg_schedule_free(b);
