@@ -315,8 +315,8 @@ static double at_period(pg_schedule *c, const pg_schedule *s, double T, double r
  * wall, so its listed loads wait longer, by the smallest common factor
  * that brings the period up to the wall.  The period does not fall as the
  * factor grows but may not move at first (a load the schedule hides), so
- * bisection, to 1e-4 of the factor.  c->sw_scale is left at that factor,
- * *p at its prediction. */
+ * bisection, to 1e-3 of the factor (the period to about 0.1%).
+ * c->sw_scale is left at that factor, *p at its prediction. */
 static int wall_scale(pg_schedule *c, const pg_model_opts *quick, double wall, pg_prediction *p)
 {
     double lo = 1, hi = 2;
@@ -330,7 +330,7 @@ static int wall_scale(pg_schedule *c, const pg_model_opts *quick, double wall, p
     }
     if (p->tile_period < wall)
         return 0; /* the listed loads cannot carry the period there: left at 64x */
-    while (hi - lo > 1e-4 * lo) {
+    while (hi - lo > 1e-3 * lo) {
         c->sw_scale = 0.5 * (lo + hi);
         if (predict_core(c, quick, p, 0))
             return -1;
