@@ -52,28 +52,59 @@ double contend_weight(const sch_contend *c, double by_work)
  * floor.  Where the `by` step overlaps less than there, the other instance
  * is not idle: at short tiles (small K) its store drain and loads take the
  * mainloop's place beside this step (M69: the epilogue's growth follows the
- * other warpgroup's store), and the step ran no faster on sets 25-27. */
+ * other warpgroup's store), and the step ran no faster on sets 25-27.
+ * keep=busy (M78): the floor less what the other instance spent spinning
+ * beside this step's work (ct_idle): a probe's spin is idle, and past the
+ * store's turn the other warpgroup spins in its delay where at the
+ * calibration it ran its mainloop. */
 double contend_extra(const engine *E, int line)
 {
     const sch_contend *c = &E->s->ct[line];
     const double x = c->slowdown * (E->ct_mean[line] - c->overlap);
-    return c->keep && x < 0 ? 0 : x;
+    if (c->keep == SCH_KEEP_ALL)
+        return x < 0 ? 0 : x;
+    if (c->keep == SCH_KEEP_BUSY) {
+        const double floor = -c->slowdown * E->ct_idle[line];
+        return x < floor ? floor : x;
+    }
+    return x;
 }
 
-/* tile k's record of line i: [0, 1] the contended step's work, [2, 3] the
- * `by` step's */
+/* tile k's record of line i (CT_REC doubles, engine.h) */
 static double *record(engine *E, int i, int64_t k)
 {
-    return E->ct_iv + ((k % E->R) * E->s->nct + i) * 4;
+    return E->ct_iv + ((k % E->R) * E->s->nct + i) * CT_REC;
 }
 
-static void add_overlap(engine *E, int i, const double *step, const double *by)
+/* the overlap of the contended work [step[0], step[1]] with the spins of
+ * the other instance's tiles beside it: tile k - 1's two steps and, for
+ * tile=next, tile k + 1's `by` step (its contended step has not run yet) */
+static double spin_overlap(engine *E, int i, int64_t k, const double *step)
+{
+    double idle = 0;
+    if (k >= 1) {
+        const double *before = record(E, i, k - 1);
+        idle += contend_overlap(step[0], step[1], before[1], before[4]) +
+                contend_overlap(step[0], step[1], before[3], before[5]);
+    }
+    if (!E->s->ct[i].previous) {
+        const double *after = record(E, i, k + 1);
+        idle += contend_overlap(step[0], step[1], after[3], after[5]);
+    }
+    return idle;
+}
+
+/* tile k's contended step (record `step`) against its `by` step: the line's
+ * running means move by this tile's overlaps */
+static void add_overlap(engine *E, int i, int64_t k, const double *step, const double *by)
 {
     const double ov = contend_overlap(step[0], step[1], by[2], by[3]) * contend_weight(&E->s->ct[i], by[3] - by[2]);
     E->ct_mean[i] += (ov - E->ct_mean[i]) / E->s->ct[i].window;
+    if (E->s->ct[i].keep == SCH_KEEP_BUSY)
+        E->ct_idle[i] += (spin_overlap(E, i, k, step) - E->ct_idle[i]) / E->s->ct[i].window;
 }
 
-void contend_record(engine *E, int v, int64_t k, double start, double work_end)
+void contend_record(engine *E, int v, int64_t k, double start, double work_end, double end)
 {
     const pg_schedule *s = E->s;
     for (int i = 0; i < s->nct; i++) {
@@ -82,14 +113,16 @@ void contend_record(engine *E, int v, int64_t k, double start, double work_end)
         if (v == c->node) {
             r[0] = start;
             r[1] = work_end;
+            r[4] = end;
             if (c->previous && k >= 1)
-                add_overlap(E, i, r, record(E, i, k - 1));
+                add_overlap(E, i, k, r, record(E, i, k - 1));
         }
         if (v == c->by_node) {
             r[2] = start;
             r[3] = work_end;
+            r[5] = end;
             if (!c->previous && k >= 1)
-                add_overlap(E, i, record(E, i, k - 1), r);
+                add_overlap(E, i, k - 1, record(E, i, k - 1), r);
         }
     }
 }
@@ -105,14 +138,14 @@ double contend_step_end(engine *E, int v, int64_t k, double start, double best)
             double w = work + contend_extra(E, i);
             if (w < 0)
                 w = 0;
-            contend_record(E, v, k, start, start + w);
+            contend_record(E, v, k, start, start + w, start + w + rest);
             return start + w + rest;
         }
     }
     /* a `by` step only: its work is its sample, the rest constants */
     for (int i = 0; i < s->nct; i++)
         if (s->ct[i].by_node == v) {
-            contend_record(E, v, k, start, start + E->smp[(k % E->R) * s->nslots + s->ct[i].by_slot]);
+            contend_record(E, v, k, start, start + E->smp[(k % E->R) * s->nslots + s->ct[i].by_slot], best);
             break;
         }
     return best;
@@ -132,6 +165,8 @@ void contend_reset(engine *E)
     const pg_schedule *s = E->s;
     for (int i = 0; i < s->nct; i++)
         E->ct_mean[i] = s->ct[i].overlap; /* no overlap measured yet: the sampled work as traced */
+    for (int i = 0; i < s->nct; i++)
+        E->ct_idle[i] = 0;
     if (E->ct_iv)
-        memset(E->ct_iv, 0, sizeof(double) * (size_t)E->R * (size_t)s->nct * 4);
+        memset(E->ct_iv, 0, sizeof(double) * (size_t)E->R * (size_t)s->nct * CT_REC);
 }

@@ -78,6 +78,18 @@ int sch_contend_resolve(pg_schedule *s)
     return 0;
 }
 
+/* keep=0|1|busy (NULL: 0); -1 for anything else */
+static int keep_value(const char *text)
+{
+    if (!text || strcmp(text, "0") == 0)
+        return SCH_KEEP_NONE;
+    if (strcmp(text, "1") == 0)
+        return SCH_KEEP_ALL;
+    if (strcmp(text, "busy") == 0)
+        return SCH_KEEP_BUSY;
+    return -1;
+}
+
 int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
     static const char *const keys[] = {"by", "tile", "slowdown", "overlap", "window", "compute", "fit", "keep", NULL};
@@ -87,17 +99,15 @@ int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
     if (ntok < 4 || strchr(tok[1], '=') || sch_kv_check(s, tok, ntok, 2, keys, line))
         return ntok < 4 || strchr(tok[1], '=')
                    ? CFAIL_AT(line, "usage: contend PHASE by=PHASE [tile=next|previous] slowdown=C [overlap=CYCLES] "
-                                    "[window=TILES] [compute=CYCLES] [fit=both|overlap] [keep=0|1]")
+                                    "[window=TILES] [compute=CYCLES] [fit=both|overlap] [keep=0|1|busy]")
                    : -1;
     sch_contend *c = &s->ct[s->nct];
     memset(c, 0, sizeof *c);
     c->line = line;
     c->window = 16;
     const char *by = sch_kv(tok, ntok, 2, "by"), *tile = sch_kv(tok, ntok, 2, "tile"),
-               *fit = sch_kv(tok, ntok, 2, "fit");
-    double keep = 0;
+               *fit = sch_kv(tok, ntok, 2, "fit"), *keep = sch_kv(tok, ntok, 2, "keep");
     if (!by || !by[0] || sch_kv_num(s, tok, ntok, 2, "slowdown", &c->slowdown, line) != 1 ||
-        sch_kv_num(s, tok, ntok, 2, "keep", &keep, line) < 0 ||
         sch_kv_num(s, tok, ntok, 2, "overlap", &c->overlap, line) < 0 ||
         sch_kv_num(s, tok, ntok, 2, "window", &c->window, line) < 0 ||
         sch_kv_num(s, tok, ntok, 2, "compute", &c->compute, line) < 0)
@@ -108,9 +118,9 @@ int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
     if (fit && strcmp(fit, "both") != 0 && strcmp(fit, "overlap") != 0)
         return CFAIL_AT(line, "contend: fit must be both or overlap (got '%s')", fit);
     c->fit_overlap_only = fit && strcmp(fit, "overlap") == 0;
-    if (keep != 0 && keep != 1)
-        return CFAIL_AT(line, "contend: keep must be 0 or 1 (got %g)", keep);
-    c->keep = (int)keep;
+    c->keep = keep_value(keep);
+    if (c->keep < 0)
+        return CFAIL_AT(line, "contend: keep must be 0, 1 or busy (got '%s')", keep);
     if (strlen(tok[1]) >= SCH_NAME || strlen(by) >= SCH_NAME)
         return CFAIL_AT(line, "contend: phase name too long");
     snprintf(c->spec[0], sizeof c->spec[0], "%s", tok[1]);
@@ -150,8 +160,8 @@ int sch_contend_override(pg_schedule *s, const char *stat, int relative, double 
         return -1;
     if (strcmp(key, "keep") == 0) {
         const double v = relative ? c->keep + value : value;
-        if (v != 0 && v != 1)
-            return pg_fail("'%s': keep must be 0 or 1", param);
+        if (v != SCH_KEEP_NONE && v != SCH_KEEP_ALL && v != SCH_KEEP_BUSY)
+            return pg_fail("'%s': keep must be 0, 1 or 2 (busy)", param);
         c->keep = (int)v;
         return 0;
     }
@@ -187,7 +197,7 @@ int sch_contend_write(FILE *f, const pg_schedule *s, char *text)
         if (c->fit_overlap_only)
             fputs(" fit=overlap", f);
         if (c->keep)
-            fputs(" keep=1", f);
+            fputs(c->keep == SCH_KEEP_BUSY ? " keep=busy" : " keep=1", f);
         fputc('\n', f);
         return 1;
     }

@@ -10,6 +10,9 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
     memset(E, 0, sizeof *E);
     E->s = s;
     E->R = s->maxoff + 1; /* >= 2: `contend` reads the previous tile's record */
+    for (int i = 0; i < s->nct; i++)
+        if (s->ct[i].keep == SCH_KEEP_BUSY && E->R < 3)
+            E->R = 3; /* keep=busy reads tiles k - 1 and k + 1 beside k */
     E->means_only = means_only;
     E->x = calloc((size_t)E->R * (size_t)s->nnodes, sizeof(double));
     E->smp = calloc((size_t)E->R * (size_t)(s->nslots ? s->nslots : 1), sizeof(double));
@@ -18,7 +21,7 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
         E->kb_land = calloc((size_t)E->R * (size_t)s->kb_count, sizeof(double));
     }
     if (s->nct)
-        E->ct_iv = calloc((size_t)E->R * (size_t)s->nct * 4, sizeof(double));
+        E->ct_iv = calloc((size_t)E->R * (size_t)s->nct * CT_REC, sizeof(double));
     if (!E->x || !E->smp || (s->kb_node >= 0 && (!E->kb || !E->kb_land)) || (s->nct && !E->ct_iv)) {
         engine_free(E);
         return pg_fail("out of memory for the recurrence");
@@ -128,7 +131,7 @@ static void eval_tile(engine *E, int64_t k)
             kblocks_run(E, k, start, e->w, b);
             xk[v] = b[s->kb_count];
             if (E->ct_at[v])
-                contend_record(E, v, k, start, b[s->kb_count] - e->w); /* the loop without its constant */
+                contend_record(E, v, k, start, b[s->kb_count] - e->w, b[s->kb_count]); /* work: the loop without its constant */
             continue;
         }
         for (int j = s->in_begin[v]; j < s->in_begin[v + 1]; j++) {

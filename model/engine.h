@@ -9,6 +9,11 @@
 #include "dist.h"
 #include "sched.h"
 
+/* a `contend` line's record of one tile (contend.c): [0, 1] the contended
+ * step's work, [2, 3] the `by` step's, [4] and [5] their ends with the
+ * constants after the work (a probe's spin) */
+#define CT_REC 6
+
 typedef struct {
     const pg_schedule *s;
     int R;          /* ring depth: tiles of history kept */
@@ -31,9 +36,12 @@ typedef struct {
     double *kb_fit_load;
     unsigned char *kb_fit_hit; /* ... and whether a load fell in the `tmaqueue` window (NULL: not recorded) */
     int64_t kb_fit_first, kb_fit_end; /* ... for table rows in [first, end) only (a unit's replay) */
-    /* `contend` lines: each line's overlap averaged over the last tiles, and
-     * per tile and line the intervals of the two steps' work, [R][nct][4] */
+    /* `contend` lines: each line's overlap averaged over the last tiles (and,
+     * for keep=busy, the overlap of the contended work with the other
+     * instance's spins), and per tile and line the intervals of the two
+     * steps' work and their ends with constants, [R][nct][CT_REC] */
     double ct_mean[SCH_CT_MAX];
+    double ct_idle[SCH_CT_MAX];
     double *ct_iv;
     unsigned char ct_at[SCH_MAX_NODES]; /* node -> a line's contended or `by` step */
     rng r;
@@ -148,11 +156,12 @@ double streamwall_factor(const pg_schedule *s, int dist);
  * and would end at `best` as sampled: a contended step's work moved by its
  * line's contention; records the step's work and updates the lines'
  * running means.  contend_record: the same record for a step whose work
- * ran [start, work_end] (the `kblocks` loop).  contend_extra: line i's
+ * ran [start, work_end] and ended, its constants after, at `end` (the
+ * `kblocks` loop).  contend_extra: line i's
  * cycles of work added now; contend_loop_extra: the `kblocks` loop's (0 if
  * no line slows it). */
 double contend_step_end(engine *E, int v, int64_t k, double start, double best);
-void contend_record(engine *E, int v, int64_t k, double start, double work_end);
+void contend_record(engine *E, int v, int64_t k, double start, double work_end, double end);
 double contend_extra(const engine *E, int line);
 double contend_loop_extra(const engine *E);
 /* The lines' running means at their `overlap` (no tile measured yet). */

@@ -102,10 +102,15 @@ typedef struct {
     double slowdown, overlap, window;
     double compute; /* compute=: the `by` step's work when it never stalls; 0: every cycle of overlap counts 1 */
     int fit_overlap_only; /* fit=overlap: `pegemm model fit` keeps slowdown (a constant of the SM) */
-    int keep; /* keep=1: less overlap than `overlap` does not speed the step up (M77) */
+    /* keep=1: less overlap than `overlap` does not speed the step up (M77);
+     * keep=busy: nor does it where the other instance was busy, but the
+     * overlap its spins (a probe's constants) take off does (M78) */
+    int keep;
     int line;
     char spec[2][SCH_NAME]; /* PHASE, by= */
 } sch_contend;
+
+enum { SCH_KEEP_NONE = 0, SCH_KEEP_ALL = 1, SCH_KEEP_BUSY = 2 };
 
 typedef struct {
     char name[SCH_NAME];

@@ -9,6 +9,7 @@
  *    finds none where there is none; the tile=previous fit on a synthetic
  *    trace, the `by` step's spin left out;
  *  - keep=1: less overlap than the calibration's speeds nothing up;
+ *    keep=busy: except the overlap the other warpgroup's spins take off;
  *  - invalid lines and overrides are rejected naming the line and the
  *    problem; every line is written back and reads back the same. */
 #include <math.h>
@@ -138,6 +139,34 @@ static void test_keep(void **state)
     const char *more[] = {"contend.keep=1"};
     predict_with(more, 1, &T, &e);
     NEAR(e, 800, 1.0);
+}
+
+/* keep=busy (docs/experiments.md M78): the floor less the overlap of the
+ * epilogue's work w with the other warpgroup's spins.  With a 1,000-cycle
+ * spin after each epilogue (d) the period is T = (2,000 + w) / 2; the other
+ * warpgroup spins over the first w / 2 of the work (its previous
+ * epilogue's spin ends as its mainloop starts) and runs its mainloop over
+ * the rest.  OV = 500, C = 0.5: without keep w = 400 + 0.5 (w / 2 - 500) =
+ * 200; keep=1 holds the sampled 400; keep=busy's floor is -0.5 x w / 2:
+ * w = 400 - 0.25 w = 320 (the floor binds: w / 2 - 500 < -w / 2).  Without
+ * a spin nothing idles and keep=busy is keep=1 (400). */
+static void test_keep_busy(void **state)
+{
+    (void)state;
+    double T, e;
+    const char *none[] = {"contend.overlap=500", "d=1000"};
+    predict_with(none, 2, &T, &e);
+    NEAR(e, 1000 + 200, 1.0);
+    const char *all[] = {"contend.overlap=500", "d=1000", "contend.keep=1"};
+    predict_with(all, 3, &T, &e);
+    NEAR(e, 1000 + 400, 1.0);
+    const char *busy[] = {"contend.overlap=500", "d=1000", "contend.keep=2"};
+    predict_with(busy, 3, &T, &e);
+    NEAR(e, 1000 + 320, 1.0);
+    NEAR(T, (2000 + 320) / 2.0, 1.0);
+    const char *busy_no_spin[] = {"contend.overlap=500", "contend.keep=2"};
+    predict_with(busy_no_spin, 2, &T, &e);
+    NEAR(e, 400, 1e-6);
 }
 
 static const char k_previous[] = "contend mainloop by=epilogue_regs tile=previous slowdown=$C2 window=$W\n";
@@ -493,10 +522,10 @@ static void test_write_back(void **state)
         fail_msg("reload: %s", pg_last_error());
     assert_true(t->ct[1].fit_overlap_only && !t->ct[0].fit_overlap_only);
     free(buf);
-    /* keep=1 too, and a keep that is not 0 or 1 is refused, the line unchanged */
+    /* keep=1 too, and a keep that is not 0, 1 or 2 (busy) is refused, the line unchanged */
     assert_int_equal(pg_schedule_set(s, "contend.mainloop.keep=1", 0), 0);
-    assert_int_not_equal(pg_schedule_set(s, "contend.keep=2", 0), 0);
-    assert_non_null(strstr(pg_last_error(), "keep must be 0 or 1"));
+    assert_int_not_equal(pg_schedule_set(s, "contend.keep=3", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "keep must be 0, 1 or 2 (busy)"));
     assert_true(s->ct[1].keep && !s->ct[0].keep);
     buf = pg_test_schedule_text(s, NULL);
     assert_non_null(strstr(buf, "tile=previous slowdown=0.3 overlap=123.5 window=1 fit=overlap keep=1\n"));
@@ -504,6 +533,16 @@ static void test_write_back(void **state)
     if (pg_schedule_load_text(buf, "back.sched", &t) != 0)
         fail_msg("reload: %s", pg_last_error());
     assert_true(t->ct[1].keep && !t->ct[0].keep);
+    free(buf);
+    /* keep=2 is keep=busy, written back by name and read back */
+    assert_int_equal(pg_schedule_set(s, "contend.keep=2", 0), 0);
+    assert_int_equal(s->ct[0].keep, SCH_KEEP_BUSY);
+    buf = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(buf, "keep=busy\n"));
+    pg_schedule_free(t);
+    if (pg_schedule_load_text(buf, "back.sched", &t) != 0)
+        fail_msg("reload: %s", pg_last_error());
+    assert_int_equal(t->ct[0].keep, SCH_KEEP_BUSY);
     free(buf);
     pg_schedule_free(s);
     pg_schedule_free(t);
@@ -546,7 +585,7 @@ static void test_rejects(void **state)
         {"contend epilogue_regs by=epilogue_regs slowdown=0.1", "must be another work step"},
         {"contend epilogue_regs slowdown=0.1", "usage: contend"},
         {"contend epilogue_regs by=mainloop slowdown=0.1 fit=slowdown", "fit must be both or overlap (got 'slowdown')"},
-        {"contend epilogue_regs by=mainloop slowdown=0.1 keep=2", "keep must be 0 or 1 (got 2)"},
+        {"contend epilogue_regs by=mainloop slowdown=0.1 keep=2", "keep must be 0, 1 or busy (got '2')"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         expect_reject(bad[i].line, 1, bad[i].what);
@@ -573,6 +612,7 @@ int main(void)
         cmocka_unit_test(test_kblocks_compute), cmocka_unit_test(test_zero_slowdown),
         cmocka_unit_test(test_estimator),       cmocka_unit_test(test_fit_previous),
         cmocka_unit_test(test_write_back),      cmocka_unit_test(test_rejects),
-        cmocka_unit_test(test_keep)};
+        cmocka_unit_test(test_keep),
+        cmocka_unit_test(test_keep_busy)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
