@@ -1,6 +1,7 @@
 /* Calibration from traces: pg_schedule_fit (per-tile phase samples kept
- * together, memory latency from the binding load waits), and the trace-side
- * helpers verify/ uses (pg_trace_summarize, pg_model_simulate_trace). */
+ * together; the latencies from the waits: fit_latencies.c), and the
+ * trace-side helpers verify/ uses (pg_trace_summarize,
+ * pg_model_simulate_trace). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,7 +10,6 @@
 
 #include "engine.h"
 #include "fit.h"
-#include "fit_censored.h"
 #include "model.h"
 #include "model_ext.h"
 #include "pg_error.h"
@@ -40,589 +40,140 @@ static const char *schedule_for_kernel(const char *kname)
     return NULL;
 }
 
-/* The constant part of a work step's own edge (e.g. "+ $epi_delay"): the trace
- * includes it, so it comes off the samples. */
-static double work_step_const(const pg_schedule *s, int node)
-{
-    for (int j = s->in_begin[node]; j < s->in_begin[node + 1]; j++) {
-        const sch_edge *e = &s->edges[s->in_edge[j]];
-        if (e->kind == EDGE_SEQ)
-            return e->w;
-    }
-    return 0;
-}
-
-static int step_has_deps(const pg_schedule *s, int node)
-{
-    for (int j = s->in_begin[node]; j < s->in_begin[node + 1]; j++)
-        if (s->edges[s->in_edge[j]].kind != EDGE_SEQ)
-            return 1;
-    return 0;
-}
-
-/* ------------------------------------------------ latencies from the trace */
-
-/* Per-tile begin/end of every (role, phase) of the schedule, warp 0 for
- * roles whose every warp runs every tile; and each tile's place in its SM's
- * sequence (ordered by when its first consumer/mma step began), so that
- * "tile k - off on the same unit" can be found. */
+/* Latency column c of a table of ntiles rows of `cols` (impute_censored):
+ * wlen what each tile's step waited, thr the wait above which the
+ * dependency bound, ord and key_sm the tiles in SM order and their SMs. */
 typedef struct {
+    double *buf;
+    int c, cols;
     int64_t ntiles;
-    int64_t *b[SCH_MAX_NODES], *e[SCH_MAX_NODES]; /* per node of chain 0, by tile; -1 = absent */
-    int64_t *order;                               /* tile ids sorted by (sm, start) */
-    int64_t *pos;                                 /* tile -> index in order, -1 = absent */
-    int32_t *sm;                                  /* tile -> sm */
-    const int64_t *ref_begin;                     /* begin of the reference step, by tile (sort key) */
-} trace_index;
+    const double *wlen;
+    double thr;
+    const int64_t *ord, *key_sm;
+} censored_column;
 
-static trace_index *g_sort_ctx;
-static int cmp_tile_start(const void *a, const void *b)
+/* How many of the n ascending values v are <= x. */
+static int64_t count_at_most(const double *v, int64_t n, double x)
 {
-    const trace_index *x = g_sort_ctx;
-    int64_t i = *(const int64_t *)a, j = *(const int64_t *)b;
-    if (x->sm[i] != x->sm[j])
-        return x->sm[i] < x->sm[j] ? -1 : 1;
-    int64_t bi = x->ref_begin[i], bj = x->ref_begin[j];
-    return bi < bj ? -1 : bi > bj;
+    int64_t a = 0, b = n;
+    while (a < b) {
+        int64_t m = (a + b) / 2;
+        if (v[m] <= x)
+            a = m + 1;
+        else
+            b = m;
+    }
+    return a;
 }
 
-static void index_free(trace_index *x, int nnodes)
+/* The wait above which the dependency bound: thr_fixed, else (NAN) the p5
+ * of the waits of the tiles with a value + 50 cycles.  all: scratch. */
+static double bound_threshold(const censored_column *C, double thr_fixed, double *all)
 {
-    for (int v = 0; v < nnodes; v++) {
-        free(x->b[v]);
-        free(x->e[v]);
-    }
-    free(x->order);
-    free(x->pos);
-    free(x->sm);
-}
-
-static int index_build(const pg_schedule *s, const pg_trace *t, const int *roleid, int64_t ntiles, trace_index *x,
-                       int *ref_node)
-{
-    memset(x, 0, sizeof *x);
-    x->ntiles = ntiles;
-    x->order = malloc(sizeof(int64_t) * (size_t)ntiles);
-    x->pos = malloc(sizeof(int64_t) * (size_t)ntiles);
-    x->sm = calloc((size_t)ntiles, sizeof(int32_t));
-    if (!x->order || !x->pos || !x->sm)
-        return pg_fail("out of memory");
-    for (int v = 0; v < s->nnodes; v++) {
-        if (s->nodes[v].chain != 0)
-            continue;
-        x->b[v] = malloc(sizeof(int64_t) * (size_t)ntiles);
-        x->e[v] = malloc(sizeof(int64_t) * (size_t)ntiles);
-        if (!x->b[v] || !x->e[v])
-            return pg_fail("out of memory");
-        for (int64_t k = 0; k < ntiles; k++)
-            x->b[v][k] = x->e[v][k] = -1;
-    }
-    for (int64_t i = 0; i < t->n; i++) {
-        for (int v = 0; v < s->nnodes; v++) {
-            const sch_node *nd = &s->nodes[v];
-            const sch_role *R = &s->roles[nd->role];
-            int ph;
-            if (nd->chain != 0 || t->role[i] != roleid[nd->role] || (!R->rotate && t->warp[i] != 0) ||
-                (ph = sch_trace_phase(t, R->steps[nd->step].name)) < 0 || t->phase[i] != ph)
-                continue;
-            x->b[v][t->tile[i]] = t->begin[i];
-            x->e[v][t->tile[i]] = t->end[i];
-            x->sm[t->tile[i]] = t->sm[i];
-        }
-    }
-    /* reference: the period step (the serialized resource, e.g. the tensor
-     * cores' mainloop), whose begin orders an SM's tiles as they ran */
-    int ref = sch_node_of(s, s->period_role, 0, s->period_step);
     int64_t n = 0;
-    for (int64_t k = 0; k < ntiles; k++) {
-        x->pos[k] = -1;
-        if (x->b[ref][k] >= 0)
-            x->order[n++] = k;
-    }
-    /* sort by (sm, begin of the reference step) */
-    x->ref_begin = x->b[ref];
-    g_sort_ctx = x;
-    qsort(x->order, (size_t)n, sizeof(int64_t), cmp_tile_start);
-    for (int64_t i = 0; i < n; i++)
-        x->pos[x->order[i]] = i;
-    x->ntiles = n; /* number of ordered tiles */
-    *ref_node = ref;
-    return 0;
+    for (int64_t k = 0; k < C->ntiles; k++)
+        if (isfinite(C->wlen[k]) && isfinite(C->buf[k * C->cols + C->c]))
+            all[n++] = C->wlen[k];
+    qsort(all, (size_t)n, sizeof(double), fit_cmp_double);
+    return isfinite(thr_fixed) ? thr_fixed : (n ? fit_quantile_sorted(all, n, 0.05) : 0) + 50;
 }
 
-/* The tile `off` places before tile k on the same SM, -1 if none. */
-static int64_t tile_before(const trace_index *x, int64_t k, int off)
+/* The Kaplan-Meier estimate on -y as cumulative masses: cum[j] the
+ * probability at or below ex[j] (the ne ascending exact values), with all
+ * the n ascending observations, exact and bounds. */
+static void km_cumulative(const double *all, int64_t n, const double *ex, int64_t ne, double *cum)
 {
-    int64_t p = x->pos[k];
-    if (p < 0 || p - off < 0)
-        return -1;
-    int64_t q = x->order[p - off];
-    return x->sm[q] == x->sm[k] ? q : -1;
+    /* from the largest exact value down: at risk = observations <= it */
+    double F = 1;
+    for (int64_t j = ne - 1; j >= 0; j--) {
+        int64_t a = count_at_most(all, n, ex[j]);
+        double at_risk = (double)(a - (ne - 1 - j)); /* ties among exacts counted once each */
+        if (at_risk < 1)
+            at_risk = 1;
+        double p = F / at_risk;
+        cum[j] = p; /* mass of this point */
+        F -= p;
+    }
+    cum[0] += F > 0 ? F : 0; /* what is left sits at the smallest exact value */
+    for (int64_t j = 1; j < ne; j++)
+        cum[j] += cum[j - 1];
 }
 
-/* The time edge e's event happened for tile k (its source, before the
- * edge's own constant and latency terms), NAN where the trace lacks it. */
-static double edge_source(const pg_schedule *s, const trace_index *x, const sch_edge *e, int64_t k)
+/* Hot deck, since the latency is serially correlated: the latency of the
+ * nearest binding tile to ord[q] on its SM (within 16 places, the earlier
+ * first) that fits under its bound y; NAN if none does. */
+static double nearest_binding(const censored_column *C, int64_t q, double y)
 {
-    if (e->at_node >= 0) {
-        int64_t kk = tile_before(x, k, e->at_off);
-        if (kk < 0 || !x->b[e->at_node] || x->b[e->at_node][kk] < 0)
-            return NAN;
-        return (double)x->b[e->at_node][kk] + e->at_frac * (double)(x->e[e->at_node][kk] - x->b[e->at_node][kk]);
-    }
-    int64_t kk = tile_before(x, k, e->off);
-    if (kk < 0 || !x->e[e->from] || x->e[e->from][kk] < 0)
-        return NAN;
-    (void)s;
-    return (double)x->e[e->from][kk];
-}
-
-/* The one latency/memory term of an edge (the thing to fit), -1 if none or several. */
-static int edge_latency(const pg_schedule *s, const sch_edge *e)
-{
-    int lat = -1, n = 0;
-    for (int q = 0; q < e->nterms; q++) {
-        int d = s->slots[e->slot[q]].dist;
-        if (s->dists[d].kind != DKIND_PHASE) {
-            lat = d;
-            n++;
-        }
-    }
-    return n == 1 ? lat : -1;
-}
-
-static double iqr_sd(double *v, int64_t n) /* sorts v */
-{
-    qsort(v, (size_t)n, sizeof(double), fit_cmp_double);
-    return (fit_quantile_sorted(v, n, 0.75) - fit_quantile_sorted(v, n, 0.25)) / 1.349;
-}
-
-/* v: latency samples; fd: for a dependency on a fraction of a phase (@F),
- * F x that phase's duration in the same tile (else 0).  The model draws the
- * phase and the latency independently, so the latency's own spread is what
- * is left of the event's spread once the phase's share is taken out. */
-static int set_latency(pg_schedule *s, int lat, double *v, double *fd, int64_t n)
-{
-    int has_frac = 0;
-    for (int64_t i = 0; i < n; i++) {
-        has_frac |= fd[i] != 0;
-        fd[i] += v[i]; /* fd now holds the event's time after the phase's start */
-    }
-    double sd_event = has_frac ? iqr_sd(fd, n) : 0;
-    if (has_frac) {
-        for (int64_t i = 0; i < n; i++)
-            fd[i] -= v[i]; /* back to F x duration (order no longer matters) */
-    }
-    double sd_frac = has_frac ? iqr_sd(fd, n) : 0;
-    qsort(v, (size_t)n, sizeof(double), fit_cmp_double);
-    double sum = 0;
-    for (int64_t i = 0; i < n; i++)
-        sum += v[i];
-    double mean = sum / (double)n, med = fit_quantile_sorted(v, n, 0.5), mn = fit_quantile_sorted(v, n, 0.01),
-           p95 = fit_quantile_sorted(v, n, 0.95);
-    /* the interquartile spread, robust to tiles a wrong attribution adds; for
-     * a memory latency (cleanly attributed, long-tailed) the upper tail's */
-    double sd = s->dists[lat].kind == DKIND_MEMORY ? fmax(0, p95 - med) / 1.6448536269514722
-                                                   : (fit_quantile_sorted(v, n, 0.75) - fit_quantile_sorted(v, n, 0.25)) / 1.349;
-    if (has_frac)
-        sd = sqrt(fmax(0, sd_event * sd_event - sd_frac * sd_frac));
-    if (mean < 0)
-        mean = 0;
-    sch_dist d = s->dists[lat];
-    d.sd = sd;
-    if (d.kind == DKIND_MEMORY) {
-        /* keep the transfer term while it fits under the measured mean */
-        if (mean < d.bytes / d.bytes_per_cycle)
-            d.bytes = 0;
-        d.dram_latency = mean - d.bytes / d.bytes_per_cycle;
-        return sch_set_dist(s, &d);
-    }
-    /* skewed (a few long handovers): a log-normal through p1, mean, p95 when
-     * one fits; else a normal at the median (robust to tiles attributed to the
-     * wrong dependency) */
-    d.family = DIST_LOGNORMAL;
-    d.mean = mean;
-    d.min = mn;
-    d.p95 = p95;
-    d.max = NAN;
-    if (has_frac || !(mn >= 0) || dist_fit(&d) != 0) {
-        d.family = DIST_NORMAL;
-        d.mean = med > 0 ? med : 0;
-        d.min = mn >= 0 ? mn : 0;
-        d.p95 = NAN;
-    }
-    return sch_set_dist(s, &d);
-}
-
-/* One latency's observations for the censored estimate: wait end - event
- * per tile and edge, exact or an upper bound (fit_censored.h); old: the
- * latency is also read where the rule does not apply (a wait's floor on its
- * own previous step, an event at a fraction of a phase), so it keeps the
- * binding-sample estimate. */
-typedef struct {
-    double *y;
-    unsigned char *exact;
-    int64_t n, cap;
-    int old;
-} cens_obs;
-
-static int cens_push(cens_obs *o, double y, int exact)
-{
-    if (o->n == o->cap) {
-        int64_t cap = o->cap ? 2 * o->cap : 1024;
-        double *ny = realloc(o->y, sizeof(double) * (size_t)cap);
-        if (ny)
-            o->y = ny;
-        unsigned char *nx = realloc(o->exact, (size_t)cap);
-        if (nx)
-            o->exact = nx;
-        if (!ny || !nx)
-            return pg_fail("out of memory");
-        o->cap = cap;
-    }
-    o->y[o->n] = y;
-    o->exact[o->n++] = (unsigned char)exact;
-    return 0;
-}
-
-/* Is edge e (into node v) the wait's floor: a dependency on the step's own
- * previous step of the same tile?  That one binds exactly when the wait is
- * at its floor, so a short wait does not censor it. */
-static int edge_is_floor(const pg_schedule *s, const sch_edge *e, int v)
-{
-    return e->from == s->nodes[v].prev && e->off == 0 && e->at_node < 0;
-}
-
-/* How long a step must have waited beyond its own work to count as blocked
- * by its latest dependency: a wait its shortest (p1 over the traced tiles)
- * + 50 cycles, the poll and clock reads of a wait that did not wait; a work
- * step that also waits 50 cycles beyond its own work. */
-static double blocked_threshold(const int64_t *b, const int64_t *e, int64_t ntiles, int is_wait, double *scratch)
-{
-    if (!is_wait)
-        return 50;
-    int64_t n = 0;
-    for (int64_t k = 0; k < ntiles; k++)
-        if (e[k] >= 0 && b[k] >= 0)
-            scratch[n++] = (double)(e[k] - b[k]);
-    if (n == 0)
-        return 50;
-    qsort(scratch, (size_t)n, sizeof(double), fit_cmp_double);
-    return fit_quantile_sorted(scratch, n, 0.01) + 50;
-}
-
-/* Tile k's observations of the latencies on the dependencies of node v
- * (docs/model.md "Fitting a trace"): wait end - event for each traced
- * dependency with one latency term, exact where the step clearly waited
- * (blocked) and the dependency is bind_e, the one predicted last; else an
- * upper bound.  A floor or an `@F` event marks its latency `old`. */
-static int censored_observations(const pg_schedule *s, const trace_index *x, const sch_edge *edges, int nedges, int v,
-                                 int64_t k, int bind_e, int blocked, cens_obs *co)
-{
-    for (int ei = 0; ei < nedges; ei++) {
-        const sch_edge *e = &edges[ei];
-        int lat;
-        if (e->to != v || e->kind == EDGE_SEQ || (lat = edge_latency(s, e)) < 0)
-            continue;
-        if (edge_is_floor(s, e, v) || (e->at_node >= 0 && e->at_frac != 0)) {
-            co[lat].old = 1;
-            continue;
-        }
-        double src = edge_source(s, x, e, k);
-        if (isfinite(src) && cens_push(&co[lat], (double)x->e[v][k] - src - e->w, blocked && ei == bind_e))
-            return -1;
-    }
-    return 0;
-}
-
-/* The latencies read through the censored rule: each one's Kaplan-Meier
- * estimate as n quantiles, refitted like binding samples (set_latency);
- * with fewer than 20 exact observations the binding samples are kept. */
-static int set_censored_latencies(pg_schedule *s, cens_obs *co, double *const *samples, double *const *fracs,
-                                  const int64_t *nsamp)
-{
-    for (int d = 0; d < s->ndists; d++) {
-        if (s->dists[d].family == DIST_EMPIRICAL || s->dists[d].kind == DKIND_PHASE)
-            continue;
-        const cens_obs *o = &co[d];
-        sch_dist *x = &s->dists[d];
-        int km = o->old || o->n == 0 ? 1 : -2;
-        double *q = NULL, *zero = NULL;
-        /* what the estimate rests on (fit_evidence.c: a latency that held few
-         * waits is known from its longest values only), set before
-         * set_latency so that its fitted distribution keeps it */
-        if (km == -2) {
-            q = malloc(sizeof(double) * (size_t)o->n);
-            zero = calloc((size_t)o->n, sizeof(double));
-            km = q && zero ? fit_censored_quantiles(o->y, o->exact, o->n, 20, q, o->n) : pg_fail("out of memory");
-            if (km == 0) {
-                x->fit_seen = o->n;
-                x->fit_bound = 0;
-                for (int64_t i = 0; i < o->n; i++)
-                    x->fit_bound += o->exact[i];
-                km = set_latency(s, d, q, zero, o->n) ? -1 : 0;
-            }
-        }
-        free(q);
-        free(zero);
-        if (km < 0)
-            return -1;
-        if (km == 1 && nsamp[d] >= 20) {
-            x->fit_seen = o->n;
-            x->fit_bound = nsamp[d];
-            if (set_latency(s, d, samples[d], fracs[d], nsamp[d]))
-                return -1;
-        }
-    }
-    return 0;
-}
-
-/* A wait ends at the latest of its dependencies (each: an event + a
- * latency).  For each traced tile the dependency predicted to arrive last
- * (event + current latency estimate; the wait's own start competing) is
- * taken as the binding one, and its latency is sampled as wait end - event.
- * Each latency's distribution is refitted from its samples; four rounds let
- * the attribution settle.  Roles with an option ROLE_gap get the median
- * untraced time between their tiles. */
-static int fit_latencies(pg_schedule *s, const pg_trace *t, const int *roleid, int64_t ntiles,
-                         const int64_t *row_of)
-{
-    trace_index x;
-    int ref, rc = -1;
-    double *v = NULL;
-    memset(&x, 0, sizeof x);
-    int nedges = s->nedges, ndist = s->ndists;
-    double **samples = calloc((size_t)ndist, sizeof(double *));
-    double **fracs = calloc((size_t)ndist, sizeof(double *));
-
-    int64_t *nsamp = calloc((size_t)ndist, sizeof(int64_t));
-    cens_obs *co = calloc((size_t)ndist, sizeof(cens_obs));
-    v = malloc(sizeof(double) * (size_t)(ntiles + 1));
-    if (!samples || !fracs || !nsamp || !co || !v) {
-        pg_fail("out of memory");
-        goto done;
-    }
-    for (int d = 0; d < ndist; d++)
-        if (!(samples[d] = malloc(sizeof(double) * (size_t)(ntiles + 1))) ||
-            !(fracs[d] = malloc(sizeof(double) * (size_t)(ntiles + 1)))) {
-            pg_fail("out of memory");
-            goto done;
-        }
-    if (index_build(s, t, roleid, ntiles, &x, &ref))
-        goto done;
-    sch_edge edges[SCH_MAX_EDGES];
-    memcpy(edges, s->edges, sizeof(sch_edge) * (size_t)nedges);
-    for (int round = 0; round < 4; round++) {
-        memset(nsamp, 0, sizeof(int64_t) * (size_t)ndist);
-        for (int d = 0; d < ndist; d++)
-            co[d].n = co[d].old = 0;
-        for (int nvi = 0; nvi < s->nnodes; nvi++) {
-            const sch_node *nv = &s->nodes[nvi];
-            const sch_step *st = &s->roles[nv->role].steps[nv->step];
-            if (nv->chain != 0 || st->kind == STEP_DELAY || !x.e[nvi] || !step_has_deps(s, nvi))
+    const int64_t k = C->ord[q];
+    for (int64_t d = 1; d <= 16; d++)
+        for (int sgn = -1; sgn <= 1; sgn += 2) {
+            int64_t qq = q + sgn * d;
+            if (qq < 0 || qq >= C->ntiles)
                 continue;
-            /* a work step that also waits ends at the later of its own work and its dependencies */
-            double own = st->kind == STEP_WORK ? dist_mean(&s->dists[st->dist]) + work_step_const(s, nvi) : 0;
-            const double thr = blocked_threshold(x.b[nvi], x.e[nvi], ntiles, st->kind == STEP_WAIT, v);
-            for (int64_t k = 0; k < ntiles; k++) {
-                int64_t we = x.e[nvi][k], wb = x.b[nvi][k];
-                if (we < 0)
-                    continue;
-                double best = (double)wb + own; /* nothing to wait for: the step's own start (+ work) */
-                int best_e = -1;
-                double best_src = 0;
-                int complete = 1;
-                /* the dependency predicted last, the step's own start aside:
-                 * the one that blocked a step that clearly waited */
-                double bind = -INFINITY;
-                int bind_e = -1;
-                for (int ei = 0; ei < nedges; ei++) {
-                    const sch_edge *e = &edges[ei];
-                    if (e->to != nvi || e->kind == EDGE_SEQ)
-                        continue;
-                    if (s->nodes[e->from].chain != 0) {
-                        complete = 0; /* a barrier over warps the index does not hold */
-                        continue;
-                    }
-                    double src = edge_source(s, &x, e, k);
-                    if (!isfinite(src)) {
-                        complete = 0;
-                        continue;
-                    }
-                    double arr = src + e->w;
-                    for (int q = 0; q < e->nterms; q++) {
-                        int d = s->slots[e->slot[q]].dist;
-                        if (s->dists[d].kind != DKIND_PHASE) {
-                            /* a latency replayed per tile: this tile's value */
-                            int col = s->dists[d].family == DIST_EMPIRICAL ? sch_table_column(s, d, 0) : -1;
-                            if (col >= 0 && e->toff[q] == 0 && row_of && row_of[k] >= 0)
-                                arr += e->coef[q] * s->table->v[row_of[k] * s->table->cols + col];
-                            else
-                                arr += e->coef[q] * dist_mean(&s->dists[d]);
-                        }
-                    }
-                    if (arr >= best) {
-                        best = arr;
-                        best_e = ei;
-                        best_src = src;
-                    }
-                    if (arr >= bind) {
-                        bind = arr;
-                        bind_e = ei;
-                    }
-                }
-                if (complete && bind_e >= 0 &&
-                    censored_observations(s, &x, edges, nedges, nvi, k, bind_e, (double)(we - wb) - own > thr, co))
-                    goto done;
-                if (!complete || best_e < 0)
-                    continue;
-                const sch_edge *be = &edges[best_e];
-                int lat = edge_latency(s, be);
-                if (lat < 0)
-                    continue;
-                double fdur = 0;
-                if (be->at_node >= 0) {
-                    int64_t kk = tile_before(&x, k, be->at_off);
-                    fdur = be->at_frac * (double)(x.e[be->at_node][kk] - x.b[be->at_node][kk]);
-                }
-                fracs[lat][nsamp[lat]] = fdur;
-                samples[lat][nsamp[lat]++] = (double)we - best_src - be->w;
-            }
-        }
-        if (set_censored_latencies(s, co, samples, fracs, nsamp))
-            goto done;
-    }
-    /* ROLE_start / ROLE_setup: per SM, the end / the begin of the role's
-     * first step in its first tile (the earliest to end) after the SM's
-     * first traced event (the warps' set-up, and a first wait that is only
-     * set-up); the median over SMs */
-    {
-        int32_t maxsm = 0;
-        for (int64_t i = 0; i < t->n; i++)
-            if (t->sm[i] > maxsm)
-                maxsm = t->sm[i];
-        int64_t *org = malloc(sizeof(int64_t) * (size_t)(maxsm + 1)), *fb = malloc(sizeof(int64_t) * (size_t)(maxsm + 1)),
-                *fe = malloc(sizeof(int64_t) * (size_t)(maxsm + 1));
-        double *sv = malloc(sizeof(double) * (size_t)(maxsm + 1));
-        if (!org || !fb || !fe || !sv) {
-            free(org);
-            free(fb);
-            free(fe);
-            free(sv);
-            pg_fail("out of memory");
-            goto done;
-        }
-        for (int32_t q = 0; q <= maxsm; q++)
-            org[q] = INT64_MAX;
-        for (int64_t i = 0; i < t->n; i++)
-            if (t->begin[i] < org[t->sm[i]])
-                org[t->sm[i]] = t->begin[i];
-        for (int r = 0; r < s->nroles && rc == -1; r++) {
-            char opt[SCH_NAME + 8], a[96];
-            snprintf(opt, sizeof opt, "%s_start", s->roles[r].name);
-            int ph;
-            if (pg_schedule_option(s, opt, NULL, 0) != 0 || s->roles[r].nsteps < 1 ||
-                (ph = sch_trace_phase(t, s->roles[r].steps[0].name)) < 0)
+            int64_t kk = C->ord[qq];
+            double yy = C->buf[kk * C->cols + C->c];
+            if (C->key_sm[kk] != C->key_sm[k] || !isfinite(C->wlen[kk]) || C->wlen[kk] <= C->thr || !(yy <= y))
                 continue;
-            /* the first tile's: the earliest to end (the other warpgroup's
-             * first order_wait begins as early but waits for this one) */
-            for (int32_t q = 0; q <= maxsm; q++)
-                fb[q] = -1, fe[q] = INT64_MAX;
-            for (int64_t i = 0; i < t->n; i++)
-                if (t->role[i] == roleid[r] && t->phase[i] == ph && t->end[i] < fe[t->sm[i]]) {
-                    fb[t->sm[i]] = t->begin[i];
-                    fe[t->sm[i]] = t->end[i];
-                }
-            int bad = 0;
-            for (int which = 0; which < 2 && !bad; which++) { /* ROLE_start (its end), ROLE_setup (its begin) */
-                char o2[SCH_NAME + 8];
-                snprintf(o2, sizeof o2, "%s_%s", s->roles[r].name, which ? "setup" : "start");
-                if (pg_schedule_option(s, o2, NULL, 0) != 0)
-                    continue;
-                int64_t n = 0;
-                for (int32_t q = 0; q <= maxsm; q++)
-                    if (fb[q] >= 0 && org[q] != INT64_MAX)
-                        sv[n++] = (double)((which ? fb[q] : fe[q]) - org[q]);
-                if (n < 1)
-                    break;
-                qsort(sv, (size_t)n, sizeof(double), fit_cmp_double);
-                snprintf(a, sizeof a, "%s=%.6g", o2, fit_quantile_sorted(sv, n, 0.5));
-                bad = pg_schedule_set(s, a, 0);
-            }
-            if (bad) {
-                free(org);
-                free(fb);
-                free(fe);
-                free(sv);
-                goto done;
-            }
+            return yy;
         }
-        free(org);
-        free(fb);
-        free(fe);
-        free(sv);
+    return NAN;
+}
+
+/* A draw from the estimate below the bound y: one of the exact values <= y,
+ * by its mass; y itself where it is below every one. */
+static double km_draw_below(const double *ex, int64_t ne, const double *cum, double y, rng *r)
+{
+    int64_t a = count_at_most(ex, ne, y); /* exacts <= y: [0, a) */
+    if (a == 0)
+        return y; /* below every binding latency: keep the bound */
+    double u = rng_uniform(r) * cum[a - 1];
+    int64_t lo = 0, hi = a - 1;
+    while (lo < hi) {
+        int64_t m = (lo + hi) / 2;
+        if (cum[m] >= u)
+            hi = m;
+        else
+            lo = m + 1;
     }
-    for (int r = 0; r < s->nroles; r++) {
-        char opt[SCH_NAME + 8], a[96];
-        snprintf(opt, sizeof opt, "%s_gap", s->roles[r].name);
-        if (pg_schedule_option(s, opt, NULL, 0) != 0)
+    return ex[lo];
+}
+
+/* Each bounded tile of the column, in SM order, gets a latency under its
+ * bound (so a replay does not wait on a bound): a neighbour's, else a draw
+ * from the estimate (a fixed seed: the same trace gives the same fit). */
+static void impute_bounds(const censored_column *C, const double *ex, int64_t ne, const double *cum)
+{
+    rng r;
+    rng_seed(&r, 0x5eedu);
+    for (int64_t q = 0; q < C->ntiles; q++) {
+        const int64_t k = C->ord[q];
+        double *y = &C->buf[k * C->cols + C->c];
+        if (!isfinite(*y) || !isfinite(C->wlen[k]) || C->wlen[k] > C->thr)
             continue;
-        const sch_role *R = &s->roles[r];
-        int replayed = 0; /* a delay of this role carries a latency replayed per tile (the whole gap) */
-        for (int ei = 0; ei < s->nedges; ei++) {
-            const sch_edge *e = &s->edges[ei];
-            const sch_node *tn = &s->nodes[e->to];
-            if (e->kind != EDGE_SEQ || tn->role != r || R->steps[tn->step].kind != STEP_DELAY)
-                continue;
-            for (int q = 0; q < e->nterms; q++)
-                replayed |= sch_table_column(s, s->slots[e->slot[q]].dist, 0) >= 0;
-        }
-        if (replayed)
+        const double yy = nearest_binding(C, q, *y);
+        *y = isfinite(yy) ? yy : km_draw_below(ex, ne, cum, *y, &r);
+    }
+}
+
+/* impute_censored with its scratch: all, ex and cum of ntiles + 1 each. */
+static void impute_column(censored_column *C, double thr_fixed, double *all, double *ex, double *cum)
+{
+    C->thr = bound_threshold(C, thr_fixed, all);
+    int64_t n = 0, ne = 0;
+    for (int64_t k = 0; k < C->ntiles; k++) {
+        double y = C->buf[k * C->cols + C->c];
+        if (!isfinite(y) || !isfinite(C->wlen[k]))
             continue;
-        int first = -1, last = -1;
-        for (int st = 0; st < R->nsteps; st++)
-            if (R->steps[st].kind != STEP_DELAY) {
-                if (first < 0)
-                    first = sch_node_of(s, r, 0, st);
-                last = sch_node_of(s, r, 0, st);
-            }
-        int step = R->rotate ? R->instances : 1;
-        int64_t n = 0;
-        for (int64_t k = 0; k < ntiles; k++) {
-            if (!x.e[last] || x.e[last][k] < 0 || x.pos[k] < 0 || x.pos[k] + step >= x.ntiles)
-                continue;
-            int64_t nx = x.order[x.pos[k] + step];
-            if (x.sm[nx] != x.sm[k] || x.b[first][nx] < 0)
-                continue;
-            v[n++] = (double)(x.b[first][nx] - x.e[last][k]);
-        }
-        if (n < 20)
-            continue;
-        qsort(v, (size_t)n, sizeof(double), fit_cmp_double);
-        double med = fit_quantile_sorted(v, n, 0.5);
-        snprintf(a, sizeof a, "%s=%.6g", opt, med > 0 ? med : 0);
-        if (pg_schedule_set(s, a, 0))
-            goto done;
+        all[n++] = y;
+        if (C->wlen[k] > C->thr)
+            ex[ne++] = y;
     }
-    rc = 0;
-done:
-    index_free(&x, SCH_MAX_NODES);
-    for (int d = 0; d < ndist; d++) {
-        if (samples)
-            free(samples[d]);
-        if (fracs)
-            free(fracs[d]);
-    }
-    for (int d = 0; co && d < ndist; d++) {
-        free(co[d].y);
-        free(co[d].exact);
-    }
-    free(co);
-    free(samples);
-    free(fracs);
-    free(nsamp);
-    free(v);
-    return rc;
+    if (ne < 20) /* too few binding tiles to estimate from: keep the bounds */
+        return;
+    qsort(all, (size_t)n, sizeof(double), fit_cmp_double);
+    qsort(ex, (size_t)ne, sizeof(double), fit_cmp_double);
+    km_cumulative(all, n, ex, ne, cum);
+    impute_bounds(C, ex, ne, cum);
 }
 
 /* Column c of buf (ntiles rows of `cols`) holds, per tile, wait end - event
@@ -639,108 +190,16 @@ done:
 static int impute_censored(double *buf, int c, int cols, int64_t ntiles, const double *wlen, double thr_fixed,
                            const int64_t *ord, const int64_t *key_sm)
 {
-    int64_t n = 0, ne = 0;
+    censored_column C = {buf, c, cols, ntiles, wlen, NAN, ord, key_sm};
     double *all = malloc(sizeof(double) * (size_t)(ntiles + 1)), *ex = malloc(sizeof(double) * (size_t)(ntiles + 1));
     double *cum = malloc(sizeof(double) * (size_t)(ntiles + 1));
-    if (!all || !ex || !cum) {
-        free(all);
-        free(ex);
-        free(cum);
-        return pg_fail("out of memory");
-    }
-    for (int64_t k = 0; k < ntiles; k++)
-        if (isfinite(wlen[k]) && isfinite(buf[k * cols + c]))
-            all[n++] = wlen[k];
-    qsort(all, (size_t)n, sizeof(double), fit_cmp_double);
-    const double thr = isfinite(thr_fixed) ? thr_fixed : (n ? fit_quantile_sorted(all, n, 0.05) : 0) + 50;
-    n = 0;
-    for (int64_t k = 0; k < ntiles; k++) {
-        double y = buf[k * cols + c];
-        if (!isfinite(y) || !isfinite(wlen[k]))
-            continue;
-        all[n++] = y;
-        if (wlen[k] > thr)
-            ex[ne++] = y;
-    }
-    if (ne < 20) { /* too few binding tiles to estimate from: keep the bounds */
-        free(all);
-        free(ex);
-        free(cum);
-        return 0;
-    }
-    qsort(all, (size_t)n, sizeof(double), fit_cmp_double);
-    qsort(ex, (size_t)ne, sizeof(double), fit_cmp_double);
-    /* from the largest exact value down: at risk = observations <= it */
-    double F = 1;
-    for (int64_t j = ne - 1; j >= 0; j--) {
-        double lo = 0, hi = (double)n; /* count of all <= ex[j] */
-        int64_t a = 0, b = n;
-        while (a < b) {
-            int64_t m = (a + b) / 2;
-            if (all[m] <= ex[j])
-                a = m + 1;
-            else
-                b = m;
-        }
-        (void)lo;
-        (void)hi;
-        double at_risk = (double)(a - (ne - 1 - j)); /* ties among exacts counted once each */
-        if (at_risk < 1)
-            at_risk = 1;
-        double p = F / at_risk;
-        cum[j] = p; /* mass of this point */
-        F -= p;
-    }
-    cum[0] += F > 0 ? F : 0; /* what is left sits at the smallest exact value */
-    for (int64_t j = 1; j < ne; j++)
-        cum[j] += cum[j - 1];
-    rng r;
-    rng_seed(&r, 0x5eedu);
-    for (int64_t q = 0; q < ntiles; q++) {
-        const int64_t k = ord[q];
-        double y = buf[k * cols + c];
-        if (!isfinite(y) || !isfinite(wlen[k]) || wlen[k] > thr)
-            continue;
-        int hit = 0;
-        for (int64_t d = 1; d <= 16 && !hit; d++)
-            for (int sgn = -1; sgn <= 1 && !hit; sgn += 2) {
-                int64_t qq = q + sgn * d;
-                if (qq < 0 || qq >= ntiles)
-                    continue;
-                int64_t kk = ord[qq];
-                double yy = buf[kk * cols + c];
-                if (key_sm[kk] != key_sm[k] || !isfinite(wlen[kk]) || wlen[kk] <= thr || !(yy <= y))
-                    continue;
-                buf[k * cols + c] = yy;
-                hit = 1;
-            }
-        if (hit)
-            continue;
-        int64_t a = 0, b = ne; /* exacts <= y: [0, a) */
-        while (a < b) {
-            int64_t m = (a + b) / 2;
-            if (ex[m] <= y)
-                a = m + 1;
-            else
-                b = m;
-        }
-        if (a == 0)
-            continue; /* below every binding latency: keep the bound */
-        double u = rng_uniform(&r) * cum[a - 1];
-        int64_t lo = 0, hi = a - 1;
-        while (lo < hi) {
-            int64_t m = (lo + hi) / 2;
-            if (cum[m] >= u)
-                hi = m;
-            else
-                lo = m + 1;
-        }
-        buf[k * cols + c] = ex[lo];
-    }
+    int rc = all && ex && cum ? 0 : pg_fail("out of memory");
+    if (rc == 0)
+        impute_column(&C, thr_fixed, all, ex, cum);
     free(all);
     free(ex);
     free(cum);
-    return 0;
+    return rc;
 }
 
 int pg_schedule_fit(const pg_run *run, pg_schedule **out) { return pg_schedule_fit_as(run, NULL, out); }
@@ -931,12 +390,12 @@ static void fit_work_columns(fit_state *F)
                 continue;
             for (int c = 0; c < s->roles[r].nchains && tab->cols < SCH_MAX_NODES; c++) {
                 int v = sch_node_of(s, r, c, st);
-                if (step_has_deps(s, v))
+                if (fit_step_has_deps(s, v))
                     continue; /* fitted below as a constant: its trace time includes waits */
                 snprintf(tab->colname[tab->cols], sizeof tab->colname[0], "%s#%d", S->name, c);
                 F->colrole[tab->cols] = r;
                 F->colchain[tab->cols] = c;
-                F->colconst[tab->cols] = work_step_const(s, v);
+                F->colconst[tab->cols] = fit_work_step_const(s, v);
                 F->colphase[tab->cols] = sch_trace_phase(F->t, S->name);
                 tab->cols++;
             }
@@ -949,7 +408,7 @@ static int latency_column_edge(fit_state *F, int d, int ei)
 {
     const pg_schedule *s = F->s;
     const sch_edge *e = &s->edges[ei];
-    if (e->kind == EDGE_SEQ || edge_latency(s, e) != d || s->nodes[e->to].chain != 0 ||
+    if (e->kind == EDGE_SEQ || fit_edge_latency(s, e) != d || s->nodes[e->to].chain != 0 ||
         s->nodes[e->from].chain != 0 || (e->at_node >= 0 && s->nodes[e->at_node].chain != 0))
         return 0;
     const sch_node *tn = &s->nodes[e->to];
@@ -979,7 +438,7 @@ static int latency_column_edge(fit_state *F, int d, int ei)
         has_floor |= ej != ei && s->edges[ej].to == e->to && s->edges[ej].kind != EDGE_SEQ;
     const sch_step *st = &s->roles[tn->role].steps[tn->step];
     const int c = F->tab->cols;
-    F->memcol_own[c] = st->kind == STEP_WORK ? dist_mean(&s->dists[st->dist]) + work_step_const(s, e->to) : 0;
+    F->memcol_own[c] = st->kind == STEP_WORK ? dist_mean(&s->dists[st->dist]) + fit_work_step_const(s, e->to) : 0;
     F->memcol_thr[c] = has_floor ? NAN : 50;
     return 1;
 }
@@ -1056,7 +515,7 @@ static void fit_gap_columns(fit_state *F)
             continue;
         int colexists = 0;
         for (int c = 0; c < tab->cols; c++)
-            colexists |= F->memcol_edge[c] >= 0 && edge_latency(s, &s->edges[F->memcol_edge[c]]) == d;
+            colexists |= F->memcol_edge[c] >= 0 && fit_edge_latency(s, &s->edges[F->memcol_edge[c]]) == d;
         if (colexists)
             continue;
         snprintf(tab->colname[tab->cols], sizeof tab->colname[0], "%s#0", s->dists[d].name);
@@ -1439,89 +898,98 @@ int pg_trace_summarize(const pg_trace *t, double sm_clock_hz, pg_prediction *out
     return pg_trace_summarize_period(t, sm_clock_hz, pref >= 0 ? t->vocab.phase[pref] : NULL, out);
 }
 
-int pg_trace_summarize_period(const pg_trace *t, double sm_clock_hz, const char *period_phase, pg_prediction *out)
+/* Phase ph's durations in t as a stat (mean, p50, p95, ci95; its name);
+ * 0 where the phase has none.  v: scratch of t->n. */
+static int phase_stat(const pg_trace *t, int ph, double *v, pg_stat *st)
 {
-    memset(out, 0, sizeof *out);
-    out->clark_tile_period = out->cycle_time_deterministic = NAN;
-    out->tflops = out->dram_utilization = out->bandwidth_phase_mean = NAN;
-    if (t->n == 0)
-        return pg_fail("the trace is empty");
-    int rc = -1;
-    double *v = malloc(sizeof(double) * (size_t)t->n);
-    interval *iv = malloc(sizeof(interval) * (size_t)t->n);
-    if (!v || !iv) {
-        pg_fail("out of memory");
-        goto done;
-    }
+    int64_t n = 0;
+    double sum = 0;
+    for (int64_t i = 0; i < t->n; i++)
+        if (t->phase[i] == ph) {
+            v[n] = (double)(t->end[i] - t->begin[i]);
+            sum += v[n++];
+        }
+    if (n == 0)
+        return 0;
+    qsort(v, (size_t)n, sizeof(double), fit_cmp_double);
+    snprintf(st->name, sizeof st->name, "%s", t->vocab.phase[ph]);
+    st->mean = sum / (double)n;
+    st->p50 = fit_quantile_sorted(v, n, 0.5);
+    st->p95 = fit_quantile_sorted(v, n, 0.95);
+    double ss = 0;
+    for (int64_t i = 0; i < n; i++)
+        ss += (v[i] - st->mean) * (v[i] - st->mean);
+    st->ci95 = n > 1 ? 1.96 * sqrt(ss / (double)(n - 1) / (double)n) : NAN;
+    return 1;
+}
+
+/* Every traced phase's stat: a wait's among out's waits, any other's among
+ * its phases (as many as fit). */
+static void summarize_phases(const pg_trace *t, double *v, pg_prediction *out)
+{
     for (int ph = 0; ph < t->vocab.n_phases; ph++) {
-        int64_t n = 0;
-        double sum = 0;
-        for (int64_t i = 0; i < t->n; i++)
-            if (t->phase[i] == ph) {
-                v[n] = (double)(t->end[i] - t->begin[i]);
-                sum += v[n++];
-            }
-        if (n == 0)
-            continue;
-        qsort(v, (size_t)n, sizeof(double), fit_cmp_double);
         pg_stat st = {0};
-        snprintf(st.name, sizeof st.name, "%s", t->vocab.phase[ph]);
-        st.mean = sum / (double)n;
-        st.p50 = fit_quantile_sorted(v, n, 0.5);
-        st.p95 = fit_quantile_sorted(v, n, 0.95);
-        double ss = 0;
-        for (int64_t i = 0; i < n; i++)
-            ss += (v[i] - st.mean) * (v[i] - st.mean);
-        st.ci95 = n > 1 ? 1.96 * sqrt(ss / (double)(n - 1) / (double)n) : NAN;
+        if (!phase_stat(t, ph, v, &st))
+            continue;
         if (t->vocab.phase_is_wait[ph] && out->nwaits < PG_MODEL_MAX_STATS)
             out->waits[out->nwaits++] = st;
         else if (out->nphases < PG_MODEL_MAX_STATS)
             out->phases[out->nphases++] = st;
     }
-    /* the period phase (the serialized resource, e.g. the tensor cores'
-     * mainloop): tile period and idle gaps per SM */
-    const int pref = period_phase ? pg_vocab_phase(&t->vocab, period_phase) : -1;
-    if (pref >= 0) {
-        const int64_t n = fit_tile_starts(t, pref, iv);
-        double span = 0, gsum = 0;
-        int64_t gaps = 0, ng = 0;
-        for (int64_t i = 0; i < n;) {
-            int64_t j = i;
-            while (j < n && iv[j].sm == iv[i].sm)
-                j++;
-            if (j - i >= 2) {
-                span += (double)(iv[j - 1].begin - iv[i].begin);
-                gaps += j - i - 1;
-                for (int64_t q = i + 1; q < j; q++) {
-                    double g = (double)(iv[q].begin - iv[q - 1].end);
-                    v[ng++] = g > 0 ? g : 0;
-                    gsum += g > 0 ? g : 0;
-                }
+}
+
+/* The period phase pn's idle gaps (the ng values of v, summing to gsum) as
+ * a wait's stat: pegemm's kernels' tensor_idle, another kernel's PHASE_idle
+ * (a schedule's `idle PHASE ROLE.PHASE`).  Sorts v. */
+static pg_stat idle_stat(const char *pn, double *v, int64_t ng, double gsum)
+{
+    qsort(v, (size_t)ng, sizeof(double), fit_cmp_double);
+    pg_stat st = {0};
+    if (!strcmp(pn, "mainloop") || !strcmp(pn, "kloop"))
+        snprintf(st.name, sizeof st.name, "tensor_idle");
+    else
+        snprintf(st.name, sizeof st.name, "%.24s_idle", pn);
+    st.mean = gsum / (double)ng;
+    st.p50 = fit_quantile_sorted(v, ng, 0.5);
+    st.p95 = fit_quantile_sorted(v, ng, 0.95);
+    st.ci95 = NAN;
+    return st;
+}
+
+/* The period phase pref (the serialized resource, e.g. the tensor cores'
+ * mainloop): the tile period (each SM's first to last tile start over the
+ * tiles between) and the idle gaps from a tile's end to the next one's
+ * start, per SM.  v, iv: scratch of t->n. */
+static void summarize_period(const pg_trace *t, int pref, double *v, interval *iv, pg_prediction *out)
+{
+    const int64_t n = fit_tile_starts(t, pref, iv);
+    double span = 0, gsum = 0;
+    int64_t gaps = 0, ng = 0;
+    for (int64_t i = 0; i < n;) {
+        int64_t j = i;
+        while (j < n && iv[j].sm == iv[i].sm)
+            j++;
+        if (j - i >= 2) {
+            span += (double)(iv[j - 1].begin - iv[i].begin);
+            gaps += j - i - 1;
+            for (int64_t q = i + 1; q < j; q++) {
+                double g = (double)(iv[q].begin - iv[q - 1].end);
+                v[ng++] = g > 0 ? g : 0;
+                gsum += g > 0 ? g : 0;
             }
-            i = j;
         }
-        out->tile_period = gaps ? span / (double)gaps : NAN;
-        if (ng && out->nwaits < PG_MODEL_MAX_STATS) {
-            qsort(v, (size_t)ng, sizeof(double), fit_cmp_double);
-            pg_stat st = {0};
-            /* pegemm's kernels: the tensor cores' idle time; another
-             * kernel's: PHASE_idle (a schedule's `idle PHASE ROLE.PHASE`) */
-            const char *pn = t->vocab.phase[pref];
-            if (!strcmp(pn, "mainloop") || !strcmp(pn, "kloop"))
-                snprintf(st.name, sizeof st.name, "tensor_idle");
-            else
-                snprintf(st.name, sizeof st.name, "%.24s_idle", pn);
-            st.mean = gsum / (double)ng;
-            st.p50 = fit_quantile_sorted(v, ng, 0.5);
-            st.p95 = fit_quantile_sorted(v, ng, 0.95);
-            st.ci95 = NAN;
-            out->waits[out->nwaits++] = st;
-        }
-        snprintf(out->bottleneck, sizeof out->bottleneck, "measured");
-    } else {
-        out->tile_period = NAN;
+        i = j;
     }
-    /* wall clock: the longest SM from its first begin to its last end */
+    out->tile_period = gaps ? span / (double)gaps : NAN;
+    if (ng && out->nwaits < PG_MODEL_MAX_STATS)
+        out->waits[out->nwaits++] = idle_stat(t->vocab.phase[pref], v, ng, gsum);
+    snprintf(out->bottleneck, sizeof out->bottleneck, "measured");
+}
+
+/* The longest SM's span in cycles, from its first begin to its last end
+ * (the wall clock).  iv: scratch of t->n. */
+static double longest_sm_span(const pg_trace *t, interval *iv)
+{
     double longest = 0;
     int64_t n = 0;
     for (int64_t i = 0; i < t->n; i++)
@@ -1538,9 +1006,29 @@ int pg_trace_summarize_period(const pg_trace *t, double sm_clock_hz, const char 
             longest = (double)(last - iv[i].begin);
         i = j;
     }
-    out->wall_ms = sm_clock_hz > 0 ? longest / sm_clock_hz * 1e3 : NAN;
-    rc = 0;
-done:
+    return longest;
+}
+
+int pg_trace_summarize_period(const pg_trace *t, double sm_clock_hz, const char *period_phase, pg_prediction *out)
+{
+    memset(out, 0, sizeof *out);
+    out->clark_tile_period = out->cycle_time_deterministic = NAN;
+    out->tflops = out->dram_utilization = out->bandwidth_phase_mean = NAN;
+    if (t->n == 0)
+        return pg_fail("the trace is empty");
+    double *v = malloc(sizeof(double) * (size_t)t->n);
+    interval *iv = malloc(sizeof(interval) * (size_t)t->n);
+    int rc = v && iv ? 0 : pg_fail("out of memory");
+    if (rc == 0) {
+        summarize_phases(t, v, out);
+        const int pref = period_phase ? pg_vocab_phase(&t->vocab, period_phase) : -1;
+        if (pref >= 0)
+            summarize_period(t, pref, v, iv, out);
+        else
+            out->tile_period = NAN;
+        const double longest = longest_sm_span(t, iv);
+        out->wall_ms = sm_clock_hz > 0 ? longest / sm_clock_hz * 1e3 : NAN;
+    }
     free(v);
     free(iv);
     return rc;

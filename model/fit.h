@@ -13,6 +13,19 @@
 int fit_cmp_double(const void *a, const void *b);
 double fit_quantile_sorted(const double *v, int64_t n, double q);
 
+/* The latencies' fit (fit_latencies.c), once the per-phase table is
+ * attached (row_of: traced tile -> table row, -1; NULL: means are used):
+ * each wait's latencies from its binding and censored observations, then
+ * the roles' ROLE_start, ROLE_setup and ROLE_gap options. */
+int fit_latencies(pg_schedule *s, const pg_trace *t, const int *roleid, int64_t ntiles, const int64_t *row_of);
+/* ... and the schedule's edges as the table's columns (fit.c) read them
+ * too: a work step's own constant (e.g. "+ $epi_delay": the trace includes
+ * it), whether a step has a dependency beside its sequence edge, and an
+ * edge's one latency/memory term (its distribution; -1 if none or several). */
+double fit_work_step_const(const pg_schedule *s, int node);
+int fit_step_has_deps(const pg_schedule *s, int node);
+int fit_edge_latency(const pg_schedule *s, const sch_edge *e);
+
 /* Each line's step of a fit, after the per-phase table and the latencies
  * are fitted, in the table's order (fit_lines.c): bandwidth, contend,
  * kblocks, tmaqueue, dramq.  row_of: traced tile -> table row (-1: not in it). */
