@@ -75,13 +75,12 @@ int pg_demo_heldout(const char *source_dir, const pg_model_opts *o, FILE *out, F
     snprintf(note, sizeof note,
              "issue 12's target (tile period within %.0f%%, every mean wait within %.0f%% or %.0f cycles), fitted on "
              "the zero-delay run only: %d of %d periods, %d of %d runs with both. Reported, not a check; its known "
-             "misses: load_wait 250-310 cycles over at 1,600-2,400 (the turn comes early: the epilogue's growth "
+             "misses: load_wait 250-300 cycles over at 1,600-2,400 (the turn comes early: the epilogue's growth "
              "with a delay, which follows the other warpgroup's store, is not in, M69; and the first load stays "
-             "slow once the store leaves after its issue, M67, M68), order_wait ~+190 cycles from 3,200 on (the "
-             "store drain's contention, M55; the `stretch` line for it is an option, M66); periods +2.7..+3.8%% "
-             "from 1,600 on since the `contend` lines keep the calibration's contention (M77: right at short "
-             "tiles, where the other warpgroup's store drain replaces its mainloop; a delay this long leaves it "
-             "idle). Probe sets on both GPUs: docs/experiments.md M67, M68, M77.",
+             "slow once the store leaves after its issue, M67, M68); periods -2.7%% at 400-1,200. The store "
+             "drain's contention (the `stretch` line, on since M79) takes the periods past the turn from "
+             "+2.7..+3.8%% to +1.1..+2.1%% and order_wait from ~+190 to within 111 cycles. Probe sets on both "
+             "GPUs: docs/experiments.md M67, M68, M77; on the H200: M78, M79.",
              100 * PG_VALIDATE_PERIOD_REL, 100 * PG_VALIDATE_WAIT_REL, PG_VALIDATE_WAIT_ABS, r.oos_period_ok, r.oos,
              r.oos_both_ok, r.oos);
     for (int k = 0; k < 2; k++) {

@@ -1,13 +1,15 @@
 /* bres's --epi-delay sweep (traces/held_out/bres_epi_*) with its own
  * schedule, h100-bres (docs/experiments.md M19): fitted on the zero-delay
  * run only, each delay predicted.  Pins what the model reaches, not issue
- * 12's target: the zero-delay point within 2%, every delay within 4%,
+ * 12's target: the zero-delay point within 2%, every delay within 3%,
  * seeds 1-3 (M19 had 400-1,200 at -4..-7%, h100-pingpong fitted to bres
  * -8.8% at 1,200; M67's `storenear` line brings them to -2.5..-2.8% and
  * puts 1,600-3,200 at +2.6..+3.1%: its ramp stays up when the store
  * leaves after the issue; M77's `contend ... keep=1`, chosen on probe set
  * 28 for short tiles, adds 0.3-0.9 points past the turn: +2.7..+3.8%, the
- * pin 3.5% before it); and that the fit picks h100-bres and finds a
+ * pin 3.5% before it, 4% after; M79's `stretch` line, on since probe set
+ * 30, takes them to +1.1..+2.1% and 400-1,200 stay at -2.7%: the pin 3%,
+ * which fails with the line off); and that the fit picks h100-bres and finds a
  * positive tmaqueue penalty.  argv: the run files, the zero-delay one
  * first. */
 #include <math.h>
@@ -66,7 +68,7 @@ static void test_bres_sweep(void **state)
         assert_int_equal(c.n, g_n);
         for (int i = 0; i < c.n; i++) {
             const double d = fabs(c.pred_period[i] / c.meas_period[i] - 1);
-            const double tol = c.delay[i] == 0 ? 0.02 : 0.04;
+            const double tol = c.delay[i] == 0 ? 0.02 : 0.03;
             if (d > tol)
                 fail_msg("seed %d, delay %.0f: predicted %.1f vs measured %.1f (more than %.1f%%)", (int)seed,
                          c.delay[i], c.pred_period[i], c.meas_period[i], 100 * tol);
