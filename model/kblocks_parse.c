@@ -110,15 +110,14 @@ static int spec_optional(pg_schedule *s, const char *key, double max, const char
     return 0;
 }
 
-int sch_kblocks_resolve(pg_schedule *s)
+/* The spec's words: the first is the phase (copied into phase, n chars),
+ * the rest must be known KEY=VALUE pairs, so that a misspelt key is an
+ * error rather than a default. */
+static int kb_check_words(pg_schedule *s, char *phase, size_t n)
 {
     static const char *const keys[] = {"count", "stages", "compute", "issue", "load", "release", "calibrated_mean",
                                        "queue", "queue_mean", "inflight", "roundtrip", "fixed", "boundaries", "shift_count", "shift_stages", NULL};
-    if (!s->kb_line)
-        return 0;
-    char phase[SCH_NAME + 8] = "", v[128];
     const char *p = s->kb_spec;
-    /* the first word is the phase; the rest must be known KEY=VALUE pairs */
     for (int first = 1; *p; first = 0) {
         while (*p == ' ' || *p == '\t')
             p++;
@@ -126,7 +125,7 @@ int sch_kblocks_resolve(pg_schedule *s)
         if (!len)
             break;
         if (first && !memchr(p, '=', len)) {
-            if (len >= sizeof phase)
+            if (len >= n)
                 return FAIL(s->kb_line, "kblocks: phase name too long");
             memcpy(phase, p, len);
         } else {
@@ -145,21 +144,35 @@ int sch_kblocks_resolve(pg_schedule *s)
     if (!phase[0])
         return FAIL(s->kb_line, "usage: kblocks PHASE count= stages= compute= issue=ROLE.STEP load=LATENCY "
                                 "release=LATENCY calibrated_mean=");
-    double count, stages;
-    if (spec_num(s, "count", &count) || spec_num(s, "stages", &stages) || spec_num(s, "compute", &s->kb_compute) ||
+    return 0;
+}
+
+/* The required numbers: count and stages come back for the caller to store
+ * (whole numbers once checked), compute and calibrated_mean are stored. */
+static int kb_required(pg_schedule *s, double *count, double *stages)
+{
+    if (spec_num(s, "count", count) || spec_num(s, "stages", stages) || spec_num(s, "compute", &s->kb_compute) ||
         spec_num(s, "calibrated_mean", &s->kb_calibrated_mean))
         return -1;
-    if (count != floor(count) || count < 1 || count > 1024)
-        return FAIL(s->kb_line, "kblocks count= must be a whole number of k-blocks in 1..1024 (got %g)", count);
+    if (*count != floor(*count) || *count < 1 || *count > 1024)
+        return FAIL(s->kb_line, "kblocks count= must be a whole number of k-blocks in 1..1024 (got %g)", *count);
     /* a ring deeper than a tile's k-blocks is a ring: a k-block's slot is
      * then a tile two or more back, long free (the replay takes it so) */
-    if (stages != floor(stages) || stages < 2 || stages > 1024)
+    if (*stages != floor(*stages) || *stages < 2 || *stages > 1024)
         return FAIL(s->kb_line, "kblocks stages= must be a whole number in 2..1024 (got %g): with one stage a "
-                                "k-block would wait for its own release", stages);
+                                "k-block would wait for its own release", *stages);
     if (!(s->kb_compute >= 0) || !(s->kb_calibrated_mean >= 0))
         return FAIL(s->kb_line, "kblocks compute= and calibrated_mean= must be >= 0");
-    /* optional: the queueing share of the load latency, the calibration's
-     * loads in flight, the consumer's wgmma round trip (kblocks.c) */
+    return 0;
+}
+
+/* The optional numbers: the queueing share of the load latency, the
+ * calibration's loads in flight, the consumer's wgmma round trip
+ * (kblocks.c), and the fit's offsets of the loop's events from their
+ * k-block starts (M46: absent = not fitted, NAN). */
+static int kb_optional(pg_schedule *s)
+{
+    char v[128];
     if (spec_optional(s, "queue", 1, "[0, 1]", "the share of the load latency that is queueing", &s->kb_queue) ||
         spec_optional(s, "queue_mean", 1, "{0, 1}", "1: by the run's mean loads in flight", &s->kb_queue_mean) ||
         spec_optional(s, "inflight", 1024, "[0, 1024]", "0: the stage count", &s->kb_inflight) ||
@@ -173,8 +186,6 @@ int sch_kblocks_resolve(pg_schedule *s)
         return -1;
     if (s->kb_boundaries != 0 && s->kb_boundaries != 1)
         return FAIL(s->kb_line, "kblocks boundaries= must be 0 or 1");
-    /* the fit's offsets of the loop's events from their k-block starts
-     * (M46): absent = not fitted */
     for (int d = 1; d <= SCH_KB_SHIFTS; d++) {
         char key[16];
         snprintf(key, sizeof key, "shift%d", d);
@@ -186,23 +197,26 @@ int sch_kblocks_resolve(pg_schedule *s)
         if (!(fabs(s->kb_shift[d - 1]) <= 1e6))
             return FAIL(s->kb_line, "kblocks %s= must be within +-1e6 cycles", key);
     }
-    s->kb_fixed_named = spec_value(s->kb_spec, "fixed", v, sizeof v);
-    s->kb_count = (int)count;
-    s->kb_stages = (int)stages;
-    s->kb_tile_form = 0;
-    /* the phase's work step: one chain, its only dependency the step before it */
-    int kn = -1, kr, ks;
+    return 0;
+}
+
+/* The phase's work step (*kn): one chain, its only dependency the step
+ * before it, which the loop replaces (its sample slot kept as the phase's). */
+static int kb_phase_node(pg_schedule *s, const char *phase, int *kn)
+{
+    int kr, ks;
+    *kn = -1;
     if (sch_find_work(s, phase, &kr, &ks) == 0) {
         char rs[2 * SCH_NAME + 2];
         snprintf(rs, sizeof rs, "%s.%s", s->roles[kr].name, phase);
-        if (spec_node(s, "", rs, &kn))
+        if (spec_node(s, "", rs, kn))
             return -1;
     }
-    if (kn < 0)
+    if (*kn < 0)
         return FAIL(s->kb_line, "kblocks: '%s' is not a work step of this schedule", phase);
     int nin = 0;
     for (int i = 0; i < s->nedges; i++)
-        if (s->edges[i].to == kn) {
+        if (s->edges[i].to == *kn) {
             nin++;
             if (s->edges[i].kind != EDGE_SEQ || s->edges[i].nterms != 1)
                 return FAIL(s->kb_line, "kblocks: the step '%s' may have no `+ TERM` or `until` clauses (a constant "
@@ -211,6 +225,14 @@ int sch_kblocks_resolve(pg_schedule *s)
         }
     if (nin != 1)
         return FAIL(s->kb_line, "kblocks: the step '%s' must depend only on the step before it", phase);
+    return 0;
+}
+
+/* issue=, load= and release=: another role's step whose start issues
+ * k-block 0, and the two latencies the loop samples. */
+static int kb_issue_and_latencies(pg_schedule *s, int kn)
+{
+    char v[128];
     if (!spec_value(s->kb_spec, "issue", v, sizeof v))
         return FAIL(s->kb_line, "kblocks needs issue=ROLE.STEP (the step whose start issues k-block 0)");
     if (spec_node(s, "issue=", v, &s->kb_issue_node))
@@ -218,6 +240,24 @@ int sch_kblocks_resolve(pg_schedule *s)
     if (s->nodes[s->kb_issue_node].role == s->nodes[kn].role)
         return FAIL(s->kb_line, "kblocks issue=%s: the issuing step must be another role's", v);
     if (spec_latency(s, "load", &s->kb_load_slot) || spec_latency(s, "release", &s->kb_release_slot))
+        return -1;
+    return 0;
+}
+
+int sch_kblocks_resolve(pg_schedule *s)
+{
+    if (!s->kb_line)
+        return 0;
+    char phase[SCH_NAME + 8] = "", v[128];
+    double count, stages;
+    if (kb_check_words(s, phase, sizeof phase) || kb_required(s, &count, &stages) || kb_optional(s))
+        return -1;
+    s->kb_fixed_named = spec_value(s->kb_spec, "fixed", v, sizeof v);
+    s->kb_count = (int)count;
+    s->kb_stages = (int)stages;
+    s->kb_tile_form = 0;
+    int kn;
+    if (kb_phase_node(s, phase, &kn) || kb_issue_and_latencies(s, kn))
         return -1;
     s->kb_node = kn;
     /* the loop's events (ROLE.STEP@F on it), numbered in edge order */

@@ -173,6 +173,137 @@ static void publish_stats(series *ser, int nser, pg_prediction *out)
     }
 }
 
+/* The series one prediction fills: one per (role, step) that is a wait or
+ * work (ser_of: each one's series, -1 for none), the idle gaps from idle0
+ * on, and the tile period.  One struct, so that one free covers them all. */
+typedef struct {
+    series ser[PG_MODEL_MAX_STATS * 2];
+    int nser, idle0;
+    int ser_of[SCH_MAX_ROLES][SCH_MAX_STEPS];
+    series period;
+} tile_series;
+
+static void tile_series_free(tile_series *T)
+{
+    for (int q = 0; q < T->nser; q++)
+        free(T->ser[q].v);
+    free(T->period.v);
+}
+
+/* Room for M tiles in every series (a role's chains each add a sample per
+ * tile).  On failure what was allocated stays counted in nser, for the free. */
+static int tile_series_init(tile_series *T, const pg_schedule *s, int64_t M)
+{
+    for (int r = 0; r < s->nroles; r++)
+        for (int st = 0; st < s->roles[r].nsteps; st++) {
+            const sch_step *S = &s->roles[r].steps[st];
+            T->ser_of[r][st] = -1;
+            if (S->kind == STEP_DELAY || T->nser == PG_MODEL_MAX_STATS * 2 - SCH_MAX_IDLE)
+                continue;
+            if (series_init(&T->ser[T->nser], S->name, S->kind == STEP_WAIT, M * s->roles[r].nchains))
+                return -1;
+            T->ser_of[r][st] = T->nser++;
+        }
+    T->idle0 = T->nser;
+    for (int i = 0; i < s->nidle; i++) {
+        char nm[64];
+        snprintf(nm, sizeof nm, "%.24s_idle", s->idle[i].name);
+        if (series_init(&T->ser[T->nser++], nm, 1, M))
+            return -1;
+    }
+    return series_init(&T->period, "tile_period", 0, M);
+}
+
+/* The equilibrium: N tiles, the first W dropped as warm-up, the other M
+ * recorded in NBATCH batches.  The period is the reference step's advance
+ * over those M tiles; the batch means only give its interval. */
+static void run_steady(const pg_schedule *s, engine *E, tile_series *T, int64_t N, int64_t W, int64_t M,
+                       pg_prediction *out)
+{
+    const int vref = sch_node_of(s, s->period_role, 0, s->period_step);
+    double xref_w = 0;
+    for (int64_t k = 0; k < N; k++) {
+        engine_step(E);
+        if (k == W - 1)
+            xref_w = engine_x(E, vref, k);
+        if (k < W)
+            continue;
+        const int b = (int)((k - W) * NBATCH / M);
+        record_tile(s, E, k, 1, T->ser_of, T->ser, T->idle0, b);
+        series_add(&T->period, engine_x(E, vref, k) - engine_x(E, vref, k - 1), b);
+    }
+    pg_stat ps;
+    series_stat(&T->period, &ps);
+    out->tile_period = (engine_x(E, vref, N - 1) - xref_w) / (double)M;
+    out->tile_period_ci95 = ps.ci95;
+    publish_stats(T->ser, T->nser, out);
+}
+
+/* Empty every series, with room for the whole problem: base + 1 tiles of
+ * each of the units, a series' samples per tile as in the M-tile run. */
+static int series_regrow(tile_series *T, int64_t base, int64_t units, int64_t M)
+{
+    for (int q = 0; q < T->nser; q++) {
+        series *sq = &T->ser[q];
+        int64_t cap = (base + 1) * units * (sq->cap / (M > 0 ? M : 1));
+        float *nv = realloc(sq->v, sizeof(float) * (size_t)(cap > 0 ? cap : 1));
+        if (!nv)
+            return pg_fail("out of memory for %lld samples", (long long)cap);
+        sq->v = nv;
+        sq->cap = cap;
+        sq->n = 0;
+        sq->sum = 0;
+        memset(sq->bsum, 0, sizeof sq->bsum);
+        memset(sq->bcnt, 0, sizeof sq->bcnt);
+    }
+    return 0;
+}
+
+/* The same statistics over the whole problem: every unit's share of the
+ * tiles from an empty pipeline (as a trace of the run holds them); they
+ * replace the equilibrium's waits and phases. */
+static int run_whole(const pg_schedule *s, const pg_model_opts *o, engine *E, tile_series *T, int64_t M,
+                     pg_prediction *out)
+{
+    const int64_t units = (int64_t)s->machine.units, tiles = (int64_t)s->machine.tiles;
+    const int64_t base = tiles / units, extra = tiles % units;
+    if (series_regrow(T, base, units, M))
+        return -1;
+    for (int64_t u = 0; u < units; u++) {
+        const int64_t n = base + (u < extra ? 1 : 0);
+        const int b = (int)(u * NBATCH / units);
+        engine_reset(E, o->seed * 2654435761u + (uint64_t)u + 101);
+        for (int64_t k = 0; k < n; k++) {
+            engine_step(E);
+            /* the trace's idle gaps are between a unit's consecutive tiles */
+            record_tile(s, E, k, k > 0, T->ser_of, T->ser, T->idle0, b);
+        }
+    }
+    publish_stats(T->ser, T->nser, out);
+    return 0;
+}
+
+/* The numbers besides the statistics: NAN where this run computes none (the
+ * DRAM ones are pg_model_predict's), the L2 report, and with_wall the wall
+ * clock, TFLOPS and the Clark closed form. */
+static int finish_prediction(const pg_schedule *s, const pg_model_opts *o, int with_wall, pg_prediction *out)
+{
+    out->dram_utilization = out->bandwidth_phase_mean = NAN;
+    out->wall_ms = out->tflops = out->clark_tile_period = NAN;
+    out->startup_shift = 0;
+    if (!l2reuse_report(s, &out->l2_working_set, &out->l2_kept, &out->l2_kept_cal))
+        out->l2_working_set = out->l2_kept = out->l2_kept_cal = NAN;
+    if (with_wall) {
+        double wc, wci;
+        if (wall_clock(s, o, &wc, &wci))
+            return -1;
+        out->wall_ms = wc / s->machine.clock_hz * 1e3;
+        out->tflops = s->machine.flops / (out->wall_ms * 1e-3) / 1e12;
+        out->clark_tile_period = sch_clark_period(s);
+    }
+    return 0;
+}
+
 static int predict_core(const pg_schedule *s, const pg_model_opts *o, pg_prediction *out, int with_wall)
 {
     memset(out, 0, sizeof *out);
@@ -182,110 +313,26 @@ static int predict_core(const pg_schedule *s, const pg_model_opts *o, pg_predict
     if (N > 100000000)
         return pg_fail("--tiles at most 1e8 (got %lld)", (long long)N);
     const int64_t W = N / 10, M = N - W; /* warm-up tiles dropped from the statistics */
-    int rc = -1, nser = 0;
-    series ser[PG_MODEL_MAX_STATS * 2];
-    series period;
+    int rc = -1, eng = 0;
+    tile_series T;
     engine E;
-    int eng = 0;
-    memset(&period, 0, sizeof period);
-    memset(ser, 0, sizeof ser);
+    memset(&T, 0, sizeof T);
     if (sch_deterministic(s, &out->cycle_time_deterministic, out->critical_cycle, sizeof out->critical_cycle,
                           out->bottleneck, sizeof out->bottleneck))
         goto done;
-
-    /* one series per (role, step) that is a wait or work, plus idle metrics */
-    int ser_of[SCH_MAX_ROLES][SCH_MAX_STEPS];
-    for (int r = 0; r < s->nroles; r++)
-        for (int st = 0; st < s->roles[r].nsteps; st++) {
-            const sch_step *S = &s->roles[r].steps[st];
-            ser_of[r][st] = -1;
-            if (S->kind == STEP_DELAY || nser == PG_MODEL_MAX_STATS * 2 - SCH_MAX_IDLE)
-                continue;
-            if (series_init(&ser[nser], S->name, S->kind == STEP_WAIT, M * s->roles[r].nchains))
-                goto done;
-            ser_of[r][st] = nser++;
-        }
-    int idle0 = nser;
-    for (int i = 0; i < s->nidle; i++) {
-        char nm[64];
-        snprintf(nm, sizeof nm, "%.24s_idle", s->idle[i].name);
-        if (series_init(&ser[nser++], nm, 1, M))
-            goto done;
-    }
-    if (series_init(&period, "tile_period", 0, M))
-        goto done;
-
-    if (engine_init(&E, s, o->seed, o->deterministic))
+    if (tile_series_init(&T, s, M) || engine_init(&E, s, o->seed, o->deterministic))
         goto done;
     eng = 1;
-    const int vref = sch_node_of(s, s->period_role, 0, s->period_step);
-    double xref_w = 0;
-    for (int64_t k = 0; k < N; k++) {
-        engine_step(&E);
-        if (k == W - 1)
-            xref_w = engine_x(&E, vref, k);
-        if (k < W)
-            continue;
-        const int b = (int)((k - W) * NBATCH / M);
-        record_tile(s, &E, k, 1, ser_of, ser, idle0, b);
-        series_add(&period, engine_x(&E, vref, k) - engine_x(&E, vref, k - 1), b);
-    }
-    pg_stat ps;
-    series_stat(&period, &ps);
-    out->tile_period = (engine_x(&E, vref, N - 1) - xref_w) / (double)M;
-    out->tile_period_ci95 = ps.ci95;
-    publish_stats(ser, nser, out);
-    if (with_wall && s->machine.whole_run && !o->deterministic) {
-        /* the same statistics over the whole problem: every unit's share of
-         * the tiles from an empty pipeline (as a trace of the run holds them) */
-        const int64_t units = (int64_t)s->machine.units, tiles = (int64_t)s->machine.tiles;
-        const int64_t base = tiles / units, extra = tiles % units;
-        for (int q = 0; q < nser; q++) {
-            int64_t cap = (base + 1) * units * (ser[q].cap / (M > 0 ? M : 1));
-            float *nv = realloc(ser[q].v, sizeof(float) * (size_t)(cap > 0 ? cap : 1));
-            if (!nv) {
-                pg_fail("out of memory for %lld samples", (long long)cap);
-                goto done;
-            }
-            ser[q].v = nv;
-            ser[q].cap = cap;
-            ser[q].n = 0;
-            ser[q].sum = 0;
-            memset(ser[q].bsum, 0, sizeof ser[q].bsum);
-            memset(ser[q].bcnt, 0, sizeof ser[q].bcnt);
-        }
-        for (int64_t u = 0; u < units; u++) {
-            const int64_t n = base + (u < extra ? 1 : 0);
-            const int b = (int)(u * NBATCH / units);
-            engine_reset(&E, o->seed * 2654435761u + (uint64_t)u + 101);
-            for (int64_t k = 0; k < n; k++) {
-                engine_step(&E);
-                /* the trace's idle gaps are between a unit's consecutive tiles */
-                record_tile(s, &E, k, k > 0, ser_of, ser, idle0, b);
-            }
-        }
-        publish_stats(ser, nser, out);
-    }
-    out->dram_utilization = out->bandwidth_phase_mean = NAN;
-    out->wall_ms = out->tflops = out->clark_tile_period = NAN;
-    out->startup_shift = 0;
-    if (!l2reuse_report(s, &out->l2_working_set, &out->l2_kept, &out->l2_kept_cal))
-        out->l2_working_set = out->l2_kept = out->l2_kept_cal = NAN;
-    if (with_wall) {
-        double wc, wci;
-        if (wall_clock(s, o, &wc, &wci))
-            goto done;
-        out->wall_ms = wc / s->machine.clock_hz * 1e3;
-        out->tflops = s->machine.flops / (out->wall_ms * 1e-3) / 1e12;
-        out->clark_tile_period = sch_clark_period(s);
-    }
+    run_steady(s, &E, &T, N, W, M, out);
+    if (with_wall && s->machine.whole_run && !o->deterministic && run_whole(s, o, &E, &T, M, out))
+        goto done;
+    if (finish_prediction(s, o, with_wall, out))
+        goto done;
     rc = 0;
 done:
     if (eng)
         engine_free(&E);
-    for (int q = 0; q < nser; q++)
-        free(ser[q].v);
-    free(period.v);
+    tile_series_free(&T);
     return rc;
 }
 

@@ -480,6 +480,64 @@ static int add_edge(pg_schedule *s, const sch_edge *e)
     return 0;
 }
 
+/* An EVENT token ROLE.STEP[@F][[OFF]]: ROLE.STEP into ev (n chars), the
+ * tile offset into *off (0 if none), the fraction into *frac (-1 if none). */
+static int parse_event(pg_schedule *s, const char *tok, char *ev, size_t n, int *off, double *frac, int line)
+{
+    snprintf(ev, n, "%s", tok);
+    *off = 0;
+    *frac = -1;
+    char *br = strchr(ev, '[');
+    if (br) {
+        size_t L = strlen(br);
+        if (br[L - 1] != ']')
+            return FAIL(line, "'%s': expected [TILE_OFFSET] at the end", tok);
+        br[L - 1] = '\0';
+        double o;
+        if (expr_eval(br + 1, 0, &o) || o < 0 || o != floor(o) || o > 64)
+            return FAIL(line, "'%s': the tile offset must be an integer 0..64", tok);
+        *off = (int)o;
+        *br = '\0';
+    }
+    char *at = strchr(ev, '@');
+    if (at) {
+        *at = '\0';
+        if (expr_eval(at + 1, 0, frac) || *frac < 0 || *frac > 1)
+            return FAIL(line, "'%s': the fraction after @ must be in [0, 1]", tok);
+    }
+    return 0;
+}
+
+/* Where edge e starts for the event on node u (step S; instance: its
+ * sample's): before the end (F < 1) it starts at the step before u, with
+ * the step's F share as a term; at the end, at u itself. */
+static int event_source(pg_schedule *s, sch_edge *e, int u, const sch_step *S, int instance, int off, double frac,
+                        int line)
+{
+    if (frac >= 0 && frac < 1) {
+        e->from = s->nodes[u].prev;
+        e->off = off + s->nodes[u].prev_off;
+        e->at_node = u;
+        e->at_frac = frac;
+        e->at_off = off;
+        if (S->kind == STEP_WORK && frac > 0 && add_term(s, e, S->dist, instance, frac, off, line))
+            return -1;
+    } else {
+        e->from = u;
+        e->off = off;
+        /* @1 of a work step is its end; kept as an event on the step so
+         * that a `kblocks` loop reads it as the loop's end before its
+         * constant (a --mainloop-delay spin the kernel runs after the
+         * loop released its last stage: docs/experiments.md M75) */
+        if (frac == 1 && S->kind == STEP_WORK) {
+            e->at_node = u;
+            e->at_frac = 1;
+            e->at_off = off;
+        }
+    }
+    return 0;
+}
+
 /* Dependencies of node (role rv, chain cv) on EVENT [+ TERMS]: one edge per
  * chain of the event's role (a barrier waits for all of them), or the same
  * chain when the event is in the waiting role itself. */
@@ -487,27 +545,10 @@ static int add_event_deps(pg_schedule *s, int rv, int cv, int v, char **tok, int
                           sch_edge_kind kind, int label, int line)
 {
     char ev[160];
-    snprintf(ev, sizeof ev, "%s", tok[0]);
-    int off = 0;
-    double frac = -1;
-    char *br = strchr(ev, '[');
-    if (br) {
-        size_t L = strlen(br);
-        if (br[L - 1] != ']')
-            return FAIL(line, "'%s': expected [TILE_OFFSET] at the end", tok[0]);
-        br[L - 1] = '\0';
-        double o;
-        if (expr_eval(br + 1, 0, &o) || o < 0 || o != floor(o) || o > 64)
-            return FAIL(line, "'%s': the tile offset must be an integer 0..64", tok[0]);
-        off = (int)o;
-        *br = '\0';
-    }
-    char *at = strchr(ev, '@');
-    if (at) {
-        *at = '\0';
-        if (expr_eval(at + 1, 0, &frac) || frac < 0 || frac > 1)
-            return FAIL(line, "'%s': the fraction after @ must be in [0, 1]", tok[0]);
-    }
+    int off;
+    double frac;
+    if (parse_event(s, tok[0], ev, sizeof ev, &off, &frac, line))
+        return -1;
     int re, se;
     if (resolve_role_step(s, ev, &re, &se, line))
         return -1;
@@ -529,27 +570,8 @@ static int add_event_deps(pg_schedule *s, int rv, int cv, int v, char **tok, int
         e.line = line;
         int u = sch_node_of(s, re, c, se);
         e.at_node = -1;
-        if (frac >= 0 && frac < 1) {
-            e.from = s->nodes[u].prev;
-            e.off = off + s->nodes[u].prev_off;
-            e.at_node = u;
-            e.at_frac = frac;
-            e.at_off = off;
-            if (S->kind == STEP_WORK && frac > 0 && add_term(s, &e, S->dist, R->rotate ? 0 : c, frac, off, line))
-                return -1;
-        } else {
-            e.from = u;
-            e.off = off;
-            /* @1 of a work step is its end; kept as an event on the step so
-             * that a `kblocks` loop reads it as the loop's end before its
-             * constant (a --mainloop-delay spin the kernel runs after the
-             * loop released its last stage: docs/experiments.md M75) */
-            if (frac == 1 && S->kind == STEP_WORK) {
-                e.at_node = u;
-                e.at_frac = 1;
-                e.at_off = off;
-            }
-        }
+        if (event_source(s, &e, u, S, R->rotate ? 0 : c, off, frac, line))
+            return -1;
         double warp = (double)(cv % s->roles[rv].group);
         if (parse_terms(s, tok + 1, n - 1, warp, &e, line) || add_edge(s, &e))
             return -1;
@@ -557,105 +579,121 @@ static int add_event_deps(pg_schedule *s, int rv, int cv, int v, char **tok, int
     return 0;
 }
 
-static int build_graph(pg_schedule *s)
+/* Role r's nodes, chain by chain (a chain's first step follows its last
+ * step one tile back, or `instances` back in a rotation); a work step's
+ * distribution is the phase line of its name. */
+static int add_role_nodes(pg_schedule *s, int r)
 {
-    s->nnodes = 0;
-    for (int r = 0; r < s->nroles; r++) {
-        sch_role *R = &s->roles[r];
-        if (R->nsteps == 0)
-            return FAIL(R->line, "role '%s' has no steps", R->name);
-        R->node0 = s->nnodes;
-        if (s->nnodes + R->nchains * R->nsteps > SCH_MAX_NODES)
-            return FAIL(R->line, "too many nodes (roles x instances x steps > %d)", SCH_MAX_NODES);
-        for (int c = 0; c < R->nchains; c++)
-            for (int st = 0; st < R->nsteps; st++) {
-                sch_node *nd = &s->nodes[s->nnodes++];
-                nd->role = r;
-                nd->chain = c;
-                nd->step = st;
-                nd->prev = st > 0 ? s->nnodes - 2 : R->node0 + c * R->nsteps + R->nsteps - 1;
-                nd->prev_off = st > 0 ? 0 : (R->rotate ? R->instances : 1);
-            }
+    sch_role *R = &s->roles[r];
+    if (R->nsteps == 0)
+        return FAIL(R->line, "role '%s' has no steps", R->name);
+    R->node0 = s->nnodes;
+    if (s->nnodes + R->nchains * R->nsteps > SCH_MAX_NODES)
+        return FAIL(R->line, "too many nodes (roles x instances x steps > %d)", SCH_MAX_NODES);
+    for (int c = 0; c < R->nchains; c++)
         for (int st = 0; st < R->nsteps; st++) {
-            sch_step *S = &R->steps[st];
-            if (S->kind == STEP_WORK) {
-                S->dist = sch_find_dist(s, S->name);
-                if (S->dist < 0 || s->dists[S->dist].kind != DKIND_PHASE)
-                    return FAIL(S->line, "work phase '%s' has no distribution (add a `phase %s ...` line)", S->name,
-                                S->name);
-            }
+            sch_node *nd = &s->nodes[s->nnodes++];
+            nd->role = r;
+            nd->chain = c;
+            nd->step = st;
+            nd->prev = st > 0 ? s->nnodes - 2 : R->node0 + c * R->nsteps + R->nsteps - 1;
+            nd->prev_off = st > 0 ? 0 : (R->rotate ? R->instances : 1);
+        }
+    for (int st = 0; st < R->nsteps; st++) {
+        sch_step *S = &R->steps[st];
+        if (S->kind == STEP_WORK) {
+            S->dist = sch_find_dist(s, S->name);
+            if (S->dist < 0 || s->dists[S->dist].kind != DKIND_PHASE)
+                return FAIL(S->line, "work phase '%s' has no distribution (add a `phase %s ...` line)", S->name,
+                            S->name);
         }
     }
-    s->nedges = 0;
-    s->nslots = 0;
-    for (int r = 0; r < s->nroles; r++) {
-        sch_role *R = &s->roles[r];
-        for (int c = 0; c < R->nchains; c++)
-            for (int st = 0; st < R->nsteps; st++) {
-                const sch_step *S = &R->steps[st];
-                int v = sch_node_of(s, r, c, st);
-                double warp = (double)(c % R->group);
-                toks t;
-                if (tokenize(S->spec, &t))
-                    return FAIL(S->line, "too many tokens");
-                /* the sequential edge: the step starts when the previous one ends */
-                sch_edge e = {0};
-                e.from = s->nodes[v].prev;
-                e.off = s->nodes[v].prev_off;
-                e.to = v;
-                e.kind = EDGE_SEQ;
-                e.label = -1;
-                e.at_node = -1;
-                e.line = S->line;
-                int first_until = t.n;
-                for (int i = 0; i < t.n; i++)
-                    if (strcmp(t.tok[i], "until") == 0) {
-                        first_until = i;
-                        break;
-                    }
-                if (S->kind == STEP_DELAY) {
-                    if (first_until != t.n || t.n < 1)
-                        return FAIL(S->line, "usage: delay CYCLES [+ TERM]... (an expression; `warp` is the warp index)");
-                    if (expr_eval(t.tok[0], warp, &e.w))
-                        return pg_fail_context("%s:%d", s->origin, S->line);
-                    if (parse_terms(s, t.tok + 1, t.n - 1, warp, &e, S->line))
-                        return -1;
-                } else {
-                    if (S->kind == STEP_WORK && add_term(s, &e, S->dist, R->rotate ? 0 : c, 1.0, 0, S->line))
-                        return -1;
-                    if (S->kind == STEP_WAIT && first_until > 0)
-                        return FAIL(S->line, "a wait takes only `until EVENT [+ TERM]...` clauses");
-                    if (parse_terms(s, t.tok, first_until, warp, &e, S->line))
-                        return -1;
-                }
-                if (add_edge(s, &e))
-                    return -1;
-                for (int i = first_until; i < t.n;) {
-                    int j = i + 1;
-                    while (j < t.n && strcmp(t.tok[j], "until") != 0)
-                        j++;
-                    if (j == i + 1)
-                        return FAIL(S->line, "`until` needs an EVENT (ROLE.STEP[@F][[OFF]])");
-                    if (add_event_deps(s, r, c, v, t.tok + i + 1, j - i - 1, 0, EDGE_DEP, -1, S->line))
-                        return -1;
-                    i = j;
-                }
-            }
+    return 0;
+}
+
+/* The weight and terms of a step's sequential edge e from its spec's
+ * tokens before the first `until`: a delay's CYCLES [+ TERM]..., a work
+ * step's own phase sample plus its terms; a wait takes none. */
+static int seq_edge_terms(pg_schedule *s, const sch_role *R, const sch_step *S, int c, toks *t, int first_until,
+                          sch_edge *e)
+{
+    double warp = (double)(c % R->group);
+    if (S->kind == STEP_DELAY) {
+        if (first_until != t->n || t->n < 1)
+            return FAIL(S->line, "usage: delay CYCLES [+ TERM]... (an expression; `warp` is the warp index)");
+        if (expr_eval(t->tok[0], warp, &e->w))
+            return pg_fail_context("%s:%d", s->origin, S->line);
+        return parse_terms(s, t->tok + 1, t->n - 1, warp, e, S->line);
     }
-    for (int b = 0; b < s->nbuffers; b++) {
-        const sch_buffer *B = &s->buffers[b];
-        int ra, sa;
-        if (resolve_role_step(s, B->acquire, &ra, &sa, B->line))
+    if (S->kind == STEP_WORK && add_term(s, e, S->dist, R->rotate ? 0 : c, 1.0, 0, S->line))
+        return -1;
+    if (S->kind == STEP_WAIT && first_until > 0)
+        return FAIL(S->line, "a wait takes only `until EVENT [+ TERM]...` clauses");
+    return parse_terms(s, t->tok, first_until, warp, e, S->line);
+}
+
+/* Node v's (step st of chain c of role r) edges: the sequential one (the
+ * step starts when the previous one ends) and one dependency per `until`. */
+static int add_step_edges(pg_schedule *s, int r, int c, int st)
+{
+    const sch_role *R = &s->roles[r];
+    const sch_step *S = &R->steps[st];
+    int v = sch_node_of(s, r, c, st);
+    toks t;
+    if (tokenize(S->spec, &t))
+        return FAIL(S->line, "too many tokens");
+    sch_edge e = {0};
+    e.from = s->nodes[v].prev;
+    e.off = s->nodes[v].prev_off;
+    e.to = v;
+    e.kind = EDGE_SEQ;
+    e.label = -1;
+    e.at_node = -1;
+    e.line = S->line;
+    int first_until = t.n;
+    for (int i = 0; i < t.n; i++)
+        if (strcmp(t.tok[i], "until") == 0) {
+            first_until = i;
+            break;
+        }
+    if (seq_edge_terms(s, R, S, c, &t, first_until, &e) || add_edge(s, &e))
+        return -1;
+    for (int i = first_until; i < t.n;) {
+        int j = i + 1;
+        while (j < t.n && strcmp(t.tok[j], "until") != 0)
+            j++;
+        if (j == i + 1)
+            return FAIL(S->line, "`until` needs an EVENT (ROLE.STEP[@F][[OFF]])");
+        if (add_event_deps(s, r, c, v, t.tok + i + 1, j - i - 1, 0, EDGE_DEP, -1, S->line))
             return -1;
-        if (s->roles[ra].steps[sa].kind != STEP_WAIT)
-            return FAIL(B->line, "buffer '%s': acquire= must name a wait step (got '%s')", B->name, B->acquire);
-        toks t;
-        if (tokenize(B->release, &t) || t.n == 0)
-            return FAIL(B->line, "buffer '%s': bad release=", B->name);
-        for (int c = 0; c < s->roles[ra].nchains; c++)
-            if (add_event_deps(s, ra, c, sch_node_of(s, ra, c, sa), t.tok, t.n, B->count, EDGE_BUFFER, b, B->line))
-                return -1;
+        i = j;
     }
+    return 0;
+}
+
+/* Buffer b: every chain of its acquiring wait waits for its release
+ * `count` tiles back (the buffer's slots). */
+static int add_buffer_edges(pg_schedule *s, int b)
+{
+    const sch_buffer *B = &s->buffers[b];
+    int ra, sa;
+    if (resolve_role_step(s, B->acquire, &ra, &sa, B->line))
+        return -1;
+    if (s->roles[ra].steps[sa].kind != STEP_WAIT)
+        return FAIL(B->line, "buffer '%s': acquire= must name a wait step (got '%s')", B->name, B->acquire);
+    toks t;
+    if (tokenize(B->release, &t) || t.n == 0)
+        return FAIL(B->line, "buffer '%s': bad release=", B->name);
+    for (int c = 0; c < s->roles[ra].nchains; c++)
+        if (add_event_deps(s, ra, c, sch_node_of(s, ra, c, sa), t.tok, t.n, B->count, EDGE_BUFFER, b, B->line))
+            return -1;
+    return 0;
+}
+
+/* The largest tile offset of any edge or term (at least 1): how many
+ * tiles back the engine must keep. */
+static void set_maxoff(pg_schedule *s)
+{
     s->maxoff = 1;
     for (int i = 0; i < s->nedges; i++) {
         const sch_edge *e = &s->edges[i];
@@ -665,11 +703,28 @@ static int build_graph(pg_schedule *s)
             if (e->toff[k] > s->maxoff)
                 s->maxoff = e->toff[k];
     }
+}
+
+static int build_graph(pg_schedule *s)
+{
+    s->nnodes = 0;
+    for (int r = 0; r < s->nroles; r++)
+        if (add_role_nodes(s, r))
+            return -1;
+    s->nedges = 0;
+    s->nslots = 0;
+    for (int r = 0; r < s->nroles; r++)
+        for (int c = 0; c < s->roles[r].nchains; c++)
+            for (int st = 0; st < s->roles[r].nsteps; st++)
+                if (add_step_edges(s, r, c, st))
+                    return -1;
+    for (int b = 0; b < s->nbuffers; b++)
+        if (add_buffer_edges(s, b))
+            return -1;
+    set_maxoff(s);
     return 0;
 }
 
-/* Offset-0 edges must be acyclic: a cycle among them is a deadlock (a tile
- * waiting on itself with no buffer in between).  Also the evaluation order. */
 /* An event inside a k-block loop of the same tile (ROLE.STEP@F, 0 < F < 1):
  * the engine reads it from the loop's own k-block times, so the loop's step
  * must run before the edge's target, though the edge starts at the step
@@ -679,9 +734,12 @@ static int kb_event(const pg_schedule *s, const sch_edge *e)
     return s->kb_node >= 0 && e->at_node == s->kb_node && e->at_off == 0 && e->at_frac > 0 && e->at_frac < 1;
 }
 
-static int order_nodes(pg_schedule *s)
+/* Kahn's order of the offset-0 edges (and the k-block loops' events) into
+ * s->topo; indeg is left with what remains, which is nonzero on a cycle.
+ * Returns how many nodes were ordered. */
+static int topo_sort(pg_schedule *s, int *indeg)
 {
-    int indeg[SCH_MAX_NODES] = {0}, n = s->nnodes, head = 0, tail = 0;
+    int n = s->nnodes, head = 0, tail = 0;
     for (int i = 0; i < s->nedges; i++) {
         if (s->edges[i].off == 0)
             indeg[s->edges[i].to]++;
@@ -700,52 +758,64 @@ static int order_nodes(pg_schedule *s)
                 s->topo[tail++] = s->edges[i].to;
         }
     }
-    if (tail < n) {
-        /* walk backwards along remaining offset-0 edges until a node repeats */
-        int seen[SCH_MAX_NODES], path[SCH_MAX_NODES + 1], pedge[SCH_MAX_NODES + 1], plen = 0, v = -1;
-        for (int i = 0; i < n; i++)
-            seen[i] = -1;
-        for (int i = 0; i < n && v < 0; i++)
-            if (indeg[i] > 0)
-                v = i;
-        while (seen[v] < 0) {
-            seen[v] = plen;
-            path[plen] = v;
-            pedge[plen] = -1;
-            for (int i = 0; i < s->nedges; i++) {
-                const sch_edge *e = &s->edges[i];
-                if (e->off == 0 && e->to == v && indeg[e->from] > 0) {
-                    pedge[plen] = i;
-                    v = e->from;
-                    break;
-                }
-            }
-            plen++;
-        }
-        char msg[512] = "", nm[96], lines[128] = "";
-        int line = 0;
-        for (int i = plen - 1; i >= seen[v]; i--) {
-            sch_node_name(s, path[i], nm, sizeof nm);
-            strncat(msg, nm, sizeof msg - strlen(msg) - 1);
-            strncat(msg, " -> ", sizeof msg - strlen(msg) - 1);
-            const sch_edge *e = pedge[i] >= 0 ? &s->edges[pedge[i]] : NULL;
-            if (e && e->kind != EDGE_SEQ) {
-                char l[16];
-                snprintf(l, sizeof l, "%s%d", lines[0] ? ", " : "", e->line);
-                strncat(lines, l, sizeof lines - strlen(lines) - 1);
-                if (!line || e->line < line)
-                    line = e->line;
+    return tail;
+}
+
+/* The deadlock's message: walk backwards along the remaining offset-0
+ * edges until a node repeats, then name the cycle and the lines of its
+ * non-sequential dependencies (the earliest of them is the message's line). */
+static int fail_deadlock(pg_schedule *s, const int *indeg)
+{
+    int n = s->nnodes;
+    int seen[SCH_MAX_NODES], path[SCH_MAX_NODES + 1], pedge[SCH_MAX_NODES + 1], plen = 0, v = -1;
+    for (int i = 0; i < n; i++)
+        seen[i] = -1;
+    for (int i = 0; i < n && v < 0; i++)
+        if (indeg[i] > 0)
+            v = i;
+    while (seen[v] < 0) {
+        seen[v] = plen;
+        path[plen] = v;
+        pedge[plen] = -1;
+        for (int i = 0; i < s->nedges; i++) {
+            const sch_edge *e = &s->edges[i];
+            if (e->off == 0 && e->to == v && indeg[e->from] > 0) {
+                pedge[plen] = i;
+                v = e->from;
+                break;
             }
         }
-        sch_node_name(s, path[plen - 1], nm, sizeof nm);
-        strncat(msg, nm, sizeof msg - strlen(msg) - 1);
-        if (!line)
-            line = s->roles[s->nodes[v].role].line;
-        return FAIL(line, "deadlock: a cycle with no buffer (each step waits, within one tile, on the next; "
-                          "dependencies on lines %s): %s",
-                    lines[0] ? lines : "-", msg);
+        plen++;
     }
-    int cnt[SCH_MAX_NODES + 1] = {0};
+    char msg[512] = "", nm[96], lines[128] = "";
+    int line = 0;
+    for (int i = plen - 1; i >= seen[v]; i--) {
+        sch_node_name(s, path[i], nm, sizeof nm);
+        strncat(msg, nm, sizeof msg - strlen(msg) - 1);
+        strncat(msg, " -> ", sizeof msg - strlen(msg) - 1);
+        const sch_edge *e = pedge[i] >= 0 ? &s->edges[pedge[i]] : NULL;
+        if (e && e->kind != EDGE_SEQ) {
+            char l[16];
+            snprintf(l, sizeof l, "%s%d", lines[0] ? ", " : "", e->line);
+            strncat(lines, l, sizeof lines - strlen(lines) - 1);
+            if (!line || e->line < line)
+                line = e->line;
+        }
+    }
+    sch_node_name(s, path[plen - 1], nm, sizeof nm);
+    strncat(msg, nm, sizeof msg - strlen(msg) - 1);
+    if (!line)
+        line = s->roles[s->nodes[v].role].line;
+    return FAIL(line, "deadlock: a cycle with no buffer (each step waits, within one tile, on the next; "
+                      "dependencies on lines %s): %s",
+                lines[0] ? lines : "-", msg);
+}
+
+/* Each node's incoming edges, contiguous: in_edge[in_begin[v] ..
+ * in_begin[v + 1]) (a counting sort by target, edge order kept). */
+static void index_in_edges(pg_schedule *s)
+{
+    int cnt[SCH_MAX_NODES + 1] = {0}, n = s->nnodes;
     for (int i = 0; i < s->nedges; i++)
         cnt[s->edges[i].to + 1]++;
     for (int v = 0; v < n; v++)
@@ -753,6 +823,16 @@ static int order_nodes(pg_schedule *s)
     memcpy(s->in_begin, cnt, sizeof(int) * (size_t)(n + 1));
     for (int i = 0; i < s->nedges; i++)
         s->in_edge[cnt[s->edges[i].to]++] = i;
+}
+
+/* Offset-0 edges must be acyclic: a cycle among them is a deadlock (a tile
+ * waiting on itself with no buffer in between).  Also the evaluation order. */
+static int order_nodes(pg_schedule *s)
+{
+    int indeg[SCH_MAX_NODES] = {0};
+    if (topo_sort(s, indeg) < s->nnodes)
+        return fail_deadlock(s, indeg);
+    index_in_edges(s);
     return 0;
 }
 
@@ -768,63 +848,71 @@ static int unknown_directive(pg_schedule *s, const char *d, int line)
     return FAIL(line, "unknown directive '%s' (%s)", d, known);
 }
 
-int sch_compile(pg_schedule *s)
+/* One directive line (t, tokenized after the $options; text: the line
+ * itself, for the optional lines' parsers).  The core directives are here,
+ * the optional lines' in their table (sch_lines). */
+static int parse_directive(pg_schedule *s, toks *t, const char *text, int lineno)
 {
-    /* reset the compiled part */
-    memset(&s->machine, 0, sizeof *s - offsetof(pg_schedule, machine));
-    s->period_role = s->period_step = -1;
-    s->bw_dist = -1;
-    s->kb_node = -1;
-    if (sch_vocab_load(s))
-        return -1;
+    const char *d = t->tok[0];
+    const sch_line *ln = NULL;
+    if (strcmp(d, "schedule") == 0) {
+        if (t->n != 2)
+            return FAIL(lineno, "usage: schedule NAME");
+        snprintf(s->name, sizeof s->name, "%s", t->tok[1]);
+    } else if (strcmp(d, "machine") == 0) {
+        return parse_machine(s, t, lineno);
+    } else if (strcmp(d, "phase") == 0 || strcmp(d, "memory") == 0 || strcmp(d, "latency") == 0) {
+        return parse_dist(s, t, lineno);
+    } else if (strcmp(d, "role") == 0) {
+        return parse_role(s, t, lineno);
+    } else if (strcmp(d, "work") == 0 || strcmp(d, "wait") == 0 || strcmp(d, "delay") == 0) {
+        return parse_step(s, t, lineno);
+    } else if (strcmp(d, "buffer") == 0) {
+        return parse_buffer(s, t, lineno);
+    } else if (strcmp(d, "period") == 0) {
+        if (t->n != 2)
+            return FAIL(lineno, "usage: period ROLE.STEP");
+        snprintf(s->period_spec, sizeof s->period_spec, "%s", t->tok[1]);
+        s->period_line = lineno;
+    } else if (strcmp(d, "idle") == 0) {
+        if (t->n != 3 || s->nidle == SCH_MAX_IDLE)
+            return FAIL(lineno, "usage: idle NAME ROLE.STEP (at most %d)", SCH_MAX_IDLE);
+        snprintf(s->idle[s->nidle].name, sizeof s->idle[0].name, "%s", t->tok[1]);
+        snprintf(s->idle_spec[s->nidle], sizeof s->idle_spec[0], "%s", t->tok[2]);
+        s->idle_line[s->nidle++] = lineno;
+    } else if ((ln = sch_line_find(d))) {
+        return ln->parse(s, (const char *const *)t->tok, t->n, text, lineno);
+    } else {
+        return unknown_directive(s, d, lineno);
+    }
+    return 0;
+}
+
+/* Every line of the text but options, docs and the vocabulary's lines
+ * (read before); *lineno ends at the number of lines, for the messages of
+ * what is missing. */
+static int parse_lines(pg_schedule *s, int *lineno)
+{
     const char *cur = s->text;
     char raw[1024], line[1024];
-    int lineno = 0;
     while (next_line(&cur, raw, sizeof raw)) {
-        lineno++;
+        ++*lineno;
         toks t;
         if (tokenize(raw, &t))
-            return FAIL(lineno, "too many tokens");
+            return FAIL(*lineno, "too many tokens");
         if (t.n == 0 || strcmp(t.tok[0], "option") == 0 || strcmp(t.tok[0], "doc") == 0 || sch_vocab_line(t.tok[0]))
             continue;
-        if (substitute(s, raw, line, sizeof line, lineno) || tokenize(line, &t))
+        if (substitute(s, raw, line, sizeof line, *lineno) || tokenize(line, &t))
             return -1;
-        const char *d = t.tok[0];
-        const sch_line *ln = NULL;
-        int rc = 0;
-        if (strcmp(d, "schedule") == 0) {
-            if (t.n != 2)
-                return FAIL(lineno, "usage: schedule NAME");
-            snprintf(s->name, sizeof s->name, "%s", t.tok[1]);
-        } else if (strcmp(d, "machine") == 0) {
-            rc = parse_machine(s, &t, lineno);
-        } else if (strcmp(d, "phase") == 0 || strcmp(d, "memory") == 0 || strcmp(d, "latency") == 0) {
-            rc = parse_dist(s, &t, lineno);
-        } else if (strcmp(d, "role") == 0) {
-            rc = parse_role(s, &t, lineno);
-        } else if (strcmp(d, "work") == 0 || strcmp(d, "wait") == 0 || strcmp(d, "delay") == 0) {
-            rc = parse_step(s, &t, lineno);
-        } else if (strcmp(d, "buffer") == 0) {
-            rc = parse_buffer(s, &t, lineno);
-        } else if (strcmp(d, "period") == 0) {
-            if (t.n != 2)
-                return FAIL(lineno, "usage: period ROLE.STEP");
-            snprintf(s->period_spec, sizeof s->period_spec, "%s", t.tok[1]);
-            s->period_line = lineno;
-        } else if (strcmp(d, "idle") == 0) {
-            if (t.n != 3 || s->nidle == SCH_MAX_IDLE)
-                return FAIL(lineno, "usage: idle NAME ROLE.STEP (at most %d)", SCH_MAX_IDLE);
-            snprintf(s->idle[s->nidle].name, sizeof s->idle[0].name, "%s", t.tok[1]);
-            snprintf(s->idle_spec[s->nidle], sizeof s->idle_spec[0], "%s", t.tok[2]);
-            s->idle_line[s->nidle++] = lineno;
-        } else if ((ln = sch_line_find(d))) {
-            rc = ln->parse(s, (const char *const *)t.tok, t.n, line, lineno);
-        } else {
-            return unknown_directive(s, d, lineno);
-        }
-        if (rc)
+        if (parse_directive(s, &t, line, *lineno))
             return -1;
     }
+    return 0;
+}
+
+/* The lines every schedule needs, checked before the graph is built. */
+static int check_required(pg_schedule *s, int lineno)
+{
     if (!s->name[0])
         return FAIL(1, "no `schedule NAME` line");
     if (s->nroles == 0)
@@ -833,8 +921,12 @@ int sch_compile(pg_schedule *s)
         return FAIL(lineno, "needs a `machine units=N tiles=N clock_hz=HZ flops=F` line");
     if (!s->period_spec[0])
         return FAIL(lineno, "needs a `period ROLE.STEP` line (the step whose tile-to-tile gap is the period)");
-    if (sch_vocab_finish(s))
-        return -1;
+    return 0;
+}
+
+/* The graph, the optional lines' parts of it and the evaluation order. */
+static int compile_graph(pg_schedule *s)
+{
     if (build_graph(s))
         return -1;
     for (int i = 0; i < sch_nlines; i++) /* may add sample slots: before the order */
@@ -850,6 +942,13 @@ int sch_compile(pg_schedule *s)
     for (int i = 0; i < s->nidle; i++)
         if (resolve_role_step(s, s->idle_spec[i], &s->idle[i].role, &s->idle[i].step, s->idle_line[i]))
             return -1;
+    return 0;
+}
+
+/* The options ROLE_start and ROLE_setup, when declared, set the role's
+ * start and setup cycles. */
+static int role_options(pg_schedule *s)
+{
     for (int r = 0; r < s->nroles; r++) {
         char nm[SCH_NAME + 8];
         snprintf(nm, sizeof nm, "%s_start", s->roles[r].name);
@@ -861,6 +960,23 @@ int sch_compile(pg_schedule *s)
             if (strcmp(s->options[i].name, nm) == 0 && expr_eval(s->options[i].value, 0, &s->role_setup[r]))
                 return FAIL(s->options[i].line, "option %s: %s", nm, pg_last_error());
     }
+    return 0;
+}
+
+int sch_compile(pg_schedule *s)
+{
+    /* reset the compiled part */
+    memset(&s->machine, 0, sizeof *s - offsetof(pg_schedule, machine));
+    s->period_role = s->period_step = -1;
+    s->bw_dist = -1;
+    s->kb_node = -1;
+    if (sch_vocab_load(s))
+        return -1;
+    int lineno = 0;
+    if (parse_lines(s, &lineno) || check_required(s, lineno))
+        return -1;
+    if (sch_vocab_finish(s) || compile_graph(s) || role_options(s))
+        return -1;
     if (s->table && sch_attach_table(s))
         return -1;
     for (int i = 0; i < s->noverrides; i++)
