@@ -229,67 +229,84 @@ static void remember_probe(demo *d, const pg_run *run, const pg_trace_cmp *cmp, 
     p->order_wait = pg_prediction_stat_mean(&cmp->measured, "order_wait");
 }
 
-/* Trace of one run: possible? same kernel? then measured vs model. */
-static int demo_trace(demo *d, const run_entry *re, pg_run *run)
+/* The trace checked against the run's schedule (which phases each role
+ * runs, in what order). */
+static int check_run_trace(const run_entry *re, const pg_run *run, pg_trace_issues *issues)
 {
-    char name[192], path[4400], note[512], title[256];
-    pg_trace_issues issues;
-    pg_trace_cmp cmp;
-    pg_schedule *fitted = NULL;
-    pg_run sim;
-    int rc = -1;
-    memset(&sim, 0, sizeof sim);
-    /* the run's schedule says which phases each role runs, in what order */
     pg_schedule *sch = NULL;
     const char *sname = pg_run_schedule_name(run);
     if (!sname || pg_schedule_load(sname, &sch) != 0)
         return pg_fail_context("%s", re->path);
-    rc = pg_trace_check(run, sch, &issues);
+    int rc = pg_trace_check(run, sch, issues);
     pg_schedule_free(sch);
     if (rc != 0)
         return pg_fail_context("%s", re->path);
-    rc = -1;
+    return 0;
+}
+
+/* Says and records the check; 1: possible and of this kernel's config, so
+ * worth fitting (the "trace" JSON object stays open); 0: a failed check
+ * (the object is closed). */
+static int report_trace_issues(demo *d, const run_entry *re, const pg_run *run, const pg_trace_issues *issues)
+{
+    char note[512], title[256];
     say(d, "\n== trace of %s (%s on %s, %lld records)\n", re->path, run->kernel.name, run->kernel.device,
         (long long)run->trace.n);
-    pg_trace_issues_print(stdout, &issues);
-    pg_trace_issues_print(d->txt, &issues);
+    pg_trace_issues_print(stdout, issues);
+    pg_trace_issues_print(d->txt, issues);
     pg_json_key(&d->j, "trace");
     pg_json_object_begin(&d->j);
-    pg_json_kv_int(&d->j, "records", issues.records);
-    pg_json_kv_int(&d->j, "impossible", issues.impossible);
-    pg_json_kv_int(&d->j, "config_mismatch", issues.config_mismatch);
-    snprintf(title, sizeof title, "Trace of %s against the cycle model", re->stem);
+    pg_json_kv_int(&d->j, "records", issues->records);
+    pg_json_kv_int(&d->j, "impossible", issues->impossible);
+    pg_json_kv_int(&d->j, "config_mismatch", issues->config_mismatch);
     d->traces_total++;
-    d->traces_possible += issues.impossible + issues.config_mismatch == 0;
-    if (issues.impossible + issues.config_mismatch > 0) {
-        d->failures++;
-        snprintf(note, sizeof note, "%lld impossible records, %lld inconsistent with /kernel; first: %s",
-                 (long long)issues.impossible, (long long)issues.config_mismatch, issues.nnotes ? issues.notes[0] : "");
-        pg_report_add(&d->rep, title, NULL, PG_ITEM_FAIL, note);
-        say(d, "FAIL: %s: impossible trace or another kernel config; not fitted\n", re->path);
-        pg_json_object_end(&d->j);
-        rc = 0;
-        goto done;
-    }
-    if (pg_trace_compare(run, &d->opts, d->tol, &cmp, &fitted) != 0) {
+    d->traces_possible += issues->impossible + issues->config_mismatch == 0;
+    if (issues->impossible + issues->config_mismatch == 0)
+        return 1;
+    d->failures++;
+    snprintf(title, sizeof title, "Trace of %s against the cycle model", re->stem);
+    snprintf(note, sizeof note, "%lld impossible records, %lld inconsistent with /kernel; first: %s",
+             (long long)issues->impossible, (long long)issues->config_mismatch,
+             issues->nnotes ? issues->notes[0] : "");
+    pg_report_add(&d->rep, title, NULL, PG_ITEM_FAIL, note);
+    say(d, "FAIL: %s: impossible trace or another kernel config; not fitted\n", re->path);
+    pg_json_object_end(&d->j);
+    return 0;
+}
+
+/* The model fitted to the trace, compared with it; closes the "trace" JSON
+ * object either way.  *fitted is the caller's. */
+static int compare_with_model(demo *d, const run_entry *re, const pg_run *run, pg_trace_cmp *cmp,
+                              pg_schedule **fitted)
+{
+    if (pg_trace_compare(run, &d->opts, d->tol, cmp, fitted) != 0) {
         pg_fail_context("%s", re->path);
         pg_json_object_end(&d->j);
-        goto done;
+        return -1;
     }
-    pg_trace_cmp_print(stdout, &cmp);
-    pg_trace_cmp_print(d->txt, &cmp);
+    pg_trace_cmp_print(stdout, cmp);
+    pg_trace_cmp_print(d->txt, cmp);
     /* a self-fit reproduces its own trace by construction: shown and
      * counted, but the check that passes or fails the model is the
      * out-of-sample one (demo_sweep; issue 12 item 5) */
     say(d, "self-fit %s: %s: %d of %d figures outside tolerance (reproduced by construction, not a prediction)\n",
-        cmp.flagged ? "misses" : "within tolerance", re->path, cmp.flagged, cmp.nrows);
+        cmp->flagged ? "misses" : "within tolerance", re->path, cmp->flagged, cmp->nrows);
     pg_json_key(&d->j, "model");
-    pg_trace_cmp_json(&d->j, &cmp);
+    pg_trace_cmp_json(&d->j, cmp);
     pg_json_object_end(&d->j);
     d->model_total++;
-    d->model_pass += cmp.flagged == 0;
+    d->model_pass += cmp->flagged == 0;
+    return 0;
+}
 
-    /* timeline: measured SMs above, the fitted model's simulated SM below */
+/* timeline: measured SMs above, the fitted model's simulated SM below */
+static int demo_timeline(demo *d, const run_entry *re, const pg_run *run, const pg_trace_cmp *cmp,
+                         const pg_schedule *fitted)
+{
+    char name[192], path[4400], note[512], title[256];
+    pg_run sim;
+    int rc = -1;
+    memset(&sim, 0, sizeof sim);
     snprintf(name, sizeof name, "timeline-%s.svg", re->stem);
     snprintf(title, sizeof title, "%s: measured (top) and fitted model (bottom)", re->stem);
     if (pg_model_simulate_trace(fitted, &d->opts, 1, &sim.trace) != 0 || report_file(d, name, path, sizeof path) != 0 ||
@@ -298,33 +315,54 @@ static int demo_trace(demo *d, const run_entry *re, pg_run *run)
     snprintf(note, sizeof note,
              "Model (%s, fitted to this trace): tile period %.0f cycles vs measured %.0f; wall %.4f ms vs %.4f ms; "
              "bottleneck %s. %d of %d figures outside tolerance (%.0f%% or %.0f cycles).",
-             cmp.schedule, cmp.predicted.tile_period, cmp.measured.tile_period, cmp.predicted.wall_ms,
-             cmp.measured.wall_ms, cmp.predicted.bottleneck, cmp.flagged, cmp.nrows, cmp.tol.rel * 100,
-             cmp.tol.abs_cycles);
+             cmp->schedule, cmp->predicted.tile_period, cmp->measured.tile_period, cmp->predicted.wall_ms,
+             cmp->measured.wall_ms, cmp->predicted.bottleneck, cmp->flagged, cmp->nrows, cmp->tol.rel * 100,
+             cmp->tol.abs_cycles);
     snprintf(title, sizeof title, "Trace of %s against the cycle model", re->stem);
     pg_report_add(&d->rep, title, name, PG_ITEM_INFO, note);
+    rc = 0;
+done:
+    pg_run_free(&sim);
+    return rc;
+}
 
-    /* Chrome trace for Perfetto (the probe runs of a sweep would only repeat it) */
-    if (run->kernel.epi_delay != 0 || run->kernel.mainloop_delay != 0) {
-        remember_probe(d, run, &cmp, &fitted);
-        rc = 0;
-        goto done;
-    }
+/* Chrome trace for Perfetto. */
+static int demo_chrome(demo *d, const run_entry *re, const pg_run *run)
+{
+    char name[192], path[4400], note[512], title[256];
     pg_chrome_counts counts;
     snprintf(name, sizeof name, "chrome-%s.json", re->stem);
     if (report_file(d, name, path, sizeof path) != 0 || pg_chrome_save(path, run, re->path, &counts) != 0)
-        goto done;
+        return -1;
     snprintf(note, sizeof note, "%lld phase events, %lld SMs, %lld warp threads%s; open in https://ui.perfetto.dev",
              (long long)counts.phase_events, (long long)counts.process_names, (long long)counts.thread_names,
              counts.aligned ? ", SMs aligned by %globaltimer" : "");
     snprintf(title, sizeof title, "Chrome trace of %s", re->stem);
     pg_report_add(&d->rep, title, name, PG_ITEM_INFO, note);
+    return 0;
+}
 
+/* Trace of one run: possible? same kernel? then measured vs model. */
+static int demo_trace(demo *d, const run_entry *re, pg_run *run)
+{
+    pg_trace_issues issues;
+    pg_trace_cmp cmp;
+    pg_schedule *fitted = NULL;
+    int rc = -1;
+    if (check_run_trace(re, run, &issues) != 0)
+        return -1;
+    if (!report_trace_issues(d, re, run, &issues))
+        return 0; /* counted as a failed check; not fitted */
+    if (compare_with_model(d, re, run, &cmp, &fitted) != 0 || demo_timeline(d, re, run, &cmp, fitted) != 0)
+        goto done;
+    /* the probe runs of a sweep would only repeat the undelayed run's Chrome trace */
+    int undelayed = run->kernel.epi_delay == 0 && run->kernel.mainloop_delay == 0;
+    if (undelayed && demo_chrome(d, re, run) != 0)
+        goto done;
     remember_probe(d, run, &cmp, &fitted);
     rc = 0;
 done:
     pg_schedule_free(fitted);
-    pg_run_free(&sim);
     return rc;
 }
 
@@ -373,10 +411,15 @@ static int same_group(const probe_point *a, const probe_point *b)
            a->shape.M == b->shape.M && a->shape.N == b->shape.N && a->shape.K == b->shape.K;
 }
 
-/* The transition curve of the H100 schedule: epi_delay swept in the model
- * fitted to an undelayed run, the measured probe runs of the same kernel and
- * shape as points.  The undelayed run with the most such probes is used. */
-static int demo_sweep(demo *d)
+/* The measured probe runs of one group: x, the added epilogue cycles. */
+typedef struct {
+    int n;
+    double epi_delay[MAX_RUNS], tile_period[MAX_RUNS], order_wait[MAX_RUNS];
+} measured_points;
+
+/* The undelayed fitted run with the most probes of its kernel and shape
+ * (-1: none). */
+static int sweep_base(const demo *d)
 {
     int base = -1, best = -1;
     for (int i = 0; i < d->nprobes; i++) {
@@ -388,50 +431,44 @@ static int demo_sweep(demo *d)
         if (count > best)
             best = count, base = i;
     }
-    if (base < 0)
-        return 0; /* no undelayed traced run: nothing to sweep from */
-    const probe_point *bp = &d->probes[base];
-    double xs[24], mx[MAX_RUNS], my[MAX_RUNS], mw[MAX_RUNS];
-    int nm = 0;
+    return base;
+}
+
+/* The probes in bp's group; returns the sweep's upper end (at least 2000
+ * cycles, 10% past the largest measured delay). */
+static double gather_measured(const demo *d, const probe_point *bp, measured_points *m)
+{
     double xmax = 2000;
+    m->n = 0;
     for (int i = 0; i < d->nprobes; i++) {
         const probe_point *p = &d->probes[i];
         if (!same_group(bp, p))
             continue;
-        mx[nm] = (double)p->epi_delay;
-        my[nm] = p->tile_period;
-        mw[nm] = p->order_wait;
-        nm++;
+        m->epi_delay[m->n] = (double)p->epi_delay;
+        m->tile_period[m->n] = p->tile_period;
+        m->order_wait[m->n] = p->order_wait;
+        m->n++;
         if (1.1 * (double)p->epi_delay > xmax)
             xmax = 1.1 * (double)p->epi_delay;
     }
-    for (int i = 0; i < 24; i++)
-        xs[i] = xmax * i / 23;
-    pg_sweep sw;
-    if (pg_sweep_run(bp->fitted, "epi_delay", xs, 24, &d->opts, "order_wait", &sw) != 0)
-        return -1;
-    char path[4400], note[512];
-    if (report_file(d, "sweep-epi-delay.svg", path, sizeof path) != 0 ||
-        pg_sweep_svg(path, "H100 ping-pong: tile period vs added epilogue cycles", &sw, mx, my, nm,
-                     "measured tile period", mw) != 0)
-        return -1;
-    say(d, "\n== model sweep: epi_delay on the %s schedule fitted to the undelayed M=%lld run (%d measured runs)\n",
-        bp->kernel, (long long)bp->shape.M, nm);
-    say(d, "    %10s %14s %14s %12s  %s\n", "epi_delay", "tile period", "order_wait", "TFLOPS", "bottleneck");
-    for (int i = 0; i < sw.n; i += 2)
-        say(d, "    %10.0f %14.1f %14.1f %12.1f  %s\n", sw.x[i], sw.tile_period[i], sw.wait_mean[i], sw.tflops[i],
-            sw.bottleneck[i]);
-    for (int i = 0; i < nm; i++) {
-        /* the model at exactly this delay, for the comparison */
+    return xmax;
+}
+
+/* Each measured run against the model at exactly its delay; the delays
+ * the fit never saw count toward the out-of-sample check. */
+static int check_out_of_sample(demo *d, const probe_point *bp, const measured_points *m)
+{
+    for (int i = 0; i < m->n; i++) {
         char assign[64];
         pg_prediction pr;
-        snprintf(assign, sizeof assign, "epi_delay=%.0f", mx[i]);
+        snprintf(assign, sizeof assign, "epi_delay=%.0f", m->epi_delay[i]);
         if (pg_schedule_set(bp->fitted, assign, 0) != 0 || pg_model_predict(bp->fitted, &d->opts, &pr) != 0)
             return -1;
-        const double diff = pr.tile_period / my[i] - 1;
-        const int oos = mx[i] != (double)bp->epi_delay, ok = fabs(diff) <= PG_VALIDATE_PERIOD_REL;
+        const double diff = pr.tile_period / m->tile_period[i] - 1;
+        const int oos = m->epi_delay[i] != (double)bp->epi_delay, ok = fabs(diff) <= PG_VALIDATE_PERIOD_REL;
         say(d, "    measured: epi_delay %5.0f -> tile period %8.1f cycles, order_wait %7.1f; model %8.1f (%+.1f%%), %7.1f  %s\n",
-            mx[i], my[i], mw[i], pr.tile_period, 100 * diff, pg_prediction_stat_mean(&pr, "order_wait"),
+            m->epi_delay[i], m->tile_period[i], m->order_wait[i], pr.tile_period, 100 * diff,
+            pg_prediction_stat_mean(&pr, "order_wait"),
             !oos ? "self-fit" : ok ? "out-of-sample ok" : "out-of-sample MISS");
         d->oos_total += oos;
         d->oos_pass += oos && ok;
@@ -441,17 +478,56 @@ static int demo_sweep(demo *d)
     say(d, "%s: out-of-sample: %d of %d delayed runs' tile periods within %.0f%% of the model fitted to the undelayed "
            "run\n",
         d->oos_pass == d->oos_total ? "PASS" : "FAIL", d->oos_pass, d->oos_total, 100 * PG_VALIDATE_PERIOD_REL);
-    if (isfinite(sw.transition_x))
-        say(d, "    the model's bottleneck changes near epi_delay = %.0f cycles\n", sw.transition_x);
+    return 0;
+}
+
+static void report_sweep(demo *d, const probe_point *bp, int nm, const pg_sweep *sw)
+{
+    char note[512];
+    if (isfinite(sw->transition_x))
+        say(d, "    the model's bottleneck changes near epi_delay = %.0f cycles\n", sw->transition_x);
     snprintf(note, sizeof note,
              "Line: the model fitted to the undelayed run (M=%lld) with epi_delay swept; points: %d measured runs "
              "with that many cycles added to each epilogue. %s",
              (long long)bp->shape.M, nm,
-             isfinite(sw.transition_x) ? "The dashed line marks where the model's bottleneck changes." : "");
+             isfinite(sw->transition_x) ? "The dashed line marks where the model's bottleneck changes." : "");
     pg_report_section(&d->rep, 1, "The cycle model: sweeps and what-ifs");
     pg_report_add(&d->rep, "Phase-transition sweep (H100, epi_delay)", "sweep-epi-delay.svg", PG_ITEM_INFO, note);
     pg_json_key(&d->j, "sweep_epi_delay");
-    pg_sweep_json(&d->j, &sw);
+    pg_sweep_json(&d->j, sw);
+}
+
+/* The transition curve of the H100 schedule: epi_delay swept in the model
+ * fitted to an undelayed run, the measured probe runs of the same kernel and
+ * shape as points.  The undelayed run with the most such probes is used. */
+static int demo_sweep(demo *d)
+{
+    int base = sweep_base(d);
+    if (base < 0)
+        return 0; /* no undelayed traced run: nothing to sweep from */
+    const probe_point *bp = &d->probes[base];
+    measured_points m;
+    double xs[24];
+    double xmax = gather_measured(d, bp, &m);
+    for (int i = 0; i < 24; i++)
+        xs[i] = xmax * i / 23;
+    pg_sweep sw;
+    if (pg_sweep_run(bp->fitted, "epi_delay", xs, 24, &d->opts, "order_wait", &sw) != 0)
+        return -1;
+    char path[4400];
+    if (report_file(d, "sweep-epi-delay.svg", path, sizeof path) != 0 ||
+        pg_sweep_svg(path, "H100 ping-pong: tile period vs added epilogue cycles", &sw, m.epi_delay, m.tile_period,
+                     m.n, "measured tile period", m.order_wait) != 0)
+        return -1;
+    say(d, "\n== model sweep: epi_delay on the %s schedule fitted to the undelayed M=%lld run (%d measured runs)\n",
+        bp->kernel, (long long)bp->shape.M, m.n);
+    say(d, "    %10s %14s %14s %12s  %s\n", "epi_delay", "tile period", "order_wait", "TFLOPS", "bottleneck");
+    for (int i = 0; i < sw.n; i += 2)
+        say(d, "    %10.0f %14.1f %14.1f %12.1f  %s\n", sw.x[i], sw.tile_period[i], sw.wait_mean[i], sw.tflops[i],
+            sw.bottleneck[i]);
+    if (check_out_of_sample(d, bp, &m) != 0)
+        return -1;
+    report_sweep(d, bp, m.n, &sw);
     return 0;
 }
 
@@ -498,16 +574,16 @@ done:
     return rc;
 }
 
-/* F38 (seed future-proposals.md): a unified epilogue saves 70-170 cycles
- * of phase 1; does epi_wait collapse (the phase transition)? */
-static int demo_f38(demo *d)
+/* F38's cases: phase 1's mean shifted by delta cycles (0: the baseline). */
+static const struct {
+    const char *label;
+    double delta;
+} k_f38_cases[3] = {{"baseline (seed b200 schedule)", 0}, {"F38 conservative: phase1 -70", -70},
+                    {"F38 optimistic: phase1 -170", -170}};
+
+/* The model's prediction for each of F38's cases, as a table. */
+static int f38_predict_cases(demo *d, pg_prediction pr[3])
 {
-    static const struct {
-        const char *label;
-        double delta;
-    } k_cases[] = {{"baseline (seed b200 schedule)", 0}, {"F38 conservative: phase1 -70", -70},
-                   {"F38 optimistic: phase1 -170", -170}};
-    pg_prediction pr[3];
     pg_schedule *s = NULL;
     int rc = -1;
     say(d, "\n== F38 what-if on the b200-seed schedule (unified epilogue: phase 1 shorter by 70-170 cycles)\n");
@@ -517,57 +593,71 @@ static int demo_f38(demo *d)
         char assign[64];
         if (pg_schedule_load("b200-seed", &s) != 0)
             goto done;
-        snprintf(assign, sizeof assign, "phase1.mean=%g", k_cases[c].delta);
-        if ((k_cases[c].delta != 0 && pg_schedule_set(s, assign, 1) != 0) || pg_model_predict(s, &d->opts, &pr[c]) != 0)
+        snprintf(assign, sizeof assign, "phase1.mean=%g", k_f38_cases[c].delta);
+        if ((k_f38_cases[c].delta != 0 && pg_schedule_set(s, assign, 1) != 0) ||
+            pg_model_predict(s, &d->opts, &pr[c]) != 0)
             goto done;
         pg_schedule_free(s);
         s = NULL;
-        say(d, "    %-32s %12.1f %10.1f %10.1f %10.4f %10.1f  %s\n", k_cases[c].label, pr[c].tile_period,
+        say(d, "    %-32s %12.1f %10.1f %10.1f %10.4f %10.1f  %s\n", k_f38_cases[c].label, pr[c].tile_period,
             pg_prediction_stat_mean(&pr[c], "epi_wait"), pg_prediction_stat_mean(&pr[c], "phase1"), pr[c].wall_ms,
             pr[c].tflops, pr[c].bottleneck);
     }
-    /* the two pipelines side by side: the model's simulated SM, baseline
-     * above and F38 (-170) below */
-    if (f38_timeline(d) != 0)
-        goto done;
-    /* the transition curve: phase 1's mean swept around the baseline */
-    double base = pg_prediction_stat_mean(&pr[0], "phase1");
-    if (!isfinite(base)) {
-        pg_fail("the b200-seed prediction has no phase1 statistics");
-        goto done;
-    }
-    double xs[25];
+    rc = 0;
+done:
+    pg_schedule_free(s);
+    return rc;
+}
+
+/* The transition curve: phase 1's mean swept from base - 1800 to base + 600
+ * (xs: 25 points), with F38's two cases as points. */
+static int f38_sweep(demo *d, double base, const pg_prediction pr[3], double xs[25], pg_sweep *sw)
+{
+    pg_schedule *s = NULL;
+    int rc = -1;
     for (int i = 0; i < 25; i++)
         xs[i] = base - 1800 + 2400.0 * i / 24;
-    pg_sweep sw;
-    if (pg_schedule_load("b200-seed", &s) != 0 || pg_sweep_run(s, "phase1.mean", xs, 25, &d->opts, "epi_wait", &sw) != 0)
+    if (pg_schedule_load("b200-seed", &s) != 0 || pg_sweep_run(s, "phase1.mean", xs, 25, &d->opts, "epi_wait", sw) != 0)
         goto done;
     double fx[2] = {base - 70, base - 170}, fy[2] = {pr[1].tile_period, pr[2].tile_period};
-    char path[4400], note[768];
+    char path[4400];
     if (report_file(d, "f38-b200.svg", path, sizeof path) != 0 ||
-        pg_sweep_svg(path, "b200-seed: tile period vs phase 1 mean (F38 points: -70, -170 cycles)", &sw, fx, fy, 2,
+        pg_sweep_svg(path, "b200-seed: tile period vs phase 1 mean (F38 points: -70, -170 cycles)", sw, fx, fy, 2,
                      "F38 -70 / -170 (model)", NULL) != 0)
         goto done;
-    if (isfinite(sw.transition_x))
+    rc = 0;
+done:
+    pg_schedule_free(s);
+    return rc;
+}
+
+static void say_f38_findings(demo *d, double base, const double xs[25], const pg_sweep *sw, const pg_prediction pr[3])
+{
+    if (isfinite(sw->transition_x))
         say(d, "    the bottleneck changes at phase1 mean ~ %.0f cycles (baseline %.0f: %+.0f cycles)\n",
-            sw.transition_x, base, sw.transition_x - base);
+            sw->transition_x, base, sw->transition_x - base);
     else
-        say(d, "    the bottleneck (%s) does not change for phase1 mean in [%.0f, %.0f]\n", sw.bottleneck[0], xs[0],
+        say(d, "    the bottleneck (%s) does not change for phase1 mean in [%.0f, %.0f]\n", sw->bottleneck[0], xs[0],
             xs[24]);
-    if (isfinite(sw.wait_off_x))
+    if (isfinite(sw->wait_off_x))
         say(d, "    epi_wait turns off at phase1 mean ~ %.0f cycles (baseline %.0f: %+.0f cycles; F38 offers -70..-170)\n",
-            sw.wait_off_x, base, sw.wait_off_x - base);
-    double gain = pr[0].tile_period > 0 ? pr[0].tile_period / pr[2].tile_period - 1 : NAN;
+            sw->wait_off_x, base, sw->wait_off_x - base);
     say(d, "    F38 optimistic: tile period %+.1f%%, %.1f -> %.1f TFLOPS (seed's estimate: 2,100-2,200 without the\n"
            "    transition, 2,300-2,600 with it)\n",
         -100 * (1 - pr[2].tile_period / pr[0].tile_period), pr[0].tflops, pr[2].tflops);
+}
+
+static void report_f38(demo *d, const pg_sweep *sw, const pg_prediction pr[3])
+{
+    char note[768];
+    double gain = pr[0].tile_period > 0 ? pr[0].tile_period / pr[2].tile_period - 1 : NAN;
     snprintf(note, sizeof note,
              "Model of the seed's Blackwell schedule. Baseline tile period %.0f cycles (%.0f TFLOPS, bottleneck %s); "
              "F38 -70 cycles of phase 1: %.0f cycles (%.0f TFLOPS); -170: %.0f cycles (%.0f TFLOPS, %+.1f%% throughput). "
              "%s",
              pr[0].tile_period, pr[0].tflops, pr[0].bottleneck, pr[1].tile_period, pr[1].tflops, pr[2].tile_period,
              pr[2].tflops, 100 * gain,
-             isfinite(sw.transition_x) || isfinite(sw.wait_off_x)
+             isfinite(sw->transition_x) || isfinite(sw->wait_off_x)
                  ? "Dashed lines mark where the bottleneck changes role or epi_wait turns off."
                  : "");
     pg_report_section(&d->rep, 1, "The cycle model: sweeps and what-ifs");
@@ -577,15 +667,34 @@ static int demo_f38(demo *d)
     pg_json_key(&d->j, "cases");
     pg_json_array_begin(&d->j);
     for (int c = 0; c < 3; c++)
-        json_prediction(&d->j, k_cases[c].label, &pr[c]);
+        json_prediction(&d->j, k_f38_cases[c].label, &pr[c]);
     pg_json_array_end(&d->j);
     pg_json_key(&d->j, "sweep");
-    pg_sweep_json(&d->j, &sw);
+    pg_sweep_json(&d->j, sw);
     pg_json_object_end(&d->j);
-    rc = 0;
-done:
-    pg_schedule_free(s);
-    return rc;
+}
+
+/* F38 (seed future-proposals.md): a unified epilogue saves 70-170 cycles
+ * of phase 1; does epi_wait collapse (the phase transition)? */
+static int demo_f38(demo *d)
+{
+    pg_prediction pr[3];
+    if (f38_predict_cases(d, pr) != 0)
+        return -1;
+    /* the two pipelines side by side: the model's simulated SM, baseline
+     * above and F38 (-170) below */
+    if (f38_timeline(d) != 0)
+        return -1;
+    double base = pg_prediction_stat_mean(&pr[0], "phase1");
+    if (!isfinite(base))
+        return pg_fail("the b200-seed prediction has no phase1 statistics");
+    double xs[25];
+    pg_sweep sw;
+    if (f38_sweep(d, base, pr, xs, &sw) != 0)
+        return -1;
+    say_f38_findings(d, base, xs, &sw, pr);
+    report_f38(d, &sw, pr);
+    return 0;
 }
 
 static int demo_modes(demo *d)
@@ -636,16 +745,18 @@ static int demo_gpu_run(demo *d, run_entry *out)
     return 0;
 }
 
-int pg_cmd_demo(int argc, char **argv)
+/* What the command line asks for besides the demo's own settings. */
+typedef struct {
+    const char *report_dir, *runs_dir;
+    int no_gpu;
+} demo_args;
+
+#define DEMO_GO_ON (-1) /* parse_demo_args: not an exit status, run the demo */
+
+/* Options into d and a; DEMO_GO_ON, or the exit status to return now
+ * (0 after --help, 2 on bad usage). */
+static int parse_demo_args(int argc, char **argv, demo *d, demo_args *a)
 {
-    const char *report_dir = "report", *runs_dir = NULL, *v;
-    int no_gpu = 0, rc = 2;
-    demo d;
-    static run_entry runs[MAX_RUNS + 1];
-    int nruns = 0;
-    memset(&d, 0, sizeof d);
-    d.opts = (pg_model_opts){.tiles = 20000, .seed = 1, .deterministic = 0};
-    d.tol = pg_tolerance_default();
     enum { O_REPORT, O_RUNS, O_QUICK, O_NO_GPU, O_TOLERANCE, O_THREADS, O_COUNT };
     static const pg_cli_opt opts[O_COUNT] = {
         [O_REPORT] = {"report", 0, "DIR", "the report folder (default report/)"},
@@ -667,16 +778,16 @@ int pg_cmd_demo(int argc, char **argv)
     while ((k = pg_cli_next_option(&c)) != PG_CLI_END) {
         if (k == PG_CLI_ERROR)
             return 2;
-        v = c.value;
+        const char *v = c.value;
         if (k == O_REPORT)
-            report_dir = v;
+            a->report_dir = v;
         else if (k == O_RUNS)
-            runs_dir = v;
+            a->runs_dir = v;
         else if (k == O_QUICK)
-            d.quick = 1;
+            d->quick = 1;
         else if (k == O_NO_GPU)
-            no_gpu = 1;
-        else if (k == O_TOLERANCE && pg_tolerance_parse(v, &d.tol) != 0)
+            a->no_gpu = 1;
+        else if (k == O_TOLERANCE && pg_tolerance_parse(v, &d->tol) != 0)
             return pg_cli_usage_error(&c);
         else if (k == O_THREADS) {
             if (pg_cli_int("--threads", v, 1, 4096, &t) != 0)
@@ -684,69 +795,85 @@ int pg_cmd_demo(int argc, char **argv)
             omp_set_num_threads((int)t);
         }
     }
-    d.sample_rows = d.quick ? 96 : 512;
-    double t_start = pg_now_seconds();
-    char default_runs[4200];
-    if (!runs_dir) {
-        snprintf(default_runs, sizeof default_runs, "%s/traces/runs", PG_SOURCE_DIR);
-        runs_dir = default_runs;
-    }
-    if (pg_report_begin(&d.rep, report_dir) != 0)
-        goto usage_error;
-    char path[4400];
-    if (pg_report_path(&d.rep, "summary.txt", path, sizeof path) != 0 || pg_outfile_open(&d.txt_file, path) != 0)
-        goto usage_error;
-    d.txt = d.txt_file.f;
-    if (pg_report_path(&d.rep, "demo.json", path, sizeof path) != 0 || pg_outfile_open(&d.json_file, path) != 0)
-        goto fail;
-    pg_json_init(&d.j, d.json_file.f, 1);
-    pg_json_object_begin(&d.j);
-    pg_json_kv_int(&d.j, "threads", omp_get_max_threads());
-    pg_json_kv_bool(&d.j, "quick", d.quick);
+    return DEMO_GO_ON;
+}
 
-    say(&d, "pegemm demo: report in %s/, runs from %s, %d threads%s\n", report_dir, runs_dir,
-        omp_get_max_threads(), d.quick ? ", quick" : "");
-    if (pg_have_kernel() && !no_gpu) {
-        if (demo_gpu_run(&d, &runs[nruns]) == 0) {
-            nruns++;
+/* The report folder and its summary.txt (everything said goes there too). */
+static int open_summary(demo *d, const char *report_dir)
+{
+    char path[4400];
+    if (pg_report_begin(&d->rep, report_dir) != 0)
+        return -1;
+    if (pg_report_path(&d->rep, "summary.txt", path, sizeof path) != 0 || pg_outfile_open(&d->txt_file, path) != 0)
+        return -1;
+    d->txt = d->txt_file.f;
+    return 0;
+}
+
+/* demo.json, its object begun with the settings. */
+static int open_demo_json(demo *d)
+{
+    char path[4400];
+    if (pg_report_path(&d->rep, "demo.json", path, sizeof path) != 0 || pg_outfile_open(&d->json_file, path) != 0)
+        return -1;
+    pg_json_init(&d->j, d->json_file.f, 1);
+    pg_json_object_begin(&d->j);
+    pg_json_kv_int(&d->j, "threads", omp_get_max_threads());
+    pg_json_kv_bool(&d->j, "quick", d->quick);
+    return 0;
+}
+
+/* The runs to verify: a fresh GPU run where there can be one, then the
+ * committed runs; at least one. */
+static int gather_runs(demo *d, const demo_args *a, run_entry *runs, int *nruns)
+{
+    if (pg_have_kernel() && !a->no_gpu) {
+        if (demo_gpu_run(d, &runs[*nruns]) == 0) {
+            (*nruns)++;
         } else {
-            say(&d, "   no fresh run (%s); continuing with the committed runs\n", pg_last_error());
-            pg_report_section(&d.rep, 0, "Runs: outputs bit for bit, traces against the model");
-            pg_report_add(&d.rep, "Fresh GPU run", NULL, PG_ITEM_INFO, pg_last_error());
+            say(d, "   no fresh run (%s); continuing with the committed runs\n", pg_last_error());
+            pg_report_section(&d->rep, 0, "Runs: outputs bit for bit, traces against the model");
+            pg_report_add(&d->rep, "Fresh GPU run", NULL, PG_ITEM_INFO, pg_last_error());
         }
     } else {
-        say(&d, "   %s: using the committed H100 runs\n",
-            no_gpu ? "--no-gpu" : "no GPU kernel in this build (reference-only mode)");
+        say(d, "   %s: using the committed H100 runs\n",
+            a->no_gpu ? "--no-gpu" : "no GPU kernel in this build (reference-only mode)");
     }
     int ncommitted = 0;
-    if (list_runs(runs_dir, runs + nruns, MAX_RUNS, &ncommitted) != 0)
-        goto fail;
-    nruns += ncommitted;
-    if (nruns == 0) {
-        pg_fail("no run files (*.h5) in %s and no fresh GPU run: nothing to verify", runs_dir);
-        goto fail;
-    }
-    pg_json_key(&d.j, "runs");
-    pg_json_array_begin(&d.j);
+    if (list_runs(a->runs_dir, runs + *nruns, MAX_RUNS, &ncommitted) != 0)
+        return -1;
+    *nruns += ncommitted;
+    if (*nruns == 0)
+        return pg_fail("no run files (*.h5) in %s and no fresh GPU run: nothing to verify", a->runs_dir);
+    return 0;
+}
+
+/* Every check, in the report's order. */
+static int demo_checks(demo *d, const run_entry *runs, int nruns)
+{
+    pg_json_key(&d->j, "runs");
+    pg_json_array_begin(&d->j);
     for (int i = 0; i < nruns; i++)
-        if (demo_one_run(&d, &runs[i]) != 0)
-            goto fail;
-    pg_json_array_end(&d.j);
-    if (demo_sweep(&d) != 0)
-        goto fail;
-    if (pg_demo_heldout(PG_SOURCE_DIR, &d.opts, stdout, d.txt, &d.j, &d.rep, &d.heldout_periods, &d.heldout_both,
-                        &d.heldout_total) != 0)
-        goto fail;
-    if (demo_f38(&d) != 0)
-        goto fail;
+        if (demo_one_run(d, &runs[i]) != 0)
+            return -1;
+    pg_json_array_end(&d->j);
+    if (demo_sweep(d) != 0)
+        return -1;
+    if (pg_demo_heldout(PG_SOURCE_DIR, &d->opts, stdout, d->txt, &d->j, &d->rep, &d->heldout_periods,
+                        &d->heldout_both, &d->heldout_total) != 0)
+        return -1;
+    if (demo_f38(d) != 0)
+        return -1;
     /* the contest at D1's 100,000 tiles, so the demo shows D1's figures */
     const pg_model_opts contest_opts = {100000, 1, 0};
-    if (pg_demo_contest(PG_SOURCE_DIR, &contest_opts, stdout, d.txt, &d.j, &d.rep) != 0)
-        goto fail;
-    if (demo_modes(&d) != 0)
-        goto fail;
+    if (pg_demo_contest(PG_SOURCE_DIR, &contest_opts, stdout, d->txt, &d->j, &d->rep) != 0)
+        return -1;
+    return demo_modes(d);
+}
 
-    double secs = pg_now_seconds() - t_start;
+/* The headline counts: said, reported as the summary item. */
+static void say_headline(demo *d)
+{
     char headline[1024];
     snprintf(headline, sizeof headline,
              "Outputs: %d of %d runs bit-exact (%lld elements compared, %lld mismatched). Traces: %d of %d possible "
@@ -756,48 +883,90 @@ int pg_cmd_demo(int argc, char **argv)
              "targets. Model self-fits (each trace fitted to itself: reproduced by construction, not a prediction, "
              "not a check): %d of %d within tolerance (%.3g%% or %.0f cycles). More: `pegemm model validate` on "
              "your own runs.",
-             d.outputs_pass, d.outputs_total, (long long)d.elements_compared, (long long)d.elements_mismatched,
-             d.traces_possible, d.traces_total, d.oos_pass, d.oos_total, 100 * PG_VALIDATE_PERIOD_REL,
-             d.heldout_periods, d.heldout_total, 100 * PG_VALIDATE_PERIOD_REL, d.heldout_both, d.heldout_total,
-             d.model_pass, d.model_total, d.tol.rel * 100, d.tol.abs_cycles);
-    pg_report_section(&d.rep, -1, "Summary");
-    pg_report_add(&d.rep, "Summary", NULL, d.failures ? PG_ITEM_FAIL : PG_ITEM_PASS, headline);
-    say(&d, "\n== summary\n  %s\n", headline);
-    pg_json_key(&d.j, "summary");
-    pg_json_object_begin(&d.j);
-    pg_json_kv_int(&d.j, "outputs_total", d.outputs_total);
-    pg_json_kv_int(&d.j, "outputs_pass", d.outputs_pass);
-    pg_json_kv_int(&d.j, "elements_compared", d.elements_compared);
-    pg_json_kv_int(&d.j, "elements_mismatched", d.elements_mismatched);
-    pg_json_kv_int(&d.j, "traces_total", d.traces_total);
-    pg_json_kv_int(&d.j, "traces_possible", d.traces_possible);
-    pg_json_kv_int(&d.j, "model_total", d.model_total);
-    pg_json_kv_int(&d.j, "model_pass", d.model_pass);
-    pg_json_kv_int(&d.j, "out_of_sample_total", d.oos_total);
-    pg_json_kv_int(&d.j, "out_of_sample_pass", d.oos_pass);
-    pg_json_kv_int(&d.j, "held_out_total", d.heldout_total);
-    pg_json_kv_int(&d.j, "held_out_period_ok", d.heldout_periods);
-    pg_json_kv_int(&d.j, "held_out_both_ok", d.heldout_both);
-    pg_json_object_end(&d.j);
-    pg_json_kv_int(&d.j, "failures", d.failures);
-    pg_json_kv_number(&d.j, "seconds", secs);
-    pg_json_object_end(&d.j);
-    if (pg_json_finish(&d.j) != 0 || pg_outfile_commit(&d.json_file) != 0)
-        goto fail;
-    pg_report_section(&d.rep, 4, "All of it as data");
-    pg_report_add(&d.rep, "Everything above as JSON", "demo.json", PG_ITEM_INFO, NULL);
-    pg_report_add(&d.rep, "Everything above as text", "summary.txt", PG_ITEM_INFO, NULL);
+             d->outputs_pass, d->outputs_total, (long long)d->elements_compared, (long long)d->elements_mismatched,
+             d->traces_possible, d->traces_total, d->oos_pass, d->oos_total, 100 * PG_VALIDATE_PERIOD_REL,
+             d->heldout_periods, d->heldout_total, 100 * PG_VALIDATE_PERIOD_REL, d->heldout_both, d->heldout_total,
+             d->model_pass, d->model_total, d->tol.rel * 100, d->tol.abs_cycles);
+    pg_report_section(&d->rep, -1, "Summary");
+    pg_report_add(&d->rep, "Summary", NULL, d->failures ? PG_ITEM_FAIL : PG_ITEM_PASS, headline);
+    say(d, "\n== summary\n  %s\n", headline);
+}
+
+/* The headline counts as JSON; ends demo.json's object and writes it. */
+static int finish_demo_json(demo *d, double secs)
+{
+    pg_json_key(&d->j, "summary");
+    pg_json_object_begin(&d->j);
+    pg_json_kv_int(&d->j, "outputs_total", d->outputs_total);
+    pg_json_kv_int(&d->j, "outputs_pass", d->outputs_pass);
+    pg_json_kv_int(&d->j, "elements_compared", d->elements_compared);
+    pg_json_kv_int(&d->j, "elements_mismatched", d->elements_mismatched);
+    pg_json_kv_int(&d->j, "traces_total", d->traces_total);
+    pg_json_kv_int(&d->j, "traces_possible", d->traces_possible);
+    pg_json_kv_int(&d->j, "model_total", d->model_total);
+    pg_json_kv_int(&d->j, "model_pass", d->model_pass);
+    pg_json_kv_int(&d->j, "out_of_sample_total", d->oos_total);
+    pg_json_kv_int(&d->j, "out_of_sample_pass", d->oos_pass);
+    pg_json_kv_int(&d->j, "held_out_total", d->heldout_total);
+    pg_json_kv_int(&d->j, "held_out_period_ok", d->heldout_periods);
+    pg_json_kv_int(&d->j, "held_out_both_ok", d->heldout_both);
+    pg_json_object_end(&d->j);
+    pg_json_kv_int(&d->j, "failures", d->failures);
+    pg_json_kv_number(&d->j, "seconds", secs);
+    pg_json_object_end(&d->j);
+    if (pg_json_finish(&d->j) != 0 || pg_outfile_commit(&d->json_file) != 0)
+        return -1;
+    return 0;
+}
+
+/* index.html, the verdict line, and summary.txt written. */
+static int finish_report(demo *d, const demo_args *a, int nruns, double secs)
+{
+    pg_report_section(&d->rep, 4, "All of it as data");
+    pg_report_add(&d->rep, "Everything above as JSON", "demo.json", PG_ITEM_INFO, NULL);
+    pg_report_add(&d->rep, "Everything above as text", "summary.txt", PG_ITEM_INFO, NULL);
     char intro[5120]; /* runs_dir is a path of up to 4,200 bytes */
     snprintf(intro, sizeof intro,
              "%d run file(s) from %s; %d check(s) failed; %.1f s on %d thread(s). Outputs are verified bit for bit "
              "against the CPU reference; traces are checked for possibility and compared with the cycle model "
              "(tolerance %.3g%% or %.0f cycles, whichever is larger).",
-             nruns, runs_dir, d.failures, secs, omp_get_max_threads(), d.tol.rel * 100, d.tol.abs_cycles);
-    if (pg_report_write_index(&d.rep, "pegemm demo report", intro) != 0)
+             nruns, a->runs_dir, d->failures, secs, omp_get_max_threads(), d->tol.rel * 100, d->tol.abs_cycles);
+    if (pg_report_write_index(&d->rep, "pegemm demo report", intro) != 0)
+        return -1;
+    say(d, "\n%s: %d check(s) failed; report: %s/index.html (%.1f s)\n", d->failures ? "FAIL" : "PASS", d->failures,
+        a->report_dir, secs);
+    return pg_outfile_commit(&d->txt_file);
+}
+
+int pg_cmd_demo(int argc, char **argv)
+{
+    demo_args a = {.report_dir = "report", .runs_dir = NULL, .no_gpu = 0};
+    demo d;
+    static run_entry runs[MAX_RUNS + 1];
+    int nruns = 0, rc;
+    memset(&d, 0, sizeof d);
+    d.opts = (pg_model_opts){.tiles = 20000, .seed = 1, .deterministic = 0};
+    d.tol = pg_tolerance_default();
+    if ((rc = parse_demo_args(argc, argv, &d, &a)) != DEMO_GO_ON)
+        return rc;
+    d.sample_rows = d.quick ? 96 : 512;
+    double t_start = pg_now_seconds();
+    char default_runs[4200];
+    if (!a.runs_dir) {
+        snprintf(default_runs, sizeof default_runs, "%s/traces/runs", PG_SOURCE_DIR);
+        a.runs_dir = default_runs;
+    }
+    if (open_summary(&d, a.report_dir) != 0)
+        goto usage_error;
+    if (open_demo_json(&d) != 0)
         goto fail;
-    say(&d, "\n%s: %d check(s) failed; report: %s/index.html (%.1f s)\n", d.failures ? "FAIL" : "PASS", d.failures,
-        report_dir, secs);
-    if (pg_outfile_commit(&d.txt_file) != 0)
+    say(&d, "pegemm demo: report in %s/, runs from %s, %d threads%s\n", a.report_dir, a.runs_dir,
+        omp_get_max_threads(), d.quick ? ", quick" : "");
+    if (gather_runs(&d, &a, runs, &nruns) != 0 || demo_checks(&d, runs, nruns) != 0)
+        goto fail;
+    double secs = pg_now_seconds() - t_start;
+    say_headline(&d);
+    if (finish_demo_json(&d, secs) != 0 || finish_report(&d, &a, nruns, secs) != 0)
         goto fail;
     rc = d.failures ? 1 : 0;
     goto done;

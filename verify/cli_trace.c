@@ -68,14 +68,93 @@ bad:
     return 2;
 }
 
-int pg_cmd_trace(int argc, char **argv)
+/* RUN.h5 with .h5 replaced by .chrome.json (malloc'd; NULL with the error set). */
+static char *default_chrome_path(const char *path)
 {
-    const char *path = NULL, *output = NULL;
-    int chrome = 0, rc = 2, r, have_run = 0;
-    char *default_out = NULL;
+    size_t n = strlen(path);
+    char *out = malloc(n + 16);
+    if (!out) {
+        pg_fail("out of memory");
+        return NULL;
+    }
+    memcpy(out, path, n + 1);
+    if (n > 3 && strcmp(path + n - 3, ".h5") == 0)
+        out[n - 3] = '\0';
+    strcat(out, ".chrome.json");
+    return out;
+}
+
+/* export's options.  0: parsed; 2: the parser has said why (exit 2 as is);
+ * -1: pg_last_error says why. */
+static int parse_export(int argc, char **argv, const char **path, const char **output)
+{
+    int chrome = 0, r;
+    enum { O_CHROME, O_OUTPUT, O_COUNT };
+    static const pg_cli_opt opts[O_COUNT] = {
+        [O_CHROME] = {"chrome", 0, NULL, NULL},
+        [O_OUTPUT] = {"output", 'o', "FILE", NULL},
+    };
+    pg_cli c;
+    pg_cli_begin(&c, "trace export", opts, O_COUNT, argc, argv); /* --help: pg_cmd_trace */
+    while ((r = pg_cli_next(&c)) != PG_CLI_END) {
+        if (r == PG_CLI_ERROR)
+            return 2;
+        if (r == PG_CLI_OPERAND && pg_arg_run_file(c.value, path, " (see pegemm trace export --help)") != 0)
+            return -1;
+        chrome |= r == O_CHROME;
+        *output = r == O_OUTPUT ? c.value : *output;
+    }
+    if (!chrome)
+        return pg_fail("give the export format: --chrome (the only one so far)");
+    return pg_arg_need_run_file(*path);
+}
+
+/* Read the run's trace and write it as Chrome trace-event JSON. */
+static int export_chrome(const char *path, const char *output)
+{
     pg_run run;
     pg_chrome_counts counts;
+    int rc = -1;
     memset(&run, 0, sizeof run);
+    if (pg_run_read(path, &run, PG_READ_TRACE) != 0)
+        return -1;
+    /* its messages name the run or the output file, whichever failed */
+    if (pg_chrome_save(output, &run, path, &counts) != 0)
+        goto done;
+    pg_note("wrote %s: %lld phase events on %lld SMs, %lld warp threads%s", output, (long long)counts.phase_events,
+           (long long)counts.process_names, (long long)counts.thread_names,
+           counts.aligned ? ", SMs aligned by %globaltimer" : ", no anchors: each SM starts at 0");
+    rc = 0;
+done:
+    pg_run_free(&run);
+    return rc;
+}
+
+static int cmd_export(int argc, char **argv)
+{
+    const char *path = NULL, *output = NULL;
+    char *default_out = NULL;
+    int rc = parse_export(argc, argv, &path, &output);
+    if (rc == 2)
+        return 2;
+    if (rc != 0)
+        goto bad;
+    if (!output && (output = default_out = default_chrome_path(path)) == NULL)
+        goto bad;
+    if (export_chrome(path, output) != 0)
+        goto bad;
+    rc = 0;
+    goto done;
+bad:
+    fprintf(stderr, "pegemm trace export: %s\n", pg_last_error());
+    rc = 2;
+done:
+    free(default_out);
+    return rc;
+}
+
+int pg_cmd_trace(int argc, char **argv)
+{
     if (argc < 2) {
         usage(stderr);
         return 2;
@@ -91,57 +170,5 @@ int pg_cmd_trace(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    enum { O_CHROME, O_OUTPUT, O_COUNT };
-    static const pg_cli_opt opts[O_COUNT] = {
-        [O_CHROME] = {"chrome", 0, NULL, NULL},
-        [O_OUTPUT] = {"output", 'o', "FILE", NULL},
-    };
-    pg_cli c;
-    pg_cli_begin(&c, "trace export", opts, O_COUNT, argc - 1, argv + 1); /* --help: above */
-    while ((r = pg_cli_next(&c)) != PG_CLI_END) {
-        if (r == PG_CLI_ERROR)
-            return 2;
-        if (r == PG_CLI_OPERAND && pg_arg_run_file(c.value, &path, " (see pegemm trace export --help)") != 0)
-            goto bad;
-        chrome |= r == O_CHROME;
-        output = r == O_OUTPUT ? c.value : output;
-    }
-    if (!chrome) {
-        pg_fail("give the export format: --chrome (the only one so far)");
-        goto bad;
-    }
-    if (pg_arg_need_run_file(path) != 0)
-        goto bad;
-    if (!output) {
-        size_t n = strlen(path);
-        default_out = malloc(n + 16);
-        if (!default_out) {
-            pg_fail("out of memory");
-            goto bad;
-        }
-        memcpy(default_out, path, n + 1);
-        if (n > 3 && strcmp(path + n - 3, ".h5") == 0)
-            default_out[n - 3] = '\0';
-        strcat(default_out, ".chrome.json");
-        output = default_out;
-    }
-    if (pg_run_read(path, &run, PG_READ_TRACE) != 0)
-        goto bad;
-    have_run = 1;
-    /* its messages name the run or the output file, whichever failed */
-    if (pg_chrome_save(output, &run, path, &counts) != 0)
-        goto bad;
-    pg_note("wrote %s: %lld phase events on %lld SMs, %lld warp threads%s", output, (long long)counts.phase_events,
-           (long long)counts.process_names, (long long)counts.thread_names,
-           counts.aligned ? ", SMs aligned by %globaltimer" : ", no anchors: each SM starts at 0");
-    rc = 0;
-    goto done;
-bad:
-    fprintf(stderr, "pegemm trace export: %s\n", pg_last_error());
-    rc = 2;
-done:
-    free(default_out);
-    if (have_run)
-        pg_run_free(&run);
-    return rc;
+    return cmd_export(argc - 1, argv + 1);
 }

@@ -91,16 +91,18 @@ static void emit_outputs_json(pg_json *j, const void *ctx)
     pg_verify_outputs_json(j, o->path, o->run, o->res);
 }
 
-static int cmd_outputs(int argc, char **argv)
+typedef struct {
+    const char *path, *mode_s, *epi_s, *json, *svg, *lib_s;
+    pg_out_tolerance tol;
+    long long max_report, sample;
+} outputs_args;
+
+/* outputs' options and operand.  0: parsed; 2: the parser has said why
+ * (exit 2 as is); -1: pg_last_error says why. */
+static int parse_outputs_args(int argc, char **argv, outputs_args *a)
 {
-    const char *path = NULL, *mode_s = NULL, *epi_s = NULL, *json = NULL, *svg = NULL, *lib_s = NULL, *v;
-    pg_out_tolerance tol = {PG_TOL_EXACT, 0, 0.0, 0.0};
-    long long max_report = 10, sample = 0;
-    int rc = 2, r;
-    pg_run run;
-    pg_verify_result res;
-    int have_run = 0, have_res = 0;
-    memset(&run, 0, sizeof run);
+    const char *v;
+    int r;
     enum { O_MODE, O_EPILOGUE, O_JSON, O_SVG, O_THREADS, O_MAX_REPORT, O_SAMPLE, O_TOLERANCE, O_LIBRARY, O_COUNT };
     static const pg_cli_opt opts[O_COUNT] = {
         [O_MODE] = {"mode", 0, "MODE", NULL},       [O_EPILOGUE] = {"epilogue", 0, "E", NULL},
@@ -115,57 +117,81 @@ static int cmd_outputs(int argc, char **argv)
         v = c.value;
         if (r == PG_CLI_ERROR)
             return 2;
-        if ((r == PG_CLI_OPERAND && pg_arg_run_file(v, &path, SEE_HELP) != 0) ||
+        if ((r == PG_CLI_OPERAND && pg_arg_run_file(v, &a->path, SEE_HELP) != 0) ||
             (r == O_THREADS && set_threads(v) != 0) ||
-            (r == O_MAX_REPORT && pg_cli_int("--max-report", v, 0, PG_VERIFY_MAX_FIRST, &max_report) != 0) ||
-            (r == O_SAMPLE && pg_cli_int("--sample", v, 1, LLONG_MAX, &sample) != 0) ||
-            (r == O_TOLERANCE && pg_out_tolerance_parse(v, &tol) != 0))
-            goto bad;
-        mode_s = r == O_MODE ? v : mode_s;
-        lib_s = r == O_LIBRARY ? v : lib_s;
-        epi_s = r == O_EPILOGUE ? v : epi_s;
-        json = r == O_JSON ? v : json;
-        svg = r == O_SVG ? v : svg;
+            (r == O_MAX_REPORT && pg_cli_int("--max-report", v, 0, PG_VERIFY_MAX_FIRST, &a->max_report) != 0) ||
+            (r == O_SAMPLE && pg_cli_int("--sample", v, 1, LLONG_MAX, &a->sample) != 0) ||
+            (r == O_TOLERANCE && pg_out_tolerance_parse(v, &a->tol) != 0))
+            return -1;
+        a->mode_s = r == O_MODE ? v : a->mode_s;
+        a->lib_s = r == O_LIBRARY ? v : a->lib_s;
+        a->epi_s = r == O_EPILOGUE ? v : a->epi_s;
+        a->json = r == O_JSON ? v : a->json;
+        a->svg = r == O_SVG ? v : a->svg;
     }
-    if (pg_arg_need_run_file(path) != 0)
-        goto bad;
-    if (pg_run_read(path, &run, PG_READ_OUTPUT) != 0)
-        goto bad;
-    have_run = 1;
-    if (check_outputs(json, svg) != 0) /* after the read: an output naming the input is refused before any work */
-        goto bad;
+    return pg_arg_need_run_file(a->path);
+}
+
+/* The reference for the stored rows (or a sample of them), compared with
+ * the run; *res is set only on success. */
+static int compare_outputs(const outputs_args *a, pg_run *run, pg_verify_result *res)
+{
     pg_accum_params ap;
-    pg_epilogue epi = run.epilogue;
+    pg_epilogue epi = run->epilogue;
     const pg_lib_epilogue *lib = NULL;
-    if ((mode_s && pg_accum_params_parse(mode_s, &ap) != 0) || (epi_s && pg_epilogue_parse(epi_s, &epi) != 0) ||
-        (lib_s && (lib = pg_lib_epilogue_find(lib_s)) == NULL))
-        goto bad;
-    if (run.nrows == 0) {
-        pg_fail("%s stores no outputs (/output/D is absent)", path);
-        goto bad;
-    }
+    if ((a->mode_s && pg_accum_params_parse(a->mode_s, &ap) != 0) ||
+        (a->epi_s && pg_epilogue_parse(a->epi_s, &epi) != 0) ||
+        (a->lib_s && (lib = pg_lib_epilogue_find(a->lib_s)) == NULL))
+        return -1;
+    if (run->nrows == 0)
+        return pg_fail("%s stores no outputs (/output/D is absent)", a->path);
     /* sample first, then regenerate only the A rows that are left */
-    if ((sample > 0 && pg_run_sample_rows(&run, sample) != 0) || pg_run_load_inputs_for_rows(&run, path) != 0)
-        goto bad;
-    const pg_verify_opts vo = {.accum = mode_s ? &ap : NULL, .lib = lib, .epi = epi, .tol = tol,
-                               .max_first = (int)max_report};
-    if (pg_verify_outputs_opts(&run, &vo, &res) != 0) {
-        pg_fail_context("%s", path);
-        goto bad;
-    }
-    have_res = 1;
-    pg_verify_outputs_print(stdout, path, &run, &res);
-    const outputs_json oj = {path, &run, &res};
-    if (json && pg_cli_json_save(json, emit_outputs_json, &oj) != 0)
-        goto bad;
+    if ((a->sample > 0 && pg_run_sample_rows(run, a->sample) != 0) || pg_run_load_inputs_for_rows(run, a->path) != 0)
+        return -1;
+    const pg_verify_opts vo = {.accum = a->mode_s ? &ap : NULL, .lib = lib, .epi = epi, .tol = a->tol,
+                               .max_first = (int)a->max_report};
+    if (pg_verify_outputs_opts(run, &vo, res) != 0)
+        return pg_fail_context("%s", a->path);
+    return 0;
+}
+
+/* Text, JSON, plot and verdict: 0 pass, 1 fail, -1 a report not written. */
+static int report_outputs(const outputs_args *a, const pg_run *run, const pg_verify_result *res)
+{
+    pg_verify_outputs_print(stdout, a->path, run, res);
+    const outputs_json oj = {a->path, run, res};
+    if (a->json && pg_cli_json_save(a->json, emit_outputs_json, &oj) != 0)
+        return -1;
     char title[512];
     /* the plot says the verdict and names the file, like the text */
     snprintf(title, sizeof title, "%s: %s: ULP distance to the exact-accumulation result",
-             pg_verify_result_pass(&res) ? "PASS" : "FAIL", path);
-    if (svg && pg_verify_ulp_svg(svg, title, &res) != 0)
+             pg_verify_result_pass(res) ? "PASS" : "FAIL", a->path);
+    if (a->svg && pg_verify_ulp_svg(a->svg, title, res) != 0)
+        return -1;
+    pg_verify_outputs_verdict(stdout, a->path, res);
+    return pg_verify_result_pass(res) ? 0 : 1;
+}
+
+static int cmd_outputs(int argc, char **argv)
+{
+    outputs_args a = {.tol = {PG_TOL_EXACT, 0, 0.0, 0.0}, .max_report = 10, .sample = 0};
+    int rc, have_run = 0, have_res = 0;
+    pg_run run;
+    pg_verify_result res;
+    memset(&run, 0, sizeof run);
+    rc = parse_outputs_args(argc, argv, &a);
+    if (rc == 2)
+        return 2;
+    if (rc != 0 || pg_run_read(a.path, &run, PG_READ_OUTPUT) != 0)
         goto bad;
-    pg_verify_outputs_verdict(stdout, path, &res);
-    rc = pg_verify_result_pass(&res) ? 0 : 1;
+    have_run = 1;
+    if (check_outputs(a.json, a.svg) != 0) /* after the read: an output naming the input is refused before any work */
+        goto bad;
+    if (compare_outputs(&a, &run, &res) != 0)
+        goto bad;
+    have_res = 1;
+    if ((rc = report_outputs(&a, &run, &res)) < 0)
+        goto bad;
     goto done;
 bad:
     rc = fail2("outputs");
@@ -181,14 +207,16 @@ done:
 
 static void emit_modes_json(pg_json *j, const void *rep) { pg_modes_json(j, rep); }
 
-static int cmd_modes(int argc, char **argv)
+typedef struct {
+    const char *problem_s, *family_s, *seed_s, *input, *rows_s, *json, *svg;
+} modes_args;
+
+/* modes' options.  0: parsed; 2: the parser has said why (exit 2 as is);
+ * -1: pg_last_error says why. */
+static int parse_modes_args(int argc, char **argv, modes_args *a)
 {
-    const char *problem_s = NULL, *family_s = "normal", *seed_s = "1", *input = NULL, *rows_s = NULL;
-    const char *json = NULL, *svg = NULL, *v;
-    int rc = 2, r;
-    pg_run run;
-    int64_t *rows = NULL, nrows = 0;
-    memset(&run, 0, sizeof run);
+    const char *v;
+    int r;
     enum { O_PROBLEM, O_SHAPE, O_FAMILY, O_SEED, O_INPUT, O_ROWS, O_JSON, O_SVG, O_THREADS, O_COUNT };
     static const pg_cli_opt opts[O_COUNT] = {
         [O_PROBLEM] = {"problem", 0, "M,N,K,P", NULL}, [O_SHAPE] = {"shape", 0, "M,N,K,P", NULL},
@@ -203,45 +231,59 @@ static int cmd_modes(int argc, char **argv)
         v = c.value;
         if (r == PG_CLI_ERROR)
             return 2;
-        if (r == PG_CLI_OPERAND) {
-            pg_fail("unexpected argument '%s'%s", v, SEE_HELP);
-            goto bad;
-        }
+        if (r == PG_CLI_OPERAND)
+            return pg_fail("unexpected argument '%s'%s", v, SEE_HELP);
         if (r == O_THREADS && set_threads(v) != 0)
-            goto bad;
-        problem_s = r == O_PROBLEM || r == O_SHAPE ? v : problem_s;
-        family_s = r == O_FAMILY ? v : family_s;
-        seed_s = r == O_SEED ? v : seed_s;
-        input = r == O_INPUT ? v : input;
-        rows_s = r == O_ROWS ? v : rows_s;
-        json = r == O_JSON ? v : json;
-        svg = r == O_SVG ? v : svg;
+            return -1;
+        a->problem_s = r == O_PROBLEM || r == O_SHAPE ? v : a->problem_s;
+        a->family_s = r == O_FAMILY ? v : a->family_s;
+        a->seed_s = r == O_SEED ? v : a->seed_s;
+        a->input = r == O_INPUT ? v : a->input;
+        a->rows_s = r == O_ROWS ? v : a->rows_s;
+        a->json = r == O_JSON ? v : a->json;
+        a->svg = r == O_SVG ? v : a->svg;
     }
-    if (!!problem_s == !!input) {
-        pg_fail("give exactly one of --problem M,N,K,P or --input FILE");
+    if (!!a->problem_s == !!a->input)
+        return pg_fail("give exactly one of --problem M,N,K,P or --input FILE");
+    return 0;
+}
+
+/* The problem: read from --input, or generated from --problem, --family, --seed. */
+static int load_modes_problem(const modes_args *a, pg_run *run)
+{
+    if (a->input)
+        return pg_run_read(a->input, run, PG_READ_PROBLEM);
+    pg_shape shape;
+    pg_family fam;
+    unsigned long long seed;
+    if (pg_shape_parse(a->problem_s, &shape) != 0 || pg_shape_check(&shape) != 0 ||
+        pg_family_parse(a->family_s, &fam) != 0 || pg_cli_u64("--seed", a->seed_s, &seed) != 0 ||
+        pg_problem_generate(&run->problem, shape, fam, seed) != 0)
+        return -1;
+    return 0;
+}
+
+static int cmd_modes(int argc, char **argv)
+{
+    modes_args a = {.family_s = "normal", .seed_s = "1"};
+    int rc;
+    pg_run run;
+    int64_t *rows = NULL, nrows = 0;
+    memset(&run, 0, sizeof run);
+    rc = parse_modes_args(argc, argv, &a);
+    if (rc == 2)
+        return 2;
+    if (rc != 0 || load_modes_problem(&a, &run) != 0)
         goto bad;
-    }
-    if (input) {
-        if (pg_run_read(input, &run, PG_READ_PROBLEM) != 0)
-            goto bad;
-    } else {
-        pg_shape shape;
-        pg_family fam;
-        unsigned long long seed;
-        if (pg_shape_parse(problem_s, &shape) != 0 || pg_shape_check(&shape) != 0 ||
-            pg_family_parse(family_s, &fam) != 0 || pg_cli_u64("--seed", seed_s, &seed) != 0 ||
-            pg_problem_generate(&run.problem, shape, fam, seed) != 0)
-            goto bad;
-    }
-    if (rows_s && pg_rows_parse(rows_s, run.problem.shape.M, run.problem.seed, &rows, &nrows) != 0)
+    if (a.rows_s && pg_rows_parse(a.rows_s, run.problem.shape.M, run.problem.seed, &rows, &nrows) != 0)
         goto bad;
     pg_modes_report rep;
     if (pg_modes_compare(&run.problem, rows, nrows, &rep) != 0)
         goto bad;
     pg_modes_print(stdout, &rep);
-    if (json && pg_cli_json_save(json, emit_modes_json, &rep) != 0)
+    if (a.json && pg_cli_json_save(a.json, emit_modes_json, &rep) != 0)
         goto bad;
-    if (svg && pg_modes_svg(svg, &rep) != 0)
+    if (a.svg && pg_modes_svg(a.svg, &rep) != 0)
         goto bad;
     rc = 0;
     goto done;
@@ -249,7 +291,7 @@ bad:
     rc = fail2("modes");
 done:
     free(rows);
-    if (input)
+    if (a.input)
         pg_run_free(&run);
     else
         pg_problem_free(&run.problem);
@@ -285,20 +327,18 @@ static void emit_trace_json(pg_json *j, const void *ctx)
     pg_json_object_end(j);
 }
 
-static int cmd_trace(int argc, char **argv)
+typedef struct {
+    const char *path, *json, *timeline, *schedule;
+    pg_tolerance tol;
+    pg_model_opts opts;
+} trace_args;
+
+/* trace's options and operand.  0: parsed; 2: the parser has said why
+ * (exit 2 as is); -1: pg_last_error says why. */
+static int parse_trace_args(int argc, char **argv, trace_args *a)
 {
-    const char *path = NULL, *json = NULL, *timeline = NULL, *schedule = NULL, *v;
-    pg_schedule *sch = NULL;
-    pg_tolerance tol = pg_tolerance_default();
-    pg_model_opts opts = {.tiles = 20000, .seed = 1, .deterministic = 0};
-    int rc = 2, r, have_run = 0;
-    pg_run run, sim;
-    pg_schedule *fitted = NULL;
-    pg_trace_issues issues;
-    pg_trace_cmp cmp;
-    int compared = 0;
-    memset(&run, 0, sizeof run);
-    memset(&sim, 0, sizeof sim);
+    const char *v;
+    int r;
     enum { O_JSON, O_TIMELINE, O_TOLERANCE, O_TILES, O_SEED, O_SCHEDULE, O_COUNT };
     static const pg_cli_opt table[O_COUNT] = {
         [O_JSON] = {"json", 0, "FILE", NULL},       [O_TIMELINE] = {"timeline", 0, "FILE", NULL},
@@ -313,84 +353,117 @@ static int cmd_trace(int argc, char **argv)
         v = c.value;
         if (r == PG_CLI_ERROR)
             return 2;
-        if ((r == PG_CLI_OPERAND && pg_arg_run_file(v, &path, SEE_HELP) != 0) ||
-            (r == O_TOLERANCE && pg_tolerance_parse(v, &tol) != 0))
-            goto bad;
+        if ((r == PG_CLI_OPERAND && pg_arg_run_file(v, &a->path, SEE_HELP) != 0) ||
+            (r == O_TOLERANCE && pg_tolerance_parse(v, &a->tol) != 0))
+            return -1;
         if (r == O_TILES) {
             if (pg_cli_int("--tiles", v, 10, 100000000, &n) != 0)
-                goto bad;
-            opts.tiles = n;
+                return -1;
+            a->opts.tiles = n;
         } else if (r == O_SEED) {
             if (pg_cli_u64("--seed", v, &u) != 0)
-                goto bad;
-            opts.seed = u;
+                return -1;
+            a->opts.seed = u;
         }
-        json = r == O_JSON ? v : json;
-        timeline = r == O_TIMELINE ? v : timeline;
-        schedule = r == O_SCHEDULE ? v : schedule;
+        a->json = r == O_JSON ? v : a->json;
+        a->timeline = r == O_TIMELINE ? v : a->timeline;
+        a->schedule = r == O_SCHEDULE ? v : a->schedule;
     }
-    if (pg_arg_need_run_file(path) != 0)
-        goto bad;
-    if (pg_run_read(path, &run, PG_READ_TRACE) != 0)
+    return pg_arg_need_run_file(a->path);
+}
+
+/* The schedule that describes the kernel (the trace must name its roles
+ * and phases), then the trace checked against it; *sch is the caller's. */
+static int check_trace(const trace_args *a, const pg_run *run, pg_schedule **sch, const char **sname,
+                       pg_trace_issues *issues)
+{
+    if (run->trace.n == 0)
+        return pg_fail("%s: the run has no trace (/trace is absent or empty)", a->path);
+    *sname = a->schedule ? a->schedule : pg_run_schedule_name(run);
+    if (!*sname || pg_schedule_load(*sname, sch) != 0 || pg_schedule_match_trace(*sch, &run->trace) != 0)
+        return pg_fail_context("%s", a->path);
+    if (pg_trace_check(run, *sch, issues) != 0)
+        return pg_fail_context("%s", a->path);
+    if (run->kernel.present)
+        printf("== trace of %s (%s on %s)\n", a->path, run->kernel.name, run->kernel.device);
+    else
+        printf("== trace of %s (kernel %s, schedule %s)\n", a->path, run->trace.kernel, pg_schedule_name(*sch));
+    pg_trace_issues_print(stdout, issues);
+    return 0;
+}
+
+/* The measured trace above the fitted model's simulated SM. */
+static int write_trace_timeline(const char *timeline, const pg_run *run, const pg_schedule *fitted,
+                                const pg_model_opts *opts)
+{
+    pg_run sim;
+    int rc = -1;
+    memset(&sim, 0, sizeof sim);
+    if (pg_model_simulate_trace(fitted, opts, 1, &sim.trace) != 0 ||
+        pg_timeline_svg_period(timeline, "measured (top) and model (bottom)", &run->trace, &sim.trace, 2, 6,
+                               pg_schedule_period_phase(fitted)) != 0)
+        goto done;
+    rc = 0;
+done:
+    pg_run_free(&sim);
+    return rc;
+}
+
+/* The verdict line; the exit status: 0 pass, 1 fail. */
+static int trace_verdict(const char *path, int impossible, const pg_trace_cmp *cmp)
+{
+    if (impossible) {
+        printf("FAIL: %s: the trace is impossible or from another kernel config; not fitted\n", path);
+        return 1;
+    }
+    if (cmp->flagged) {
+        printf("FAIL: %s: %d of %d figures outside tolerance\n", path, cmp->flagged, cmp->nrows);
+        return 1;
+    }
+    printf("PASS: %s: model within tolerance on all %d figures\n", path, cmp->nrows);
+    return 0;
+}
+
+static int cmd_trace(int argc, char **argv)
+{
+    trace_args a = {.tol = pg_tolerance_default(), .opts = {.tiles = 20000, .seed = 1, .deterministic = 0}};
+    pg_schedule *sch = NULL, *fitted = NULL;
+    const char *sname = NULL;
+    int rc, have_run = 0, compared = 0;
+    pg_run run;
+    pg_trace_issues issues;
+    pg_trace_cmp cmp;
+    memset(&run, 0, sizeof run);
+    rc = parse_trace_args(argc, argv, &a);
+    if (rc == 2)
+        return 2;
+    if (rc != 0 || pg_run_read(a.path, &run, PG_READ_TRACE) != 0)
         goto bad;
     have_run = 1;
-    if (check_outputs(json, timeline) != 0)
+    if (check_outputs(a.json, a.timeline) != 0 || check_trace(&a, &run, &sch, &sname, &issues) != 0)
         goto bad;
-    if (run.trace.n == 0) {
-        pg_fail("%s: the run has no trace (/trace is absent or empty)", path);
-        goto bad;
-    }
-    /* the schedule that describes the kernel: the trace must name its roles and phases */
-    const char *sname = schedule ? schedule : pg_run_schedule_name(&run);
-    if (!sname || pg_schedule_load(sname, &sch) != 0 || pg_schedule_match_trace(sch, &run.trace) != 0) {
-        pg_fail_context("%s", path);
-        goto bad;
-    }
-    if (pg_trace_check(&run, sch, &issues) != 0) {
-        pg_fail_context("%s", path);
-        goto bad;
-    }
-    if (run.kernel.present)
-        printf("== trace of %s (%s on %s)\n", path, run.kernel.name, run.kernel.device);
-    else
-        printf("== trace of %s (kernel %s, schedule %s)\n", path, run.trace.kernel, pg_schedule_name(sch));
-    pg_trace_issues_print(stdout, &issues);
     int impossible = issues.impossible + issues.config_mismatch > 0;
     /* only a possible trace of this kernel is worth fitting */
     if (!impossible) {
-        if (pg_trace_compare_as(&run, sname, &opts, tol, &cmp, &fitted) != 0) {
-            pg_fail_context("%s", path);
+        if (pg_trace_compare_as(&run, sname, &a.opts, a.tol, &cmp, &fitted) != 0) {
+            pg_fail_context("%s", a.path);
             goto bad;
         }
         compared = 1;
         pg_trace_cmp_print(stdout, &cmp);
-        if (timeline) {
-            if (pg_model_simulate_trace(fitted, &opts, 1, &sim.trace) != 0 ||
-                pg_timeline_svg_period(timeline, "measured (top) and model (bottom)", &run.trace, &sim.trace, 2, 6,
-                                       pg_schedule_period_phase(fitted)) != 0)
-                goto bad;
-        }
+        if (a.timeline && write_trace_timeline(a.timeline, &run, fitted, &a.opts) != 0)
+            goto bad;
     }
-    const trace_json tj = {path, &issues, compared ? &cmp : NULL};
-    if (json && pg_cli_json_save(json, emit_trace_json, &tj) != 0)
+    const trace_json tj = {a.path, &issues, compared ? &cmp : NULL};
+    if (a.json && pg_cli_json_save(a.json, emit_trace_json, &tj) != 0)
         goto bad;
-    if (impossible) {
-        printf("FAIL: %s: the trace is impossible or from another kernel config; not fitted\n", path);
-        rc = 1;
-    } else if (cmp.flagged) {
-        printf("FAIL: %s: %d of %d figures outside tolerance\n", path, cmp.flagged, cmp.nrows);
-        rc = 1;
-    } else {
-        printf("PASS: %s: model within tolerance on all %d figures\n", path, cmp.nrows);
-        rc = 0;
-    }
+    rc = trace_verdict(a.path, impossible, &cmp);
     goto done;
 bad:
     rc = fail2("trace");
 done:
     pg_schedule_free(fitted);
     pg_schedule_free(sch);
-    pg_run_free(&sim);
     if (have_run)
         pg_run_free(&run);
     return rc;
