@@ -13,7 +13,7 @@
 int sch_bandwidth_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
     static const char *const keys[] = {"compute", "bytes_per_tile", "bytes_per_s", "calibrated_period", "work",
-                                       "cal_bytes_per_tile", "floor", NULL};
+                                       "cal_bytes_per_tile", "floor", "traffic", NULL};
     (void)text;
     if (ntok < 2 || sch_kv_check(s, tok, ntok, 2, keys, line))
         return ntok < 2 ? FAIL(line, "usage: bandwidth PHASE compute= bytes_per_tile= bytes_per_s= "
@@ -31,6 +31,13 @@ int sch_bandwidth_parse(pg_schedule *s, const char *const *tok, int ntok, const 
     if (floor_key && strcmp(floor_key, "device") != 0 && strcmp(floor_key, "written") != 0)
         return FAIL(line, "bandwidth: floor must be device or written (got '%s')", floor_key);
     s->bw_floor_device = floor_key && strcmp(floor_key, "device") == 0;
+    const char *traffic = sch_kv(tok, ntok, 2, "traffic");
+    s->bw_traffic = !traffic || strcmp(traffic, "dram") == 0 ? SCH_TRAFFIC_DRAM
+                    : strcmp(traffic, "dram_k") == 0         ? SCH_TRAFFIC_DRAM_K
+                    : strcmp(traffic, "kblocks") == 0        ? SCH_TRAFFIC_KBLOCKS
+                                                             : -1;
+    if (s->bw_traffic < 0)
+        return FAIL(line, "bandwidth: traffic must be dram, dram_k or kblocks (got '%s')", traffic);
     if (sch_kv_num(s, tok, ntok, 2, "work", &s->bw_work, line) < 0 ||
         sch_kv_num(s, tok, ntok, 2, "cal_bytes_per_tile", &s->bw_cal_bytes_per_tile, line) < 0)
         return -1;
@@ -86,6 +93,8 @@ int sch_bandwidth_write(FILE *f, const pg_schedule *s, char *text)
         fprintf(f, " cal_bytes_per_tile=%.9g", s->bw_cal_bytes_per_tile);
     if (s->bw_floor_device)
         fputs(" floor=device", f);
+    if (s->bw_traffic != SCH_TRAFFIC_DRAM)
+        fputs(s->bw_traffic == SCH_TRAFFIC_DRAM_K ? " traffic=dram_k" : " traffic=kblocks", f);
     fputc('\n', f);
     return 1;
 }

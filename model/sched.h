@@ -111,6 +111,7 @@ typedef struct {
 } sch_contend;
 
 enum { SCH_KEEP_NONE = 0, SCH_KEEP_ALL = 1, SCH_KEEP_BUSY = 2 };
+enum { SCH_TRAFFIC_DRAM = 0, SCH_TRAFFIC_DRAM_K = 1, SCH_TRAFFIC_KBLOCKS = 2 };
 
 typedef struct {
     char name[SCH_NAME];
@@ -206,6 +207,13 @@ struct pg_schedule {
     /* floor=device: `pegemm model fit` sets bytes_per_s to the copy floor
      * pegemm measured on the run's GPU, where it knows that GPU (M72) */
     int bw_floor_device;
+    /* traffic= (docs/experiments.md M82): what `pegemm model validate` sets
+     * bytes_per_tile to for a run of another N or K.  dram (the default):
+     * the compulsory DRAM bytes of the run's shape; dram_k: those of the
+     * run's K at the calibration's N (the stall does not follow N: pingpong,
+     * whose B stages come from L2); kblocks: the fitted bytes x K'/K (the
+     * stage ring's reads, which follow the tile's k extent alone) */
+    int bw_traffic;
     int bw_line;
     char bw_spec[SCH_NAME]; /* PHASE as written, resolved once the dists are known */
     /* `kblocks PHASE count= stages= compute= issue=ROLE.STEP load=LATENCY

@@ -108,14 +108,25 @@ static int same_kernel(const pg_run *cal, const pg_run *run, pg_whatif *w)
     return w->why_not[0] == '\0';
 }
 
-/* The DRAM bytes of a tile of the run: its own where its N or K differs
- * from the calibration's (-1 for "the fitted line's": the same shape) */
-static double run_bytes_per_tile(const pg_run *cal, const pg_run *run)
+/* The `bandwidth` line's bytes of a tile of the run where its N or K
+ * differs from the calibration's (-1 for "the fitted line's": the same
+ * shape), as its traffic= says (sched.h, M82): the compulsory DRAM bytes
+ * of its shape (dram); of its K at the calibration's N, the same at
+ * another N (dram_k); the fitted bytes x K'/K (kblocks). */
+static double run_bytes_per_tile(const pg_run *cal, const pg_run *run, const pg_schedule *fit)
 {
-    const pg_shape *r = &run->problem.shape, *c = &cal->problem.shape;
-    if (r->N == c->N && r->K == c->K)
+    const pg_shape *c = &cal->problem.shape;
+    pg_shape r = run->problem.shape;
+    if (fit->bw_traffic != SCH_TRAFFIC_DRAM) {
+        if (r.K == c->K || c->K <= 0)
+            return -1;
+        if (fit->bw_traffic == SCH_TRAFFIC_KBLOCKS)
+            return fit->bw_bytes_per_tile * (double)r.K / (double)c->K;
+        r.N = c->N;
+    } else if (r.N == c->N && r.K == c->K) {
         return -1;
-    return fit_bandwidth_bytes_per_tile(r, fit_run_tiles(r, &run->kernel));
+    }
+    return fit_bandwidth_bytes_per_tile(&r, fit_run_tiles(&r, &run->kernel));
 }
 
 /* Another K (or N with partial tiles): each tile does another amount of
@@ -161,7 +172,7 @@ static unsigned shape_whatifs(const pg_run *cal, const pg_run *run, const pg_sch
         add(w, "stages=%d", kr->stages);
     }
     work_whatifs(cal, run, fit, w);
-    const double bytes = run_bytes_per_tile(cal, run);
+    const double bytes = run_bytes_per_tile(cal, run, fit);
     if (bytes >= 0 && fit->bw_dist >= 0)
         add(w, "bandwidth.bytes_per_tile=%.17g", bytes);
     return change | machine;
@@ -209,7 +220,7 @@ static void device_whatifs(const pg_run *cal, const pg_run *run, const pg_schedu
      * stays its own (cal_bytes_per_tile at its period): before M40 the
      * period was divided too, to undo the share's being taken from the
      * what-if's bytes */
-    const double bytes = run_bytes_per_tile(cal, run);
+    const double bytes = run_bytes_per_tile(cal, run, fit);
     add(w, "bandwidth.bytes_per_tile=%.17g", (bytes >= 0 ? bytes : fit->bw_bytes_per_tile) / ratio);
 }
 
