@@ -186,6 +186,53 @@ static void test_whatif_shape_pingpong(void **state)
     pg_schedule_free(s);
 }
 
+/* The `bandwidth` line's traffic= (M82): pingpong's (dram_k) leaves the
+ * bytes at another N and moves them at another K as dram does; dram (bres's)
+ * moves them at both; kblocks scales the fitted bytes by K'/K; a bad value
+ * is refused, naming the line. */
+static void test_whatif_traffic(void **state)
+{
+    (void)state;
+    pg_run cal, run;
+    pg_whatif w;
+    bres_run(&cal);
+    snprintf(cal.kernel.name, sizeof cal.kernel.name, "h100-pingpong-64x256x128-s4");
+    cal.kernel.tile_n = 256;
+    run = cal;
+    run.problem.shape.N = 512;
+    pg_schedule *s = NULL;
+    if (pg_schedule_load("h100-pingpong", &s) || pg_whatif_derive(&cal, &run, s, NULL, &w))
+        fail_msg("%s", pg_last_error());
+    assert_int_equal(s->bw_traffic, SCH_TRAFFIC_DRAM_K);
+    expect_sets(&w, (const char *const[]){"tiles=6272", "flops=157840048128"}, 2);
+    if (pg_schedule_set(s, "bandwidth.bytes_per_tile=49152", 0))
+        fail_msg("%s", pg_last_error());
+    s->bw_traffic = SCH_TRAFFIC_DRAM;
+    if (pg_whatif_derive(&cal, &run, s, NULL, &w))
+        fail_msg("%s", pg_last_error());
+    expect_sets(&w, (const char *const[]){"tiles=6272", "flops=157840048128", "bandwidth.bytes_per_tile=57344"}, 3);
+    s->bw_traffic = SCH_TRAFFIC_KBLOCKS;
+    run = cal;
+    run.problem.shape.K = 512;
+    if (pg_whatif_derive(&cal, &run, s, NULL, &w))
+        fail_msg("%s", pg_last_error());
+    assert_string_equal(w.set[w.n - 1], "bandwidth.bytes_per_tile=32768");
+    char *buf = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(buf, " traffic=kblocks\n"));
+    free(buf);
+    pg_schedule_free(s);
+    s = NULL;
+    assert_int_not_equal(pg_schedule_load_text("schedule t\nmachine units=1 tiles=10 clock_hz=1e9 flops=1\n"
+                                               "phase mainloop family=const mean=10\n"
+                                               "role consumer instances=1\n  work mainloop\n"
+                                               "bandwidth mainloop compute=5 bytes_per_tile=1 bytes_per_s=1 "
+                                               "calibrated_period=10 traffic=l2\n",
+                                               "t.sched", &s),
+                         0);
+    assert_non_null(strstr(pg_last_error(), "traffic must be dram, dram_k or kblocks (got 'l2')"));
+    assert_non_null(strstr(pg_last_error(), "t.sched:6"));
+}
+
 /* `bandwidth ... work=`: on a phase no `kblocks` line replays, another K's
  * work goes to the phase's mean (the fitted compute/stall split kept),
  * written back and refused below -compute (M40) */
@@ -629,6 +676,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_whatif_settings),   cmocka_unit_test(test_whatif_refusals),
         cmocka_unit_test(test_whatif_shape),      cmocka_unit_test(test_whatif_shape_pingpong),
+        cmocka_unit_test(test_whatif_traffic),
         cmocka_unit_test(test_whatif_other_gpu),  cmocka_unit_test(test_whatif_other_gpu_bandwidth),
         cmocka_unit_test(test_validate_runs),
         cmocka_unit_test(test_validate_variant),   cmocka_unit_test(test_validate_other_gpu),
