@@ -34,7 +34,7 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
         E->scale[i] = sch_dist_scale(s, s->slots[i].dist);
     for (int i = 0; i < s->nslots; i++)
         E->dq[i] = dramq_factor(s, s->slots[i].dist) * l2reuse_factor(s, s->slots[i].dist) *
-                   streamwall_factor(s, s->slots[i].dist);
+                   streamwall_factor(s, s->slots[i].dist) * colshare_factor(s, s->slots[i].dist);
     for (int i = 0; i < s->nct; i++)
         E->ct_at[s->ct[i].node] = E->ct_at[s->ct[i].by_node] = 1;
     E->unit_row0 = -1;

@@ -146,6 +146,10 @@ double l2reuse_replayed(const engine *E, int i, int64_t row, double v);
 double stretch_extra(engine *E, int64_t k, int dist, double end, double sample);
 double storenear_extra(engine *E, int64_t k, int dist, double end, double sample);
 void storenear_reset(engine *E);
+/* `colshare` (colshare.c): the factor on a distribution's samples (1
+ * unless it is listed, the line on and its blocks differ from the
+ * calibration's). */
+double colshare_factor(const pg_schedule *s, int dist);
 /* `streamwall` (streamwall.c): the wall, the period the GPU's stream floor
  * allows (cycles; 0: no line, or off), and the factor on latency `dist`
  * (the line's sw_scale where it lists `dist`, else 1). */

@@ -75,6 +75,11 @@ int l2reuse_fit(pg_schedule *s, const pg_run *run);
 /* The run's GPU's L2 in bytes: its file's `/kernel l2_bytes`, else that of
  * a GPU of the same name our runs recorded (H100 80GB HBM3, H200), else 0. */
 int64_t l2reuse_run_l2(const pg_run *run);
+/* A `colshare` line's column blocks (colshare_fit.c): the run's N over its
+ * tile's, rounded up (0 where its file has no tile width); fitted as both
+ * the line's blocks and cal_blocks; 0 without the line. */
+double colshare_run_blocks(const pg_run *run);
+int colshare_fit(pg_schedule *s, const pg_run *run);
 /* What pegemm measured on a GPU of this name (fit_gpus.c): its L2 in bytes
  * and its copy and stream floors in bytes/s; 0 for a GPU it has not run
  * on. */

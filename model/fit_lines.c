@@ -188,8 +188,17 @@ static int streamwall_fit_line(pg_schedule *s, const pg_run *run, const int64_t 
     return s->sw_copy_bytes_per_s > 0 ? pg_schedule_set(s, opt, 0) : 0;
 }
 
+/* `colshare`: the run's column blocks (the line's law and R are the
+ * kernel's and the machine's) */
+static int colshare_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
+{
+    (void)row_of, (void)ntiles;
+    return colshare_fit(s, run);
+}
+
 static const fit_line fit_line_table[] = {
     {"bandwidth", bandwidth_scale_work, bandwidth_work_whatif, bandwidth_fit},
+    {"colshare", NULL, NULL, colshare_fit_line},
     {"l2reuse", l2reuse_cal_set, NULL, l2reuse_fit_line},
     {"contend", NULL, NULL, contend_fit_line},
     {"kblocks", kblocks_scale_work, kblocks_scale_work, kblocks_fit_line},

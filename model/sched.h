@@ -290,6 +290,17 @@ struct pg_schedule {
     char dq_spec[SCH_DQ_MAX][SCH_NAME];
     double dq_qscale, dq_bytes_per_s, dq_cal_bytes_per_s, dq_clock_cal;
     double dq_rho; /* the DRAM share the prediction runs at (dq_rho_set) */
+    /* `colshare LATENCY... blocks=B cal_blocks=B0 ratio=R [on=0|1]`
+     * (model/colshare.c, docs/experiments.md M83): the CTAs of one row
+     * block (B column blocks) read its A block once from DRAM, the rest hit
+     * the L2, so the listed A loads take (1/B + (1 - 1/B) R) of a DRAM
+     * read, moved by that over the calibration's (B0): R an L2 hit's
+     * latency over a DRAM read's.  `pegemm model fit` sets both B and B0 to
+     * the run's N / tile_n; `validate` sets B to another run's. */
+    int cs_line, cs_on, cs_n;
+    int cs_dist[SCH_DQ_MAX];
+    char cs_spec[SCH_DQ_MAX][SCH_NAME];
+    double cs_blocks, cs_cal_blocks, cs_ratio;
     /* `l2reuse LATENCY... bytes=C ratio=R full=F cal_bytes=W0 on=0|1`
      * (model/l2reuse.c): a run whose working set W (the `bandwidth` line's
      * compulsory bytes per tile x tiles) the L2 of C bytes keeps between
@@ -458,6 +469,12 @@ int sch_tmaqueue_write(FILE *f, const pg_schedule *s, char *text);
 int sch_dramq_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
 int sch_dramq_resolve(pg_schedule *s);
 int sch_dramq_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+/* The `colshare` line (colshare_parse.c): parse, resolve the listed
+ * latencies, `colshare.KEY` overrides, write-back. */
+int sch_colshare_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
+int sch_colshare_resolve(pg_schedule *s);
+int sch_colshare_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+int sch_colshare_write(FILE *f, const pg_schedule *s, char *text);
 /* The `l2reuse` line (l2reuse_parse.c): parse, resolve against the
  * `bandwidth` line and the listed latencies, `l2reuse.KEY` overrides,
  * write-back (its engine part: engine.h; its fit: fit.h). */

@@ -21,6 +21,7 @@ const sch_line sch_lines[] = {
     {"stretch", sch_stretch_parse, NULL, sch_stretch_resolve, sch_stretch_override, sch_stretch_write},
     {"storenear", sch_storenear_parse, NULL, sch_storenear_resolve, sch_storenear_override, sch_storenear_write},
     {"streamwall", sch_streamwall_parse, NULL, sch_streamwall_resolve, sch_streamwall_override, sch_streamwall_write},
+    {"colshare", sch_colshare_parse, NULL, sch_colshare_resolve, sch_colshare_override, sch_colshare_write},
 };
 const int sch_nlines = (int)(sizeof sch_lines / sizeof sch_lines[0]);
 

@@ -268,6 +268,16 @@ static void wall_whatifs(const pg_run *run, const pg_schedule *fit, const pg_flo
             known ? fit_gpu_copy_floor(run->kernel.device) : fit->sw_copy_bytes_per_s * ratio);
 }
 
+/* The `colshare` line (model/colshare.c): the run's column blocks where
+ * they differ from the calibration's (another N): its A loads hit the L2
+ * for another share of the CTAs that read each row block. */
+static void colshare_whatifs(const pg_run *run, const pg_schedule *fit, pg_whatif *w)
+{
+    const double blocks = colshare_run_blocks(run);
+    if (fit->cs_line && blocks >= 1 && blocks != fit->cs_cal_blocks)
+        add(w, "colshare.blocks=%.17g", blocks);
+}
+
 int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *floors,
                      pg_whatif *w)
 {
@@ -279,6 +289,7 @@ int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fi
     if (!same_kernel(cal, run, w))
         return 0;
     unsigned change = shape_whatifs(cal, run, fit, w);
+    colshare_whatifs(run, fit, w);
     device_whatifs(cal, run, fit, floors, w);
     l2_whatifs(run, fit, floors, w);
     wall_whatifs(run, fit, floors, w);

@@ -1,0 +1,140 @@
+/* The `colshare` line's schedule side: parse, resolve the listed
+ * latencies, `colshare.KEY` overrides, write-back (the fitted blocks).
+ * What the line does is in colshare.c; its fit in colshare_fit.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_error.h"
+#include "sched.h"
+
+#define CSFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->cs_line))
+#define CS_USAGE "usage: colshare LATENCY... blocks=B cal_blocks=B0 ratio=R [on=0|1]"
+#define CS_RANGE "(blocks and cal_blocks >= 1, 0 < ratio <= 4, on 0|1)"
+
+static const char *const k_keys[] = {"blocks", "cal_blocks", "ratio", "on", NULL};
+
+static int key_ok(const char *key, double v)
+{
+    if (strcmp(key, "on") == 0)
+        return v == 0 || v == 1;
+    if (strcmp(key, "ratio") == 0)
+        return v > 0 && v <= 4;
+    return v >= 1 && v < 1e9;
+}
+
+/* the field of a number key (NULL for `on`) */
+static const double *key_value_of(const pg_schedule *s, const char *key)
+{
+    return strcmp(key, "blocks") == 0       ? &s->cs_blocks
+           : strcmp(key, "cal_blocks") == 0 ? &s->cs_cal_blocks
+           : strcmp(key, "ratio") == 0      ? &s->cs_ratio
+                                            : NULL;
+}
+
+/* the same, to set (s is the caller's own, not const) */
+static double *key_field(pg_schedule *s, const char *key) { return (double *)key_value_of(s, key); }
+
+static void set_key(pg_schedule *s, const char *key, double v)
+{
+    if (strcmp(key, "on") == 0)
+        s->cs_on = (int)v;
+    else
+        *key_field(s, key) = v;
+}
+
+/* the key of token `tok` (NAME=VALUE), or -1 */
+static int key_index(const char *tok)
+{
+    const char *eq = strchr(tok, '=');
+    for (int k = 0; eq && k_keys[k]; k++)
+        if (strlen(k_keys[k]) == (size_t)(eq - tok) && strncmp(tok, k_keys[k], (size_t)(eq - tok)) == 0)
+            return k;
+    return -1;
+}
+
+/* a listed latency's name */
+static int add_latency(pg_schedule *s, const char *name)
+{
+    if (s->cs_n == SCH_DQ_MAX)
+        return CSFAIL("colshare: at most %d latencies", SCH_DQ_MAX);
+    if (strlen(name) >= SCH_NAME)
+        return CSFAIL("colshare: name too long");
+    snprintf(s->cs_spec[s->cs_n++], SCH_NAME, "%s", name);
+    return 0;
+}
+
+int sch_colshare_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
+{
+    (void)text;
+    if (s->cs_line)
+        return pg_fail("%s:%d: only one `colshare` line (first at line %d)", s->origin, line, s->cs_line);
+    s->cs_line = line;
+    s->cs_on = 1;
+    int seen[4] = {0};
+    for (int i = 1; i < ntok; i++) {
+        const char *eq = strchr(tok[i], '=');
+        if (!eq) {
+            if (add_latency(s, tok[i]))
+                return -1;
+            continue;
+        }
+        const int k = key_index(tok[i]);
+        if (k < 0)
+            return CSFAIL("colshare: '%s': expected blocks=, cal_blocks=, ratio= or on=", tok[i]);
+        char *end = NULL;
+        const double v = strtod(eq + 1, &end);
+        if (end == eq + 1 || *end || !key_ok(k_keys[k], v))
+            return CSFAIL("colshare: %s is out of range " CS_RANGE, tok[i]);
+        set_key(s, k_keys[k], v);
+        seen[k] = 1;
+    }
+    if (s->cs_n == 0 || !seen[0] || !seen[1] || !seen[2])
+        return CSFAIL(CS_USAGE);
+    return 0;
+}
+
+int sch_colshare_resolve(pg_schedule *s)
+{
+    for (int i = 0; s->cs_line && i < s->cs_n; i++) {
+        const int d = sch_find_dist(s, s->cs_spec[i]);
+        if (d < 0 || s->dists[d].kind == DKIND_PHASE)
+            return CSFAIL("colshare: '%s' is not a `latency` or `memory` line of this schedule", s->cs_spec[i]);
+        s->cs_dist[i] = d;
+    }
+    return 0;
+}
+
+int sch_colshare_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
+{
+    if (!s->cs_line)
+        return pg_fail("'%s': this schedule has no colshare line", param);
+    const int is_on = strcmp(stat, "on") == 0;
+    double *f = is_on ? NULL : key_field(s, stat);
+    if (!f && !is_on)
+        return pg_fail("'%s': colshare takes blocks, cal_blocks, ratio, on", param);
+    const double v = relative ? (is_on ? s->cs_on : *f) + value : value;
+    if (!key_ok(stat, v))
+        return pg_fail("'%s': %g is out of range " CS_RANGE, param, v);
+    set_key(s, stat, v);
+    return 0;
+}
+
+/* Written as the schedule has it, each number key with its value now (the
+ * fitted blocks); `on=` as written (an option's `$name` stays). */
+int sch_colshare_write(FILE *f, const pg_schedule *s, char *text)
+{
+    if (!s->cs_line)
+        return 0;
+    for (char *save = NULL, *t = strtok_r(text, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        const int k = key_index(t);
+        if (t != text)
+            fputc(' ', f);
+        if (k >= 0 && strcmp(k_keys[k], "on") != 0)
+            fprintf(f, "%s=%.9g", k_keys[k], *key_value_of(s, k_keys[k]));
+        else
+            fputs(t, f);
+    }
+    fputc('\n', f);
+    return 1;
+}
