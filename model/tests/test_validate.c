@@ -204,13 +204,17 @@ static void test_whatif_traffic(void **state)
     if (pg_schedule_load("h100-pingpong", &s) || pg_whatif_derive(&cal, &run, s, NULL, &w))
         fail_msg("%s", pg_last_error());
     assert_int_equal(s->bw_traffic, SCH_TRAFFIC_DRAM_K);
-    expect_sets(&w, (const char *const[]){"tiles=6272", "flops=157840048128"}, 2);
+    /* ... and its `colshare` line (M84) takes the run's two column blocks */
+    expect_sets(&w, (const char *const[]){"tiles=6272", "flops=157840048128", "colshare.blocks=2"}, 3);
     if (pg_schedule_set(s, "bandwidth.bytes_per_tile=49152", 0))
         fail_msg("%s", pg_last_error());
     s->bw_traffic = SCH_TRAFFIC_DRAM;
     if (pg_whatif_derive(&cal, &run, s, NULL, &w))
         fail_msg("%s", pg_last_error());
-    expect_sets(&w, (const char *const[]){"tiles=6272", "flops=157840048128", "bandwidth.bytes_per_tile=57344"}, 3);
+    expect_sets(&w,
+                (const char *const[]){"tiles=6272", "flops=157840048128", "bandwidth.bytes_per_tile=57344",
+                                      "colshare.blocks=2"},
+                4);
     s->bw_traffic = SCH_TRAFFIC_KBLOCKS;
     run = cal;
     run.problem.shape.K = 512;
