@@ -43,27 +43,6 @@ static void set_key(pg_schedule *s, const char *key, double v)
         *key_field(s, key) = v;
 }
 
-/* the key of token `tok` (NAME=VALUE), or -1 */
-static int key_index(const char *tok)
-{
-    const char *eq = strchr(tok, '=');
-    for (int k = 0; eq && k_keys[k]; k++)
-        if (strlen(k_keys[k]) == (size_t)(eq - tok) && strncmp(tok, k_keys[k], (size_t)(eq - tok)) == 0)
-            return k;
-    return -1;
-}
-
-/* a listed latency's name */
-static int add_latency(pg_schedule *s, const char *name)
-{
-    if (s->cs_n == SCH_DQ_MAX)
-        return CSFAIL("colshare: at most %d latencies", SCH_DQ_MAX);
-    if (strlen(name) >= SCH_NAME)
-        return CSFAIL("colshare: name too long");
-    snprintf(s->cs_spec[s->cs_n++], SCH_NAME, "%s", name);
-    return 0;
-}
-
 int sch_colshare_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
     (void)text;
@@ -71,24 +50,11 @@ int sch_colshare_parse(pg_schedule *s, const char *const *tok, int ntok, const c
         return pg_fail("%s:%d: only one `colshare` line (first at line %d)", s->origin, line, s->cs_line);
     s->cs_line = line;
     s->cs_on = 1;
+    const sch_latline d = {"colshare", k_keys, "blocks=, cal_blocks=, ratio= or on=", CS_RANGE, key_ok, set_key,
+                           s->cs_spec, &s->cs_n, SCH_DQ_MAX};
     int seen[4] = {0};
-    for (int i = 1; i < ntok; i++) {
-        const char *eq = strchr(tok[i], '=');
-        if (!eq) {
-            if (add_latency(s, tok[i]))
-                return -1;
-            continue;
-        }
-        const int k = key_index(tok[i]);
-        if (k < 0)
-            return CSFAIL("colshare: '%s': expected blocks=, cal_blocks=, ratio= or on=", tok[i]);
-        char *end = NULL;
-        const double v = strtod(eq + 1, &end);
-        if (end == eq + 1 || *end || !key_ok(k_keys[k], v))
-            return CSFAIL("colshare: %s is out of range " CS_RANGE, tok[i]);
-        set_key(s, k_keys[k], v);
-        seen[k] = 1;
-    }
+    if (sch_latline_parse(s, &d, tok, ntok, line, seen))
+        return -1;
     if (s->cs_n == 0 || !seen[0] || !seen[1] || !seen[2])
         return CSFAIL(CS_USAGE);
     return 0;
@@ -127,7 +93,7 @@ int sch_colshare_write(FILE *f, const pg_schedule *s, char *text)
     if (!s->cs_line)
         return 0;
     for (char *save = NULL, *t = strtok_r(text, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-        const int k = key_index(t);
+        const int k = sch_latline_key(k_keys, t);
         if (t != text)
             fputc(' ', f);
         if (k >= 0 && strcmp(k_keys[k], "on") != 0)

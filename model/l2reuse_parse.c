@@ -49,16 +49,6 @@ static void set_key(pg_schedule *s, const char *key, double v)
         *key_field(s, key) = v;
 }
 
-/* the key of token `tok` (NAME=VALUE), or -1 */
-static int key_index(const char *tok)
-{
-    const char *eq = strchr(tok, '=');
-    for (int k = 0; eq && k_keys[k]; k++)
-        if (strlen(k_keys[k]) == (size_t)(eq - tok) && strncmp(tok, k_keys[k], (size_t)(eq - tok)) == 0)
-            return k;
-    return -1;
-}
-
 int sch_l2reuse_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
     (void)text;
@@ -66,27 +56,11 @@ int sch_l2reuse_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
         return pg_fail("%s:%d: only one `l2reuse` line (first at line %d)", s->origin, line, s->l2_line);
     s->l2_line = line;
     s->l2_on = 1;
+    const sch_latline d = {"l2reuse", k_keys, "bytes=, ratio=, full=, cal_bytes= or on=", L2_RANGE, key_ok, set_key,
+                           s->l2_spec, &s->l2_n, SCH_DQ_MAX};
     int seen[5] = {0};
-    for (int i = 1; i < ntok; i++) {
-        const char *eq = strchr(tok[i], '=');
-        if (!eq) {
-            if (s->l2_n == SCH_DQ_MAX)
-                return L2FAIL("l2reuse: at most %d latencies", SCH_DQ_MAX);
-            if (strlen(tok[i]) >= SCH_NAME)
-                return L2FAIL("l2reuse: name too long");
-            snprintf(s->l2_spec[s->l2_n++], SCH_NAME, "%s", tok[i]);
-            continue;
-        }
-        const int k = key_index(tok[i]);
-        if (k < 0)
-            return L2FAIL("l2reuse: '%s': expected bytes=, ratio=, full=, cal_bytes= or on=", tok[i]);
-        char *end = NULL;
-        const double v = strtod(eq + 1, &end);
-        if (end == eq + 1 || *end || !key_ok(k_keys[k], v))
-            return L2FAIL("l2reuse: %s is out of range " L2_RANGE, tok[i]);
-        set_key(s, k_keys[k], v);
-        seen[k] = 1;
-    }
+    if (sch_latline_parse(s, &d, tok, ntok, line, seen))
+        return -1;
     if (s->l2_n == 0 || !seen[0] || !seen[1] || !seen[2])
         return L2FAIL(L2_USAGE);
     return 0;
@@ -131,7 +105,7 @@ int sch_l2reuse_write(FILE *f, const pg_schedule *s, char *text)
         return 0;
     int wrote_cal = 0;
     for (char *save = NULL, *t = strtok_r(text, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-        const int k = key_index(t);
+        const int k = sch_latline_key(k_keys, t);
         if (t != text)
             fputc(' ', f);
         if (k >= 0 && k_keys[k] && strcmp(k_keys[k], "on") != 0)

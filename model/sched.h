@@ -469,6 +469,25 @@ int sch_tmaqueue_write(FILE *f, const pg_schedule *s, char *text);
 int sch_dramq_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
 int sch_dramq_resolve(pg_schedule *s);
 int sch_dramq_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+/* A line that lists latencies by name and takes NAME=NUMBER keys
+ * (sched_latline.c; `l2reuse`, `colshare`): its names go to spec[*n] (at
+ * most max), each key must be one of keys (seen[its index] set), its value
+ * a number key_ok accepts, which set_key stores.  Messages name `what` and
+ * the schedule's line.  sch_latline_key: the index of NAME=VALUE's key in
+ * keys, or -1. */
+typedef struct {
+    const char *what;        /* the directive */
+    const char *const *keys; /* NULL-terminated */
+    const char *expected;    /* the keys, for "expected ..." */
+    const char *range;       /* the keys' ranges, for "out of range ..." */
+    int (*key_ok)(const char *key, double v);
+    void (*set_key)(pg_schedule *s, const char *key, double v);
+    char (*spec)[SCH_NAME];
+    int *n;
+    int max;
+} sch_latline;
+int sch_latline_parse(pg_schedule *s, const sch_latline *d, const char *const *tok, int ntok, int line, int *seen);
+int sch_latline_key(const char *const *keys, const char *tok);
 /* The `colshare` line (colshare_parse.c): parse, resolve the listed
  * latencies, `colshare.KEY` overrides, write-back. */
 int sch_colshare_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);

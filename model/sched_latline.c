@@ -1,0 +1,54 @@
+/* The token loop of a schedule line that lists latencies by name and takes
+ * NAME=NUMBER keys (`l2reuse`, `colshare`): one loop, so their messages
+ * and checks stay alike.  Each line keeps its own keys, ranges and fields
+ * (its *_parse.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_error.h"
+#include "sched.h"
+
+#define LFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, line))
+
+int sch_latline_key(const char *const *keys, const char *tok)
+{
+    const char *eq = strchr(tok, '=');
+    for (int k = 0; eq && keys[k]; k++)
+        if (strlen(keys[k]) == (size_t)(eq - tok) && strncmp(tok, keys[k], (size_t)(eq - tok)) == 0)
+            return k;
+    return -1;
+}
+
+/* a listed latency's name into the line's next spec */
+static int add_name(pg_schedule *s, const sch_latline *d, const char *name, int line)
+{
+    if (*d->n == d->max)
+        return LFAIL("%s: at most %d latencies", d->what, d->max);
+    if (strlen(name) >= SCH_NAME)
+        return LFAIL("%s: name too long", d->what);
+    snprintf(d->spec[(*d->n)++], SCH_NAME, "%s", name);
+    return 0;
+}
+
+int sch_latline_parse(pg_schedule *s, const sch_latline *d, const char *const *tok, int ntok, int line, int *seen)
+{
+    for (int i = 1; i < ntok; i++) {
+        const char *eq = strchr(tok[i], '=');
+        if (!eq) {
+            if (add_name(s, d, tok[i], line))
+                return -1;
+            continue;
+        }
+        const int k = sch_latline_key(d->keys, tok[i]);
+        if (k < 0)
+            return LFAIL("%s: '%s': expected %s", d->what, tok[i], d->expected);
+        char *end = NULL;
+        const double v = strtod(eq + 1, &end);
+        if (end == eq + 1 || *end || !d->key_ok(d->keys[k], v))
+            return LFAIL("%s: %s is out of range %s", d->what, tok[i], d->range);
+        d->set_key(s, d->keys[k], v);
+        seen[k] = 1;
+    }
+    return 0;
+}
