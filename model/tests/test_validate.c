@@ -160,20 +160,28 @@ static void test_whatif_shape(void **state)
     pg_schedule_free(s);
 }
 
+/* pingpong's calibration (bres_run's H100 run, pingpong's kernel and
+ * tile) and its built-in schedule's what-ifs for a run of another shape */
+static pg_schedule *pingpong_whatifs(pg_run *cal, pg_run *run, const pg_shape *shape, pg_whatif *w)
+{
+    bres_run(cal);
+    snprintf(cal->kernel.name, sizeof cal->kernel.name, "h100-pingpong-64x256x128-s4");
+    cal->kernel.tile_n = 256;
+    *run = *cal;
+    run->problem.shape = *shape;
+    pg_schedule *s = NULL;
+    if (pg_schedule_load("h100-pingpong", &s) || pg_whatif_derive(cal, run, s, NULL, w))
+        fail_msg("%s", pg_last_error());
+    return s;
+}
+
 /* pingpong's schedule counts its k-blocks from the `kblocks` option too */
 static void test_whatif_shape_pingpong(void **state)
 {
     (void)state;
     pg_run cal, run;
     pg_whatif w;
-    bres_run(&cal);
-    snprintf(cal.kernel.name, sizeof cal.kernel.name, "h100-pingpong-64x256x128-s4");
-    cal.kernel.tile_n = 256;
-    run = cal;
-    run.problem.shape.K = 1024;
-    pg_schedule *s = NULL;
-    if (pg_schedule_load("h100-pingpong", &s) || pg_whatif_derive(&cal, &run, s, NULL, &w))
-        fail_msg("%s", pg_last_error());
+    pg_schedule *s = pingpong_whatifs(&cal, &run, &(pg_shape){200704, 768, 1024, 4096}, &w);
     expect_sets(&w,
                 (const char *const[]){"flops=315680096256", "kblocks=8", "kblocks.tile_compute=4096",
                                       "bandwidth.bytes_per_tile=54613.333333333336"},
@@ -195,14 +203,7 @@ static void test_whatif_traffic(void **state)
     (void)state;
     pg_run cal, run;
     pg_whatif w;
-    bres_run(&cal);
-    snprintf(cal.kernel.name, sizeof cal.kernel.name, "h100-pingpong-64x256x128-s4");
-    cal.kernel.tile_n = 256;
-    run = cal;
-    run.problem.shape.N = 512;
-    pg_schedule *s = NULL;
-    if (pg_schedule_load("h100-pingpong", &s) || pg_whatif_derive(&cal, &run, s, NULL, &w))
-        fail_msg("%s", pg_last_error());
+    pg_schedule *s = pingpong_whatifs(&cal, &run, &(pg_shape){200704, 512, 768, 4096}, &w);
     assert_int_equal(s->bw_traffic, SCH_TRAFFIC_DRAM_K);
     /* ... and its `colshare` line (M84) takes the run's two column blocks */
     expect_sets(&w, (const char *const[]){"tiles=6272", "flops=157840048128", "colshare.blocks=2"}, 3);
