@@ -163,10 +163,10 @@ double contend_loop_extra(const engine *E)
 void contend_reset(engine *E)
 {
     const pg_schedule *s = E->s;
-    for (int i = 0; i < s->nct; i++)
+    for (int i = 0; i < s->nct; i++) {
         E->ct_mean[i] = s->ct[i].overlap; /* no overlap measured yet: the sampled work as traced */
-    for (int i = 0; i < s->nct; i++)
         E->ct_idle[i] = 0;
+    }
     if (E->ct_iv)
         memset(E->ct_iv, 0, sizeof(double) * (size_t)E->R * (size_t)s->nct * CT_REC);
 }

@@ -130,8 +130,8 @@ static void eval_tile(engine *E, int64_t k)
             double *b = E->kb + (k % R) * (s->kb_count + 1);
             kblocks_run(E, k, start, e->w, b);
             xk[v] = b[s->kb_count];
-            if (E->ct_at[v])
-                contend_record(E, v, k, start, b[s->kb_count] - e->w, b[s->kb_count]); /* work: the loop without its constant */
+            if (E->ct_at[v]) /* its work: the loop without its constant */
+                contend_record(E, v, k, start, b[s->kb_count] - e->w, b[s->kb_count]);
             continue;
         }
         for (int j = s->in_begin[v]; j < s->in_begin[v + 1]; j++) {

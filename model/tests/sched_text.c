@@ -6,9 +6,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
+#include "pg_error.h"
 #include "sched_text.h"
 
 char *pg_test_schedule_text(const pg_schedule *s, const char *header)
@@ -21,4 +23,14 @@ char *pg_test_schedule_text(const pg_schedule *s, const char *header)
     assert_int_equal(fclose(f), 0);
     assert_non_null(buf);
     return buf;
+}
+
+void pg_test_refused(const char *text, const char *msg)
+{
+    pg_schedule *s = NULL;
+    assert_int_not_equal(pg_schedule_load_text(text, "bad.sched", &s), 0);
+    assert_null(s);
+    if (!strstr(pg_last_error(), msg))
+        fail_msg("'%s' not in '%s'", msg, pg_last_error());
+    assert_non_null(strstr(pg_last_error(), "bad.sched:"));
 }

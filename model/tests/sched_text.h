@@ -11,6 +11,10 @@
  * write fails. */
 char *pg_test_schedule_text(const pg_schedule *s, const char *header);
 
+/* Fails the cmocka test unless schedule `text` (loaded as "bad.sched") is
+ * refused with an error that holds `msg` and names the file and line. */
+void pg_test_refused(const char *text, const char *msg);
+
 /* A schedule with a closed-form period (test_dramq.c, test_warmup.c): one
  * warp computes 1,000 cycles a tile, then waits for a 1,000-cycle load
  * issued when its compute ended; its DRAM share at the 2,000-cycle

@@ -69,29 +69,19 @@ static void the_line_is_written_back(void **st)
     pg_schedule_free(s);
 }
 
-static void refused(const char *text, const char *msg)
-{
-    pg_schedule *s = NULL;
-    assert_int_not_equal(pg_schedule_load_text(text, "bad.sched", &s), 0);
-    assert_null(s);
-    if (!strstr(pg_last_error(), msg))
-        fail_msg("'%s' not in '%s'", msg, pg_last_error());
-    assert_non_null(strstr(pg_last_error(), "bad.sched:"));
-}
-
 static void bad_lines_are_refused(void **st)
 {
     (void)st;
-    refused(SCHED("colshare blocks=1 cal_blocks=3 ratio=0.71\n"), "usage: colshare LATENCY...");
-    refused(SCHED("colshare first_load cal_blocks=3 ratio=0.71\n"), "usage: colshare LATENCY...");
-    refused(SCHED("colshare first_load blocks=0 cal_blocks=3 ratio=0.71\n"), "blocks=0 is out of range");
-    refused(SCHED("colshare first_load blocks=1 cal_blocks=3 ratio=5\n"), "ratio=5 is out of range");
-    refused(SCHED("colshare first_load blocks=1 cal_blocks=3 ratio=0.71 on=2\n"), "on=2 is out of range");
-    refused(SCHED("colshare first_load blocks=1 cal_blocks=3 ratio=0.71 speed=1\n"),
+    pg_test_refused(SCHED("colshare blocks=1 cal_blocks=3 ratio=0.71\n"), "usage: colshare LATENCY...");
+    pg_test_refused(SCHED("colshare first_load cal_blocks=3 ratio=0.71\n"), "usage: colshare LATENCY...");
+    pg_test_refused(SCHED("colshare first_load blocks=0 cal_blocks=3 ratio=0.71\n"), "blocks=0 is out of range");
+    pg_test_refused(SCHED("colshare first_load blocks=1 cal_blocks=3 ratio=5\n"), "ratio=5 is out of range");
+    pg_test_refused(SCHED("colshare first_load blocks=1 cal_blocks=3 ratio=0.71 on=2\n"), "on=2 is out of range");
+    pg_test_refused(SCHED("colshare first_load blocks=1 cal_blocks=3 ratio=0.71 speed=1\n"),
             "'speed=1': expected blocks=, cal_blocks=, ratio= or on=");
-    refused(SCHED("colshare mainloop blocks=1 cal_blocks=3 ratio=0.71\n"),
+    pg_test_refused(SCHED("colshare mainloop blocks=1 cal_blocks=3 ratio=0.71\n"),
             "'mainloop' is not a `latency` or `memory` line");
-    refused(SCHED(LINE("1", "3") LINE("1", "3")), "only one `colshare` line");
+    pg_test_refused(SCHED(LINE("1", "3") LINE("1", "3")), "only one `colshare` line");
     pg_schedule *s = NULL;
     assert_int_equal(pg_schedule_load_text(SCHED(LINE("1", "3")), "cs.sched", &s), 0);
     assert_int_not_equal(pg_schedule_set(s, "colshare.blocks=0.5", 0), 0);

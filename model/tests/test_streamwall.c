@@ -89,33 +89,24 @@ static void the_line_is_written_back(void **st)
     pg_schedule_free(s);
 }
 
-static void refused(const char *text, const char *msg)
-{
-    pg_schedule *s = NULL;
-    assert_int_not_equal(pg_schedule_load_text(text, "bad.sched", &s), 0);
-    assert_null(s);
-    if (!strstr(pg_last_error(), msg))
-        fail_msg("'%s' not in '%s'", msg, pg_last_error());
-    assert_non_null(strstr(pg_last_error(), "bad.sched:"));
-}
-
 static void bad_lines_are_refused(void **st)
 {
     (void)st;
-    refused(SCHED("streamwall bytes_per_s=4e11\n"), "usage: streamwall LATENCY...");
-    refused(SCHED("streamwall first_load\n"), "usage: streamwall LATENCY...");
-    refused(SCHED("streamwall first_load bytes_per_s=0\n"), "bytes_per_s must be positive");
-    refused(SCHED("streamwall first_load bytes_per_s=4e11 floor=gpu\n"), "floor must be device or written (got 'gpu')");
-    refused(SCHED("streamwall first_load bytes_per_s=4e11 on=2\n"), "on must be 0 or 1");
-    refused(SCHED("streamwall first_load bytes_per_s=4e11 copy_bytes_per_s=8e11\n"),
+    pg_test_refused(SCHED("streamwall bytes_per_s=4e11\n"), "usage: streamwall LATENCY...");
+    pg_test_refused(SCHED("streamwall first_load\n"), "usage: streamwall LATENCY...");
+    pg_test_refused(SCHED("streamwall first_load bytes_per_s=0\n"), "bytes_per_s must be positive");
+    pg_test_refused(SCHED("streamwall first_load bytes_per_s=4e11 floor=gpu\n"),
+                    "floor must be device or written (got 'gpu')");
+    pg_test_refused(SCHED("streamwall first_load bytes_per_s=4e11 on=2\n"), "on must be 0 or 1");
+    pg_test_refused(SCHED("streamwall first_load bytes_per_s=4e11 copy_bytes_per_s=8e11\n"),
             "copy_bytes_per_s and write_bytes go together");
-    refused(SCHED("streamwall first_load bytes_per_s=4e11 copy_bytes_per_s=8e11 write_bytes=-1\n"),
+    pg_test_refused(SCHED("streamwall first_load bytes_per_s=4e11 copy_bytes_per_s=8e11 write_bytes=-1\n"),
             "write_bytes >= 0");
-    refused(SCHED("streamwall first_load bytes_per_s=4e11 speed=1\n"), "'speed=1': expected KEY=VALUE");
-    refused(SCHED("streamwall mainloop bytes_per_s=4e11\n"), "'mainloop' is not a `latency` or `memory` line");
-    refused(SCHED("streamwall first_load bytes_per_s=4e11\nstreamwall first_load bytes_per_s=4e11\n"),
+    pg_test_refused(SCHED("streamwall first_load bytes_per_s=4e11 speed=1\n"), "'speed=1': expected KEY=VALUE");
+    pg_test_refused(SCHED("streamwall mainloop bytes_per_s=4e11\n"), "'mainloop' is not a `latency` or `memory` line");
+    pg_test_refused(SCHED("streamwall first_load bytes_per_s=4e11\nstreamwall first_load bytes_per_s=4e11\n"),
             "only one `streamwall` line");
-    refused("schedule x\nmachine units=1 tiles=100 clock_hz=1e9 flops=1e12\nperiod consumer.mainloop\n"
+    pg_test_refused("schedule x\nmachine units=1 tiles=100 clock_hz=1e9 flops=1e12\nperiod consumer.mainloop\n"
             "phase mainloop family=const mean=1000\nlatency first_load family=const mean=10\n"
             "role consumer instances=1\n  wait load_wait until consumer.mainloop[1] + first_load\n  work mainloop\n"
             "streamwall first_load bytes_per_s=4e11\n",
