@@ -24,6 +24,7 @@
  * a tile's overlap joins the running mean once both intervals are known
  * (tile=next: when tile k + 1's `by` step has run; tile=previous: when tile
  * k's contended step has). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -121,7 +122,7 @@ void contend_record(engine *E, int v, int64_t k, double start, double work_end, 
             r[2] = start;
             r[3] = work_end;
             r[5] = end;
-            if (!c->previous && k >= 1)
+            if (!c->previous && !c->solve_tile && k >= 1)
                 add_overlap(E, i, k - 1, record(E, i, k - 1), r);
         }
     }
@@ -149,6 +150,68 @@ double contend_step_end(engine *E, int v, int64_t k, double start, double best)
             break;
         }
     return best;
+}
+
+/* The extra work at overlap ov against the sample's own overlap (its
+ * traced row's, else the line's mean), keep=1's floor applied */
+static double extra_at(const sch_contend *c, double ov, double traced)
+{
+    const double x = c->slowdown * (ov - (isfinite(traced) ? traced : c->overlap));
+    return c->keep == SCH_KEEP_ALL && x < 0 ? 0 : x;
+}
+
+/* A tile=previous line j whose `by` step is line i's contended step read
+ * tile k's interval of it, before the solve, when tile k + 1's step ran:
+ * its running mean takes the solved interval's overlap instead. */
+static void correct_previous(engine *E, int i, int64_t k, const double *step)
+{
+    const pg_schedule *s = E->s;
+    for (int j = 0; j < s->nct; j++) {
+        const sch_contend *p = &s->ct[j];
+        if (!p->previous || p->by_node != s->ct[i].node)
+            continue;
+        double *was = record(E, j, k), *next = record(E, j, k + 1);
+        const double wt = contend_weight(p, step[1] - step[0]);
+        const double d = contend_overlap(next[0], next[1], step[0], step[1]) * wt -
+                         contend_overlap(next[0], next[1], was[2], was[3]) * contend_weight(p, was[3] - was[2]);
+        E->ct_mean[j] += d / p->window;
+        was[2] = step[0];
+        was[3] = step[1];
+        was[5] = step[2];
+    }
+}
+
+/* solve=tile (M86): tile k's contended step against tile k + 1's `by` step,
+ * which has run.  Its work w' = w + C x (ov(w') - OV), ov the overlap of
+ * [start, start + w'] with that step: a contraction (C x weight < 1), so a
+ * few rounds settle it.  Returns the step's new end; its record, the line's
+ * running mean (for a report) and tile=previous lines that read it move. */
+double contend_solve_tile(engine *E, int i, int64_t k)
+{
+    const pg_schedule *s = E->s;
+    const sch_contend *c = &s->ct[i];
+    double *r = record(E, i, k);
+    const double *by = record(E, i, k + 1);
+    const double work = E->smp[(k % E->R) * s->nslots + c->slot], rest = r[4] - r[1];
+    const double wt = contend_weight(c, by[3] - by[2]);
+    const double traced = E->ct_row_ov[(k % E->R) * s->nct + i];
+    double w = r[1] - r[0], ov = 0;
+    for (int it = 0; it < 64; it++) {
+        ov = contend_overlap(r[0], r[0] + w, by[2], by[3]) * wt;
+        double next = work + extra_at(c, ov, traced);
+        if (next < 0)
+            next = 0;
+        const int settled = fabs(next - w) < 1e-3;
+        w = next;
+        if (settled)
+            break;
+    }
+    E->ct_mean[i] += (ov - E->ct_mean[i]) / c->window;
+    const double step[3] = {r[0], r[0] + w, r[0] + w + rest};
+    correct_previous(E, i, k, step);
+    r[1] = step[1];
+    r[4] = step[2];
+    return step[2];
 }
 
 double contend_loop_extra(const engine *E)

@@ -17,7 +17,9 @@
  * from runs at other delays.  overlap = the trace's mean ov, the point at
  * which the traced samples replay unchanged (contend.c).  With compute=K
  * each tile's ov is weighted by K / its `by` step's work, as the engine
- * weights it (contend_weight; docs/experiments.md M30). */
+ * weights it (contend_weight; docs/experiments.md M30).  solve=tile: each
+ * row's own overlap goes into the table beside its phases
+ * (contend_table.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +100,7 @@ static double work_of(const pg_schedule *s, const int64_t *row_of, int64_t k, in
 
 typedef struct {
     double *ebt, *w, *ov, *g;
+    int64_t *row; /* the table row of each (w, ov, g) */
     by_iv *iv;
 } fit_bufs;
 
@@ -147,6 +150,7 @@ static int collect(const pg_schedule *s, const sch_contend *c, const pg_trace *t
         if (!isfinite(wk) || !(nb->me > nb->mb))
             continue;
         B->w[n] = wk;
+        B->row[n] = row_of[k];
         B->ov[n] = contend_overlap(B->ebt[k], B->ebt[k] + wk, nb->mb, nb->me) * contend_weight(c, nb->me - nb->mb);
         B->g[n] = c->previous ? fmin(fmax(B->ebt[k] - nb->mb, -wk), nb->me - nb->mb)
                               : fmin(fmax(nb->mb - B->ebt[k], 0), wk);
@@ -184,7 +188,9 @@ static int fit_one(pg_schedule *s, int line, const pg_trace *t, const int64_t *r
             return -1;
     }
     snprintf(opt, sizeof opt, "contend.%soverlap=%.9g", name, ovsum / (double)n);
-    return pg_schedule_set(s, opt, 0);
+    if (pg_schedule_set(s, opt, 0))
+        return -1;
+    return c->solve_tile ? contend_table_set_overlaps(s, line, B->row, B->ov, n) : 0;
 }
 
 int contend_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64_t ntiles)
@@ -194,8 +200,8 @@ int contend_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64_
     int rc = -1;
     fit_bufs B = {malloc(sizeof(double) * (size_t)ntiles), malloc(sizeof(double) * (size_t)ntiles),
                   malloc(sizeof(double) * (size_t)ntiles), malloc(sizeof(double) * (size_t)ntiles),
-                  malloc(sizeof(by_iv) * (size_t)ntiles)};
-    if (!B.ebt || !B.w || !B.ov || !B.g || !B.iv) {
+                  malloc(sizeof(int64_t) * (size_t)ntiles), malloc(sizeof(by_iv) * (size_t)ntiles)};
+    if (!B.ebt || !B.w || !B.ov || !B.g || !B.row || !B.iv) {
         pg_fail("out of memory for %lld tiles", (long long)ntiles);
         goto done;
     }
@@ -208,6 +214,7 @@ done:
     free(B.w);
     free(B.ov);
     free(B.g);
+    free(B.row);
     free(B.iv);
     return rc;
 }

@@ -31,6 +31,74 @@ static int plain_work(pg_schedule *s, const sch_contend *c, const char *what, in
     return 0;
 }
 
+/* Does edge e read a node of in_set at tile offset off (its source, or its
+ * ROLE.STEP@F event)? */
+static int reads_at(const sch_edge *e, const unsigned char *in_set, int off)
+{
+    return (e->off == off && in_set[e->from]) || (e->at_node >= 0 && e->at_off == off && in_set[e->at_node]);
+}
+
+/* Would running node v again move state besides its time (a line's
+ * running mean or record)? */
+static int desc_runs_twice_unsafely(const pg_schedule *s, int v)
+{
+    if (v == s->kb_node)
+        return 1;
+    for (int i = 0; i < s->nct; i++)
+        if (s->ct[i].node == v || s->ct[i].by_node == v)
+            return 1;
+    for (int j = s->in_begin[v]; j < s->in_begin[v + 1]; j++) {
+        const sch_edge *e = &s->edges[s->in_edge[j]];
+        for (int q = 0; q < e->nterms; q++) {
+            const int dist = s->slots[e->slot[q]].dist;
+            if ((s->st_line && dist == s->st_dist) || (s->sn_line && dist == s->sn_dist))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* solve=tile (M86): the engine solves tile k's step once tile k + 1's `by`
+ * step has run, then re-runs the steps of tile k that follow from it
+ * (c->desc).  That is only sound if nothing of tile k + 1 up to its `by`
+ * step reads them: refused otherwise, naming the step. */
+static int resolve_solve_tile(pg_schedule *s, sch_contend *c)
+{
+    if (c->previous || c->slot < 0 || c->keep == SCH_KEEP_BUSY)
+        return CFAIL_AT(c->line, "contend: solve=tile needs tile=next, a plain work step (not a `kblocks` loop) "
+                                 "and keep=0 or 1");
+    unsigned char in_set[SCH_MAX_NODES] = {0};
+    int pos[SCH_MAX_NODES];
+    c->ndesc = 0;
+    for (int ti = 0; ti < s->nnodes; ti++) {
+        const int v = s->topo[ti];
+        pos[v] = ti;
+        for (int j = s->in_begin[v]; j < s->in_begin[v + 1] && !in_set[v]; j++)
+            in_set[v] = reads_at(&s->edges[s->in_edge[j]], in_set, 0);
+        if (in_set[v])
+            c->desc[c->ndesc++] = v;
+        in_set[v] |= v == c->node;
+    }
+    for (int i = 0; i < s->nedges; i++) {
+        const sch_edge *e = &s->edges[i];
+        if (reads_at(e, in_set, 1) && pos[e->to] <= pos[c->by_node])
+            return CFAIL_AT(c->line, "contend: solve=tile: %s.%s reads %s or a step after it one tile back before "
+                                     "%s runs, so the solve would come too late",
+                            s->roles[s->nodes[e->to].role].name,
+                            s->roles[s->nodes[e->to].role].steps[s->nodes[e->to].step].name, c->spec[0], c->spec[1]);
+    }
+    for (int d = 0; d < c->ndesc; d++)
+        if (desc_runs_twice_unsafely(s, c->desc[d]))
+            return CFAIL_AT(c->line, "contend: solve=tile: %s.%s follows from %s but keeps state of its own (a "
+                                     "contended, `kblocks`, stretch or storenear step) and cannot run twice",
+                            s->roles[s->nodes[c->desc[d]].role].name,
+                            s->roles[s->nodes[c->desc[d]].role].steps[s->nodes[c->desc[d]].step].name, c->spec[0]);
+    if (s->sn_line && s->sn_back == 1 && in_set[s->sn_store_node])
+        return CFAIL_AT(c->line, "contend: solve=tile: the storenear line reads %s's steps one tile back",
+                        c->spec[0]);
+    return 0;
+}
+
 static int resolve_one(pg_schedule *s, sch_contend *c)
 {
     int r, st, rb, sb;
@@ -59,7 +127,7 @@ static int resolve_one(pg_schedule *s, sch_contend *c)
         return CFAIL_AT(c->line, "contend: window must be >= 1 tile (got %g)", c->window);
     c->node = sch_node_of(s, r, 0, st);
     c->by_node = sch_node_of(s, r, 0, sb);
-    return 0;
+    return c->solve_tile ? resolve_solve_tile(s, c) : 0;
 }
 
 int sch_contend_resolve(pg_schedule *s)
@@ -92,21 +160,24 @@ static int keep_value(const char *text)
 
 int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
-    static const char *const keys[] = {"by", "tile", "slowdown", "overlap", "window", "compute", "fit", "keep", NULL};
+    static const char *const keys[] = {"by",  "tile", "slowdown", "overlap", "window",
+                                       "compute", "fit", "keep", "solve", NULL};
     (void)text;
     if (s->nct == SCH_CT_MAX)
         return CFAIL_AT(line, "contend: at most %d `contend` lines", SCH_CT_MAX);
     if (ntok < 4 || strchr(tok[1], '=') || sch_kv_check(s, tok, ntok, 2, keys, line))
         return ntok < 4 || strchr(tok[1], '=')
                    ? CFAIL_AT(line, "usage: contend PHASE by=PHASE [tile=next|previous] slowdown=C [overlap=CYCLES] "
-                                    "[window=TILES] [compute=CYCLES] [fit=both|overlap] [keep=0|1|busy]")
+                                    "[window=TILES] [compute=CYCLES] [fit=both|overlap] [keep=0|1|busy] "
+                                    "[solve=window|tile]")
                    : -1;
     sch_contend *c = &s->ct[s->nct];
     memset(c, 0, sizeof *c);
     c->line = line;
     c->window = 16;
     const char *by = sch_kv(tok, ntok, 2, "by"), *tile = sch_kv(tok, ntok, 2, "tile"),
-               *fit = sch_kv(tok, ntok, 2, "fit"), *keep = sch_kv(tok, ntok, 2, "keep");
+               *fit = sch_kv(tok, ntok, 2, "fit"), *keep = sch_kv(tok, ntok, 2, "keep"),
+               *solve = sch_kv(tok, ntok, 2, "solve");
     if (!by || !by[0] || sch_kv_num(s, tok, ntok, 2, "slowdown", &c->slowdown, line) != 1 ||
         sch_kv_num(s, tok, ntok, 2, "overlap", &c->overlap, line) < 0 ||
         sch_kv_num(s, tok, ntok, 2, "window", &c->window, line) < 0 ||
@@ -121,6 +192,9 @@ int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
     c->keep = keep_value(keep);
     if (c->keep < 0)
         return CFAIL_AT(line, "contend: keep must be 0, 1 or busy (got '%s')", keep);
+    if (solve && strcmp(solve, "window") != 0 && strcmp(solve, "tile") != 0)
+        return CFAIL_AT(line, "contend: solve must be window or tile (got '%s')", solve);
+    c->solve_tile = solve && strcmp(solve, "tile") == 0;
     if (strlen(tok[1]) >= SCH_NAME || strlen(by) >= SCH_NAME)
         return CFAIL_AT(line, "contend: phase name too long");
     snprintf(c->spec[0], sizeof c->spec[0], "%s", tok[1]);
@@ -165,13 +239,20 @@ int sch_contend_override(pg_schedule *s, const char *stat, int relative, double 
         c->keep = (int)v;
         return 0;
     }
+    if (strcmp(key, "solve") == 0) {
+        const double v = relative ? c->solve_tile + value : value;
+        if (v != 0 && v != 1)
+            return pg_fail("'%s': solve must be 0 (window) or 1 (tile)", param);
+        c->solve_tile = (int)v;
+        return c->solve_tile ? resolve_solve_tile(s, c) : 0;
+    }
     double *f = strcmp(key, "slowdown") == 0  ? &c->slowdown
                 : strcmp(key, "overlap") == 0 ? &c->overlap
                 : strcmp(key, "window") == 0  ? &c->window
                 : strcmp(key, "compute") == 0 ? &c->compute
                                               : NULL;
     if (!f)
-        return pg_fail("'%s': contend takes slowdown, overlap, window, compute, keep (contend.KEY for the first line, "
+        return pg_fail("'%s': contend takes slowdown, overlap, window, compute, keep, solve (contend.KEY for the first line, "
                        "contend.PHASE.KEY for the line that slows PHASE)",
                        param);
     double v = relative ? *f + value : value;
@@ -198,6 +279,8 @@ int sch_contend_write(FILE *f, const pg_schedule *s, char *text)
             fputs(" fit=overlap", f);
         if (c->keep)
             fputs(c->keep == SCH_KEEP_BUSY ? " keep=busy" : " keep=1", f);
+        if (c->solve_tile)
+            fputs(" solve=tile", f);
         fputc('\n', f);
         return 1;
     }

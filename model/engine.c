@@ -1,5 +1,6 @@
 #include "engine.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,9 +21,12 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
         E->kb = calloc((size_t)E->R * (size_t)(s->kb_count + 1), sizeof(double));
         E->kb_land = calloc((size_t)E->R * (size_t)s->kb_count, sizeof(double));
     }
-    if (s->nct)
+    if (s->nct) {
         E->ct_iv = calloc((size_t)E->R * (size_t)s->nct * CT_REC, sizeof(double));
-    if (!E->x || !E->smp || (s->kb_node >= 0 && (!E->kb || !E->kb_land)) || (s->nct && !E->ct_iv)) {
+        E->ct_row_ov = calloc((size_t)E->R * (size_t)s->nct, sizeof(double));
+    }
+    if (!E->x || !E->smp || (s->kb_node >= 0 && (!E->kb || !E->kb_land)) ||
+        (s->nct && (!E->ct_iv || !E->ct_row_ov))) {
         engine_free(E);
         return pg_fail("out of memory for the recurrence");
     }
@@ -35,8 +39,11 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
     for (int i = 0; i < s->nslots; i++)
         E->dq[i] = dramq_factor(s, s->slots[i].dist) * l2reuse_factor(s, s->slots[i].dist) *
                    streamwall_factor(s, s->slots[i].dist) * colshare_factor(s, s->slots[i].dist);
-    for (int i = 0; i < s->nct; i++)
+    for (int i = 0; i < s->nct; i++) {
         E->ct_at[s->ct[i].node] = E->ct_at[s->ct[i].by_node] = 1;
+        E->ct_solve_by[s->ct[i].by_node] |= (unsigned char)s->ct[i].solve_tile;
+        E->ct_ov_col[i] = s->ct[i].solve_tile ? sch_table_contend_column(s, i) : -1;
+    }
     E->unit_row0 = -1;
     if (l2reuse_engine_init(E)) {
         engine_free(E);
@@ -81,7 +88,8 @@ void engine_free(engine *E)
     free(E->kb);
     free(E->kb_land);
     free(E->ct_iv);
-    E->x = E->smp = E->kb = E->kb_land = E->ct_iv = NULL;
+    free(E->ct_row_ov);
+    E->x = E->smp = E->kb = E->kb_land = E->ct_iv = E->ct_row_ov = NULL;
 }
 
 static void draw(engine *E, double *out)
@@ -98,6 +106,12 @@ static void draw(engine *E, double *out)
             E->block_left = s->table->block > 1 ? s->table->block - 1 : 0;
         }
     }
+    /* solve=tile: the row's own overlap (a parametric draw has none) */
+    double *row_ov = E->ct_row_ov + (E->k % E->R) * s->nct;
+    for (int i = 0; i < s->nct; i++)
+        row_ov[i] = s->table && !E->means_only && E->ct_ov_col[i] >= 0
+                        ? s->table->v[E->row * s->table->cols + E->ct_ov_col[i]]
+                        : NAN;
     for (int i = 0; i < s->nslots; i++) {
         const sch_dist *d = &s->dists[s->slots[i].dist];
         if (E->means_only) {
@@ -112,63 +126,89 @@ static void draw(engine *E, double *out)
     }
 }
 
-/* Tile k's nodes, in their order. */
-static void eval_tile(engine *E, int64_t k)
+/* Tile k's node v, its inputs known. */
+static void eval_node(engine *E, int64_t k, int v)
 {
     const pg_schedule *s = E->s;
     const int n = s->nnodes, R = E->R;
     double *xk = E->x + (k % R) * n;
-    for (int ti = 0; ti < n; ti++) {
-        const int v = s->topo[ti];
-        double best = 0; /* nothing before the kernel starts: time 0 */
-        if (v == s->kb_node) {
-            /* a k-block loop: its one (sequential) edge gives the start */
-            const sch_edge *e = &s->edges[s->in_edge[s->in_begin[v]]];
-            const int64_t kk = k - e->off;
-            double start = kk < 0 ? (s->machine.whole_run ? s->role_start[s->nodes[v].role] : 0.0)
-                                  : E->x[(kk % R) * n + e->from];
-            double *b = E->kb + (k % R) * (s->kb_count + 1);
-            kblocks_run(E, k, start, e->w, b);
-            xk[v] = b[s->kb_count];
-            if (E->ct_at[v]) /* its work: the loop without its constant */
-                contend_record(E, v, k, start, b[s->kb_count] - e->w, b[s->kb_count]);
+    double best = 0; /* nothing before the kernel starts: time 0 */
+    if (v == s->kb_node) {
+        /* a k-block loop: its one (sequential) edge gives the start */
+        const sch_edge *e = &s->edges[s->in_edge[s->in_begin[v]]];
+        const int64_t kk = k - e->off;
+        double start = kk < 0 ? (s->machine.whole_run ? s->role_start[s->nodes[v].role] : 0.0)
+                              : E->x[(kk % R) * n + e->from];
+        double *b = E->kb + (k % R) * (s->kb_count + 1);
+        kblocks_run(E, k, start, e->w, b);
+        xk[v] = b[s->kb_count];
+        if (E->ct_at[v]) /* its work: the loop without its constant */
+            contend_record(E, v, k, start, b[s->kb_count] - e->w, b[s->kb_count]);
+        return;
+    }
+    for (int j = s->in_begin[v]; j < s->in_begin[v + 1]; j++) {
+        const sch_edge *e = &s->edges[s->in_edge[j]];
+        const int64_t kk = k - e->off;
+        if (kk < 0 && E->s->machine.whole_run) {
+            /* no tile before the first: nothing to wait for but the
+             * role's own start-up */
+            if (e->kind == EDGE_SEQ) {
+                double st = E->s->role_start[E->s->nodes[v].role];
+                if (st > best)
+                    best = st;
+            }
             continue;
         }
-        for (int j = s->in_begin[v]; j < s->in_begin[v + 1]; j++) {
-            const sch_edge *e = &s->edges[s->in_edge[j]];
-            const int64_t kk = k - e->off;
-            if (kk < 0 && E->s->machine.whole_run) {
-                /* no tile before the first: nothing to wait for but the
-                 * role's own start-up */
-                if (e->kind == EDGE_SEQ) {
-                    double st = E->s->role_start[E->s->nodes[v].role];
-                    if (st > best)
-                        best = st;
-                }
-                continue;
-            }
-            double t = (kk < 0 ? 0.0 : E->x[(kk % R) * n + e->from]) + e->w;
-            int q0 = 0;
-            if (e->at_node >= 0 && e->at_node == s->kb_node && e->at_frac > 0) {
-                /* ROLE.STEP@F of a k-block loop: its boundary, not F x a duration */
-                t = (kk < 0 ? 0.0 : kblocks_at(E, k - e->at_off, e->at_frac, e->kb_event)) + e->w;
-                q0 = e->at_frac < 1; /* term 0 was F x the phase's sample (none at @1: the step's end) */
-            }
-            for (int q = q0; q < e->nterms; q++) {
-                int64_t ks = k - e->toff[q];
-                if (ks < 0)
-                    ks = k; /* before the first tile: use this tile's draw */
-                const double sample = e->coef[q] * E->smp[(ks % R) * s->nslots + e->slot[q]];
-                const int dist = s->slots[e->slot[q]].dist;
-                t += sample;
-                t += stretch_extra(E, k, dist, t, sample) + storenear_extra(E, k, dist, t, sample);
-            }
-            if (t > best)
-                best = t;
+        double t = (kk < 0 ? 0.0 : E->x[(kk % R) * n + e->from]) + e->w;
+        int q0 = 0;
+        if (e->at_node >= 0 && e->at_node == s->kb_node && e->at_frac > 0) {
+            /* ROLE.STEP@F of a k-block loop: its boundary, not F x a duration */
+            t = (kk < 0 ? 0.0 : kblocks_at(E, k - e->at_off, e->at_frac, e->kb_event)) + e->w;
+            q0 = e->at_frac < 1; /* term 0 was F x the phase's sample (none at @1: the step's end) */
         }
-        if (E->ct_at[v])
-            best = contend_step_end(E, v, k, engine_start(E, v, k), best);
-        xk[v] = best;
+        for (int q = q0; q < e->nterms; q++) {
+            int64_t ks = k - e->toff[q];
+            if (ks < 0)
+                ks = k; /* before the first tile: use this tile's draw */
+            const double sample = e->coef[q] * E->smp[(ks % R) * s->nslots + e->slot[q]];
+            const int dist = s->slots[e->slot[q]].dist;
+            t += sample;
+            t += stretch_extra(E, k, dist, t, sample) + storenear_extra(E, k, dist, t, sample);
+        }
+        if (t > best)
+            best = t;
+    }
+    if (E->ct_at[v])
+        best = contend_step_end(E, v, k, engine_start(E, v, k), best);
+    xk[v] = best;
+}
+
+/* solve=tile lines whose `by` step is v (tile k's, just run): tile k - 1's
+ * contended step is solved against it, then the steps that follow from it
+ * in tile k - 1 run again (sch_contend desc; nothing of tile k run so far
+ * reads them, contend_parse.c checks). */
+static void solve_previous(engine *E, int64_t k, int v)
+{
+    const pg_schedule *s = E->s;
+    for (int i = 0; i < s->nct && k >= 1; i++) {
+        const sch_contend *c = &s->ct[i];
+        if (!c->solve_tile || c->by_node != v)
+            continue;
+        E->x[((k - 1) % E->R) * s->nnodes + c->node] = contend_solve_tile(E, i, k - 1);
+        for (int d = 0; d < c->ndesc; d++)
+            eval_node(E, k - 1, c->desc[d]);
+    }
+}
+
+/* Tile k's nodes, in their order. */
+static void eval_tile(engine *E, int64_t k)
+{
+    const pg_schedule *s = E->s;
+    for (int ti = 0; ti < s->nnodes; ti++) {
+        const int v = s->topo[ti];
+        eval_node(E, k, v);
+        if (E->ct_solve_by[v])
+            solve_previous(E, k, v);
     }
 }
 

@@ -44,6 +44,9 @@ typedef struct {
     double ct_idle[SCH_CT_MAX];
     double *ct_iv;
     unsigned char ct_at[SCH_MAX_NODES]; /* node -> a line's contended or `by` step */
+    unsigned char ct_solve_by[SCH_MAX_NODES]; /* node -> the `by` step of a solve=tile line */
+    int ct_ov_col[SCH_CT_MAX]; /* solve=tile: the table column of each line's per-row overlaps, -1: none */
+    double *ct_row_ov;         /* [R][nct]: the overlap traced with tile k's drawn row (NAN: not known) */
     rng r;
     int64_t k;      /* next tile */
     int64_t row;    /* trace row of the current run of consecutive rows */
@@ -168,6 +171,9 @@ double contend_step_end(engine *E, int v, int64_t k, double start, double best);
 void contend_record(engine *E, int v, int64_t k, double start, double work_end, double end);
 double contend_extra(const engine *E, int line);
 double contend_loop_extra(const engine *E);
+/* solve=tile (M86): tile k's step of line i solved against tile k + 1's
+ * `by` step (run); returns the step's new end. */
+double contend_solve_tile(engine *E, int i, int64_t k);
 /* The lines' running means at their `overlap` (no tile measured yet). */
 void contend_reset(engine *E);
 /* The cycles [start, end] overlaps [by_start, by_end]. */

@@ -52,6 +52,9 @@ int contend_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64_
 /* The slowdown C in [0, 0.999] at which w - C x ov is uncorrelated with g
  * over n tiles (0 if w already does not fall as g grows, or ov never
  * changes). */
+/* solve=tile (contend_table_fit.c): the table's column of line's per-row
+ * overlaps set to ov[i] at row[i] (NAN elsewhere), added if absent. */
+int contend_table_set_overlaps(pg_schedule *s, int line, const int64_t *row, const double *ov, int64_t n);
 double contend_estimate(const double *w, const double *ov, const double *g, int64_t n);
 /* Fit a `kblocks` loop's calibrated_mean and load latency to a trace whose
  * phase mean is traced_mean (kblocks_fit.c); 0 without a kblocks line. */

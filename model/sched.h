@@ -106,6 +106,13 @@ typedef struct {
      * keep=busy: nor does it where the other instance was busy, but the
      * overlap its spins (a probe's constants) take off does (M78) */
     int keep;
+    /* solve=tile (M86): tile k's step is solved with its own overlap of tile
+     * k + 1's `by` step once that has run (tile=next only), not the running
+     * mean; desc: the steps of tile k that follow from it (edges within the
+     * tile), in evaluation order, which the engine re-runs after the solve */
+    int solve_tile;
+    int ndesc;
+    int desc[SCH_MAX_NODES];
     int line;
     char spec[2][SCH_NAME]; /* PHASE, by= */
 } sch_contend;
@@ -387,6 +394,10 @@ int sch_load_options(pg_schedule *s);
 /* Make the distributions that have columns in s->table empirical (fit.c). */
 int sch_attach_table(pg_schedule *s);
 /* The table column of (phase distribution, instance), -1 if none. */
+/* solve=tile: the name and column (-1: none) of contend line `line`'s
+ * per-row overlaps in the fitted table (contend_table_fit.c sets them) */
+void sch_table_contend_name(const sch_contend *c, char *out, size_t n);
+int sch_table_contend_column(const pg_schedule *s, int line);
 int sch_table_column(const pg_schedule *s, int dist, int instance);
 /* Replace distribution d->name by *d (fitted first), recorded as an
  * override so recompiles keep it; replaces an earlier one for that name. */

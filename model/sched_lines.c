@@ -8,12 +8,12 @@
 #include "sched.h"
 
 /* Rows resolve in this order: `tmaqueue` on the k-block loop `kblocks`
- * resolved, `dramq` on the `bandwidth` line's phase. */
+ * resolved, `dramq` on the `bandwidth` line's phase, `contend` last (its
+ * solve=tile check reads the `stretch` and `storenear` lines' steps). */
 const sch_line sch_lines[] = {
     {"kblocks", sch_kblocks_parse, sch_kblocks_resolve, sch_kblocks_check_order, sch_kblocks_override,
      sch_kblocks_write},
     {"tmaqueue", sch_tmaqueue_parse, sch_tmaqueue_resolve, NULL, sch_tmaqueue_override, sch_tmaqueue_write},
-    {"contend", sch_contend_parse, NULL, sch_contend_resolve, sch_contend_override, sch_contend_write},
     {"bandwidth", sch_bandwidth_parse, NULL, sch_bandwidth_resolve, sch_bandwidth_override, sch_bandwidth_write},
     {"dramq", sch_dramq_parse, NULL, sch_dramq_resolve, sch_dramq_override, NULL},
     {"l2reuse", sch_l2reuse_parse, NULL, sch_l2reuse_resolve, sch_l2reuse_override, sch_l2reuse_write},
@@ -22,6 +22,7 @@ const sch_line sch_lines[] = {
     {"storenear", sch_storenear_parse, NULL, sch_storenear_resolve, sch_storenear_override, sch_storenear_write},
     {"streamwall", sch_streamwall_parse, NULL, sch_streamwall_resolve, sch_streamwall_override, sch_streamwall_write},
     {"colshare", sch_colshare_parse, NULL, sch_colshare_resolve, sch_colshare_override, sch_colshare_write},
+    {"contend", sch_contend_parse, NULL, sch_contend_resolve, sch_contend_override, sch_contend_write},
 };
 const int sch_nlines = (int)(sizeof sch_lines / sizeof sch_lines[0]);
 

@@ -54,3 +54,19 @@ int sch_attach_table(pg_schedule *s)
     }
     return 0;
 }
+
+/* solve=tile (contend_table_fit.c): the column of line's per-row overlaps */
+void sch_table_contend_name(const sch_contend *c, char *out, size_t n)
+{
+    snprintf(out, n, "@ov:%s", c->spec[0]);
+}
+
+int sch_table_contend_column(const pg_schedule *s, int line)
+{
+    char want[SCH_NAME + 16];
+    sch_table_contend_name(&s->ct[line], want, sizeof want);
+    for (int c = 0; s->table && c < s->table->cols; c++)
+        if (strcmp(s->table->colname[c], want) == 0)
+            return c;
+    return -1;
+}
