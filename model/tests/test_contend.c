@@ -10,6 +10,8 @@
  *    trace, the `by` step's spin left out;
  *  - keep=1: less overlap than the calibration's speeds nothing up;
  *    keep=busy: except the overlap the other warpgroup's spins take off;
+ *  - solve=tile: each tile's own overlap, where one warpgroup carries the
+ *    contention (short tiles waiting on their drain);
  *  - invalid lines and overrides are rejected naming the line and the
  *    problem; every line is written back and reads back the same. */
 #include <math.h>
@@ -604,6 +606,68 @@ static void test_rejects(void **state)
     assert_non_null(strstr(pg_last_error(), "must take tiles in turn"));
 }
 
+/* solve=tile (docs/experiments.md M86): short tiles whose warpgroup waits
+ * on its own epilogue's drain.  Mainloop 500, epilogue work 400, C = 0.5,
+ * OV = 0, drain 1,000.  Tile 1's mainloop follows tile 0's at once and
+ * lies inside tile 0's epilogue, which solves to 400 + 0.5 x 500 = 650;
+ * tile 2 waits for that epilogue's drain, so tile 1's epilogue (400 from
+ * 1,000) has no mainloop beside it.  The state repeats: one warpgroup
+ * carries all the contention, the period is (500 + 650 + 1,000) / 2 =
+ * 1,075 and the epilogue's mean (650 + 400) / 2 = 525.  The running mean
+ * gives both warpgroups the same share, (500 + e + 1,000) / 2 with e the
+ * averaged epilogue: a different state, not this one. */
+static const char k_drain[] = "schedule drain\n"
+                              "machine units=1 tiles=20000 clock_hz=1e9 flops=1e12\n"
+                              "period consumer.mainloop\n"
+                              "phase mainloop family=const mean=500\n"
+                              "phase epilogue_regs family=const mean=400\n"
+                              "latency drain family=const mean=1000\n"
+                              "role consumer instances=2 mode=rotate\n"
+                              "  wait order_wait until consumer.mainloop[1] until consumer.epilogue_regs[2] + drain\n"
+                              "  work mainloop\n"
+                              "  work epilogue_regs\n"
+                              "contend epilogue_regs by=mainloop slowdown=0.5 overlap=0 window=16\n";
+
+static pp_result predict_drain(const char *solve)
+{
+    pg_schedule *s = NULL;
+    if (pg_schedule_load_text(k_drain, "drain.sched", &s) != 0)
+        fail_msg("load: %s", pg_last_error());
+    if (pg_schedule_set(s, solve, 0) != 0)
+        fail_msg("set %s: %s", solve, pg_last_error());
+    pg_model_opts o = {20000, 1, 1};
+    pg_prediction p;
+    if (pg_model_predict(s, &o, &p) != 0)
+        fail_msg("predict: %s", pg_last_error());
+    const pp_result r = {p.tile_period, pg_prediction_find(&p, "mainloop")->mean,
+                         pg_prediction_find(&p, "epilogue_regs")->mean};
+    pg_schedule_free(s);
+    return r;
+}
+
+static void test_solve_tile(void **state)
+{
+    (void)state;
+    pp_result r = predict_drain("contend.solve=1");
+    NEAR(r.period, 1075, 1.0);
+    NEAR(r.epilogue, 525, 1.0);
+    r = predict_drain("contend.solve=0");
+    if (!(fabs(r.period - 1075) > 20))
+        fail_msg("the running mean reached the per-tile state: period %.1f", r.period);
+    /* written back, and refused where it cannot work */
+    pg_schedule *s = NULL;
+    if (pg_schedule_load_text(k_drain, "drain.sched", &s) != 0 || pg_schedule_set(s, "contend.solve=1", 0) != 0)
+        fail_msg("load: %s", pg_last_error());
+    char *buf = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(buf, "window=16 solve=tile"));
+    free(buf);
+    pg_schedule_free(s);
+    expect_reject("contend mainloop by=epilogue_regs tile=previous slowdown=0.1 solve=tile", 1,
+                  "solve=tile needs tile=next");
+    expect_reject("contend epilogue_regs by=mainloop slowdown=0.1 solve=always", 1,
+                  "solve must be window or tile (got 'always')");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -613,6 +677,6 @@ int main(void)
         cmocka_unit_test(test_estimator),       cmocka_unit_test(test_fit_previous),
         cmocka_unit_test(test_write_back),      cmocka_unit_test(test_rejects),
         cmocka_unit_test(test_keep),
-        cmocka_unit_test(test_keep_busy)};
+        cmocka_unit_test(test_keep_busy),       cmocka_unit_test(test_solve_tile)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
