@@ -54,14 +54,13 @@ typedef struct {
     double period, mainloop, epilogue;
 } pp_result;
 
-/* k_pingpong followed by `extra` lines, with `sets`, at its means (or by
- * Monte Carlo, 20,000 tiles, seed 1) */
-static pp_result predict_pp(const char *extra, const char *const *sets, int n, int deterministic)
+/* A schedule's text with `sets`, at its means (or by Monte Carlo, 20,000
+ * tiles, seed 1): its period, mainloop and epilogue */
+static pp_result predict_text(const char *text, const char *name, const char *const *sets, int n,
+                              int deterministic)
 {
-    char text[4096];
-    snprintf(text, sizeof text, "%s%s", k_pingpong, extra ? extra : "");
     pg_schedule *s = NULL;
-    if (pg_schedule_load_text(text, "pp.sched", &s) != 0)
+    if (pg_schedule_load_text(text, name, &s) != 0)
         fail_msg("load: %s", pg_last_error());
     for (int i = 0; i < n; i++)
         if (pg_schedule_set(s, sets[i], 0) != 0)
@@ -74,6 +73,14 @@ static pp_result predict_pp(const char *extra, const char *const *sets, int n, i
                          pg_prediction_find(&p, "epilogue_regs")->mean};
     pg_schedule_free(s);
     return r;
+}
+
+/* k_pingpong followed by `extra` lines */
+static pp_result predict_pp(const char *extra, const char *const *sets, int n, int deterministic)
+{
+    char text[4096];
+    snprintf(text, sizeof text, "%s%s", k_pingpong, extra ? extra : "");
+    return predict_text(text, "pp.sched", sets, n, deterministic);
 }
 
 static void predict_with(const char *const *sets, int n, double *period, double *epilogue)
@@ -630,19 +637,7 @@ static const char k_drain[] = "schedule drain\n"
 
 static pp_result predict_drain(const char *solve)
 {
-    pg_schedule *s = NULL;
-    if (pg_schedule_load_text(k_drain, "drain.sched", &s) != 0)
-        fail_msg("load: %s", pg_last_error());
-    if (pg_schedule_set(s, solve, 0) != 0)
-        fail_msg("set %s: %s", solve, pg_last_error());
-    pg_model_opts o = {20000, 1, 1};
-    pg_prediction p;
-    if (pg_model_predict(s, &o, &p) != 0)
-        fail_msg("predict: %s", pg_last_error());
-    const pp_result r = {p.tile_period, pg_prediction_find(&p, "mainloop")->mean,
-                         pg_prediction_find(&p, "epilogue_regs")->mean};
-    pg_schedule_free(s);
-    return r;
+    return predict_text(k_drain, "drain.sched", &solve, 1, 1);
 }
 
 static void test_solve_tile(void **state)
