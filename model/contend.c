@@ -15,7 +15,9 @@
  * mean.  Only work contends: constants added to either step (a probe's
  * spin, which the kernel runs after the work) do not.  keep=1: less overlap
  * than OV moves nothing (the other instance's other work contends in its
- * place).  A `kblocks` loop's
+ * place).  solve=tile (M86): the step is solved against this tile's own
+ * overlap, once the next tile's `by` step has run (contend_solve_tile),
+ * not the running mean.  A `kblocks` loop's
  * contention goes on its k-blocks' compute (kblocks.c).
  * docs/model.md "Contention"; docs/experiments.md M17.
  *
