@@ -60,12 +60,19 @@ double contend_weight(const sch_contend *c, double by_work)
  * beside this step's work (ct_idle): a probe's spin is idle, and past the
  * store's turn the other warpgroup spins in its delay where at the
  * calibration it ran its mainloop. */
+/* The extra work at overlap ov against the sample's own overlap (a
+ * solve=tile row's traced one, else NAN: the line's OV), keep=1's floor
+ * applied */
+static double extra_at(const sch_contend *c, double ov, double traced)
+{
+    const double x = c->slowdown * (ov - (isfinite(traced) ? traced : c->overlap));
+    return c->keep == SCH_KEEP_ALL && x < 0 ? 0 : x;
+}
+
 double contend_extra(const engine *E, int line)
 {
     const sch_contend *c = &E->s->ct[line];
-    const double x = c->slowdown * (E->ct_mean[line] - c->overlap);
-    if (c->keep == SCH_KEEP_ALL)
-        return x < 0 ? 0 : x;
+    const double x = extra_at(c, E->ct_mean[line], NAN);
     if (c->keep == SCH_KEEP_BUSY) {
         const double floor = -c->slowdown * E->ct_idle[line];
         return x < floor ? floor : x;
@@ -152,14 +159,6 @@ double contend_step_end(engine *E, int v, int64_t k, double start, double best)
             break;
         }
     return best;
-}
-
-/* The extra work at overlap ov against the sample's own overlap (its
- * traced row's, else the line's mean), keep=1's floor applied */
-static double extra_at(const sch_contend *c, double ov, double traced)
-{
-    const double x = c->slowdown * (ov - (isfinite(traced) ? traced : c->overlap));
-    return c->keep == SCH_KEEP_ALL && x < 0 ? 0 : x;
 }
 
 /* A tile=previous line j whose `by` step is line i's contended step read

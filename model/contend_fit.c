@@ -19,7 +19,7 @@
  * each tile's ov is weighted by K / its `by` step's work, as the engine
  * weights it (contend_weight; docs/experiments.md M30).  solve=tile: each
  * row's own overlap goes into the table beside its phases
- * (contend_table.c). */
+ * (contend_table_fit.c). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
