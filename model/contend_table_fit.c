@@ -16,25 +16,6 @@
 #include "pg_error.h"
 #include "sched.h"
 
-/* a column more, NAN, at the end: the table re-laid out row by row */
-static int add_column(sch_table *T, const char *name)
-{
-    if (T->cols >= SCH_MAX_NODES)
-        return pg_fail("contend: the per-tile table has no room for %s", name);
-    double *v = malloc(sizeof(double) * (size_t)T->rows * (size_t)(T->cols + 1));
-    if (!v)
-        return pg_fail("out of memory for the per-tile table");
-    for (int64_t r = 0; r < T->rows; r++) {
-        memcpy(v + r * (T->cols + 1), T->v + r * T->cols, sizeof(double) * (size_t)T->cols);
-        v[r * (T->cols + 1) + T->cols] = NAN;
-    }
-    free(T->v);
-    T->v = v;
-    snprintf(T->colname[T->cols], sizeof T->colname[0], "%s", name);
-    T->cols++;
-    return 0;
-}
-
 int contend_table_set_overlaps(pg_schedule *s, int line, const int64_t *row, const double *ov, int64_t n)
 {
     sch_table *T = s->table;
@@ -42,9 +23,9 @@ int contend_table_set_overlaps(pg_schedule *s, int line, const int64_t *row, con
     sch_table_contend_name(&s->ct[line], name, sizeof name);
     int col = sch_table_contend_column(s, line);
     if (col < 0) {
-        if (add_column(T, name))
+        col = sch_table_add_column(T, name);
+        if (col < 0)
             return -1;
-        col = T->cols - 1;
     }
     for (int64_t r = 0; r < T->rows; r++)
         T->v[r * T->cols + col] = NAN;

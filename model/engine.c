@@ -25,8 +25,9 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
         E->ct_iv = calloc((size_t)E->R * (size_t)s->nct * CT_REC, sizeof(double));
         E->ct_row_ov = calloc((size_t)E->R * (size_t)s->nct, sizeof(double));
     }
+    E->sn_row_o = calloc((size_t)E->R, sizeof(double));
     if (!E->x || !E->smp || (s->kb_node >= 0 && (!E->kb || !E->kb_land)) ||
-        (s->nct && (!E->ct_iv || !E->ct_row_ov))) {
+        (s->nct && (!E->ct_iv || !E->ct_row_ov)) || !E->sn_row_o) {
         engine_free(E);
         return pg_fail("out of memory for the recurrence");
     }
@@ -44,6 +45,7 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
         E->ct_solve_by[s->ct[i].by_node] |= (unsigned char)s->ct[i].solve_tile;
         E->ct_ov_col[i] = s->ct[i].solve_tile ? sch_table_contend_column(s, i) : -1;
     }
+    E->sn_col = s->sn_line && s->sn_own ? sch_table_storenear_column(s) : -1;
     E->unit_row0 = -1;
     if (l2reuse_engine_init(E)) {
         engine_free(E);
@@ -89,7 +91,8 @@ void engine_free(engine *E)
     free(E->kb_land);
     free(E->ct_iv);
     free(E->ct_row_ov);
-    E->x = E->smp = E->kb = E->kb_land = E->ct_iv = E->ct_row_ov = NULL;
+    free(E->sn_row_o);
+    E->x = E->smp = E->kb = E->kb_land = E->ct_iv = E->ct_row_ov = E->sn_row_o = NULL;
 }
 
 static void draw(engine *E, double *out)
@@ -112,6 +115,8 @@ static void draw(engine *E, double *out)
         row_ov[i] = s->table && !E->means_only && E->ct_ov_col[i] >= 0
                         ? s->table->v[E->row * s->table->cols + E->ct_ov_col[i]]
                         : NAN;
+    E->sn_row_o[E->k % E->R] =
+        s->table && !E->means_only && E->sn_col >= 0 ? s->table->v[E->row * s->table->cols + E->sn_col] : NAN;
     for (int i = 0; i < s->nslots; i++) {
         const sch_dist *d = &s->dists[s->slots[i].dist];
         if (E->means_only) {

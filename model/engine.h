@@ -64,6 +64,8 @@ typedef struct {
      * running mean, and a calibration pass's switch (record, move nothing) */
     double st_sum, sn_sum, sn_mean;
     int64_t st_n, sn_n;
+    int sn_col;         /* storenear own=1: the table column of the rows' traced positions, -1: none */
+    double *sn_row_o;   /* [R]: ... the position traced with tile k's drawn row (NAN: not known) */
     int lines_record_only;
 } engine;
 

@@ -52,10 +52,13 @@ int contend_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64_
 /* The slowdown C in [0, 0.999] at which w - C x ov is uncorrelated with g
  * over n tiles (0 if w already does not fall as g grows, or ov never
  * changes). */
+double contend_estimate(const double *w, const double *ov, const double *g, int64_t n);
 /* solve=tile (contend_table_fit.c): the table's column of line's per-row
  * overlaps set to ov[i] at row[i] (NAN elsewhere), added if absent. */
 int contend_table_set_overlaps(pg_schedule *s, int line, const int64_t *row, const double *ov, int64_t n);
-double contend_estimate(const double *w, const double *ov, const double *g, int64_t n);
+/* storenear own=1: each table row's traced store position, a column of the
+ * table (storenear_table_fit.c); 0 without the key or a per-tile table. */
+int storenear_table_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64_t ntiles);
 /* Fit a `kblocks` loop's calibrated_mean and load latency to a trace whose
  * phase mean is traced_mean (kblocks_fit.c); 0 without a kblocks line. */
 int kblocks_fit(pg_schedule *s, double traced_mean);

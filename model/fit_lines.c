@@ -166,11 +166,11 @@ static int warmup_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row
 }
 
 /* `stretch`, `storenear`: their calibration points, last (the replay they
- * read needs every other line fitted) */
+ * read needs every other line fitted); with storenear own=1 the rows'
+ * traced positions first */
 static int store_lines_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
 {
-    (void)run, (void)row_of, (void)ntiles;
-    return store_lines_fit(s);
+    return storenear_table_fit(s, &run->trace, row_of, ntiles) || store_lines_fit(s) ? -1 : 0;
 }
 
 /* `streamwall` with floor=device: the stream (and copy) floors pegemm

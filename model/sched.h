@@ -332,8 +332,10 @@ struct pg_schedule {
      * mean over W tiles of where tile k - B's STEP (the same warpgroup's D
      * store) began relative to tile k's issue, r a ramp from 0 at F to 1 at
      * N cycles, then down to A at E (M64, M66, M68, M69).  P: the
-     * calibration's mean, whose samples carry r(P). */
-    int sn_on, sn_line, sn_dist, sn_store_node, sn_back;
+     * calibration's mean, whose samples carry r(P).  own=1 (M88): the
+     * tile's own position instead of the running mean, against its traced
+     * row's own (the table column "@sn:LATENCY"), not P. */
+    int sn_on, sn_line, sn_dist, sn_store_node, sn_back, sn_own;
     double sn_gain, sn_far, sn_near, sn_after, sn_fall, sn_window, sn_cal;
     char sn_spec[2][SCH_NAME]; /* LATENCY, store= */
     /* `streamwall LATENCY... bytes_per_s=B [copy_bytes_per_s=C
@@ -398,6 +400,12 @@ int sch_attach_table(pg_schedule *s);
  * per-row overlaps in the fitted table (contend_table_fit.c sets them) */
 void sch_table_contend_name(const sch_contend *c, char *out, size_t n);
 int sch_table_contend_column(const pg_schedule *s, int line);
+/* storenear own=1: the table column of the rows' traced store positions
+ * ("@sn:LATENCY"), -1 if the table has none */
+void sch_table_storenear_name(const pg_schedule *s, char *out, size_t n);
+int sch_table_storenear_column(const pg_schedule *s);
+/* a column more, NAN in every row, named `name`: its index, -1 on error */
+int sch_table_add_column(sch_table *T, const char *name);
 int sch_table_column(const pg_schedule *s, int dist, int instance);
 /* Replace distribution d->name by *d (fitted first), recorded as an
  * override so recompiles keep it; replaces an earlier one for that name. */

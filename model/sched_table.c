@@ -2,11 +2,13 @@
  * distribution's samples, and making those distributions empirical.  Part
  * of the schedule data (the engine and the compiler read it; fitting fills
  * the table, fit.c). */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "pg_error.h"
 #include "sched.h"
 
 int sch_table_column(const pg_schedule *s, int dist, int instance)
@@ -61,12 +63,49 @@ void sch_table_contend_name(const sch_contend *c, char *out, size_t n)
     snprintf(out, n, "@ov:%s", c->spec[0]);
 }
 
-int sch_table_contend_column(const pg_schedule *s, int line)
+/* the table's column named `want`, -1 if it has none */
+static int named_column(const pg_schedule *s, const char *want)
 {
-    char want[SCH_NAME + 16];
-    sch_table_contend_name(&s->ct[line], want, sizeof want);
     for (int c = 0; s->table && c < s->table->cols; c++)
         if (strcmp(s->table->colname[c], want) == 0)
             return c;
     return -1;
+}
+
+int sch_table_contend_column(const pg_schedule *s, int line)
+{
+    char want[SCH_NAME + 16];
+    sch_table_contend_name(&s->ct[line], want, sizeof want);
+    return named_column(s, want);
+}
+
+/* storenear own=1 (storenear_table_fit.c): the rows' traced positions */
+void sch_table_storenear_name(const pg_schedule *s, char *out, size_t n)
+{
+    snprintf(out, n, "@sn:%s", s->sn_spec[0]);
+}
+
+int sch_table_storenear_column(const pg_schedule *s)
+{
+    char want[SCH_NAME + 16];
+    sch_table_storenear_name(s, want, sizeof want);
+    return named_column(s, want);
+}
+
+/* the table re-laid out row by row with the new column at the end */
+int sch_table_add_column(sch_table *T, const char *name)
+{
+    if (T->cols >= SCH_MAX_NODES)
+        return pg_fail("the per-tile table has no room for %s", name);
+    double *v = malloc(sizeof(double) * (size_t)T->rows * (size_t)(T->cols + 1));
+    if (!v)
+        return pg_fail("out of memory for the per-tile table");
+    for (int64_t r = 0; r < T->rows; r++) {
+        memcpy(v + r * (T->cols + 1), T->v + r * T->cols, sizeof(double) * (size_t)T->cols);
+        v[r * (T->cols + 1) + T->cols] = NAN;
+    }
+    free(T->v);
+    T->v = v;
+    snprintf(T->colname[T->cols], sizeof T->colname[0], "%s", name);
+    return T->cols++;
 }

@@ -11,8 +11,15 @@
  * the SMs' stores leave nearer before its issue (a delay spun after the
  * store takes the slowdown away), following the run's typical position,
  * not the tile's own, and saturating within ~1,000 cycles; F, N and G
- * (M66) are H100 figures the zero-delay calibration cannot measure.  This
- * file is the line's engine part; its parse is in storenear_parse.c. */
+ * (M66) are H100 figures the zero-delay calibration cannot measure.
+ * own=1 (M88): the tile's own position o, not the running mean, and the
+ * sample moves from the position its traced row had (the fit's table
+ * column, storenear_table_fit.c), not from P: pingpong's first load
+ * (40 KB of A and B behind the same warpgroup's 32 KB store) follows its
+ * own tile's store, the same per-tile law at every --epi-delay.  This file
+ * is the line's engine part; its parse is in storenear_parse.c. */
+#include <math.h>
+
 #include "engine.h"
 #include "sched.h"
 
@@ -39,7 +46,9 @@ double storenear_extra(engine *E, int64_t k, int dist, double end, double sample
     E->sn_n++;
     if (!s->sn_on || E->lines_record_only)
         return 0;
-    /* the latency is L0 (1 + G r): the calibration's sample carries r(cal) */
-    const double g = s->sn_gain;
-    return sample * ((1 + g * ramp(s, E->sn_mean)) / (1 + g * ramp(s, s->sn_cal)) - 1);
+    /* the latency is L0 (1 + G r): the calibration's sample carries r(cal),
+     * with own=1 r(its row's own position) where the table has it */
+    const double g = s->sn_gain, row_o = E->sn_row_o[k % E->R];
+    const double at = s->sn_own ? o : E->sn_mean, from = s->sn_own && isfinite(row_o) ? row_o : s->sn_cal;
+    return sample * ((1 + g * ramp(s, at)) / (1 + g * ramp(s, from)) - 1);
 }

@@ -11,10 +11,10 @@
 #include "sched.h"
 
 #define SNFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->sn_line))
-#define SN_USAGE "usage: storenear LATENCY store=STEP gain=G far=F near=N [after=A] [fall=E] [back=B] [window=W] [cal=P] [on=0|1]"
-#define SN_RANGE "(0 <= gain <= 4, far < near < fall, 0 <= after <= 1, back 1..8 tiles, window >= 1 tile, on 0|1)"
+#define SN_USAGE "usage: storenear LATENCY store=STEP gain=G far=F near=N [after=A] [fall=E] [back=B] [window=W] [cal=P] [own=0|1] [on=0|1]"
+#define SN_RANGE "(0 <= gain <= 4, far < near < fall, 0 <= after <= 1, back 1..8 tiles, window >= 1 tile, own and on 0|1)"
 
-/* the field of a number key, NULL for `on`, `back` or an unknown key */
+/* the field of a number key, NULL for `on`, `own`, `back` or an unknown key */
 static double *key_field(pg_schedule *s, const char *key)
 {
     return strcmp(key, "gain") == 0     ? &s->sn_gain
@@ -29,7 +29,7 @@ static double *key_field(pg_schedule *s, const char *key)
 
 static int key_ok(const char *key, double v)
 {
-    if (strcmp(key, "on") == 0)
+    if (strcmp(key, "on") == 0 || strcmp(key, "own") == 0)
         return v == 0 || v == 1;
     if (strcmp(key, "back") == 0)
         return v >= 1 && v <= 8 && v == floor(v);
@@ -45,8 +45,8 @@ static int key_ok(const char *key, double v)
 static int set_key(pg_schedule *s, const char *key, double v)
 {
     double *f = key_field(s, key);
-    const int is_on = strcmp(key, "on") == 0, is_back = strcmp(key, "back") == 0;
-    if (!f && !is_on && !is_back)
+    const int is_on = strcmp(key, "on") == 0, is_own = strcmp(key, "own") == 0, is_back = strcmp(key, "back") == 0;
+    if (!f && !is_on && !is_own && !is_back)
         return -1;
     if (!key_ok(key, v))
         return -2;
@@ -54,6 +54,8 @@ static int set_key(pg_schedule *s, const char *key, double v)
         *f = v;
     else if (is_on)
         s->sn_on = (int)v;
+    else if (is_own)
+        s->sn_own = (int)v;
     else
         s->sn_back = (int)v;
     return 0;
@@ -66,6 +68,7 @@ int sch_storenear_parse(pg_schedule *s, const char *const *tok, int ntok, const 
         return pg_fail("%s:%d: only one `storenear` line (first at line %d)", s->origin, line, s->sn_line);
     s->sn_line = line;
     s->sn_on = 1;
+    s->sn_own = 0;
     s->sn_back = 2;
     s->sn_window = 16;
     s->sn_gain = s->sn_far = s->sn_near = s->sn_cal = s->sn_fall = NAN;
@@ -75,7 +78,7 @@ int sch_storenear_parse(pg_schedule *s, const char *const *tok, int ntok, const 
         const char *eq = strchr(tok[i], '=');
         char key[16];
         if (!eq || (size_t)(eq - tok[i]) >= sizeof key)
-            return SNFAIL("storenear: '%s': expected store=, gain=, far=, near=, after=, fall=, back=, window=, cal= or on=", tok[i]);
+            return SNFAIL("storenear: '%s': expected store=, gain=, far=, near=, after=, fall=, back=, window=, cal=, own= or on=", tok[i]);
         snprintf(key, sizeof key, "%.*s", (int)(eq - tok[i]), tok[i]);
         if (strcmp(key, "store") == 0) {
             store = eq + 1;
@@ -85,7 +88,7 @@ int sch_storenear_parse(pg_schedule *s, const char *const *tok, int ntok, const 
         const double v = strtod(eq + 1, &end);
         const int rc = end == eq + 1 || *end ? -2 : set_key(s, key, v);
         if (rc == -1)
-            return SNFAIL("storenear: '%s': expected store=, gain=, far=, near=, after=, fall=, back=, window=, cal= or on=", tok[i]);
+            return SNFAIL("storenear: '%s': expected store=, gain=, far=, near=, after=, fall=, back=, window=, cal=, own= or on=", tok[i]);
         if (rc)
             return SNFAIL("storenear: %s is out of range " SN_RANGE, tok[i]);
     }
@@ -127,10 +130,13 @@ int sch_storenear_override(pg_schedule *s, const char *stat, int relative, doubl
     if (!s->sn_line)
         return pg_fail("'%s': this schedule has no storenear line", param);
     const double *f = key_field(s, stat);
-    const double cur = f ? *f : strcmp(stat, "on") == 0 ? s->sn_on : s->sn_back;
+    const double cur = f                           ? *f
+                       : strcmp(stat, "on") == 0  ? s->sn_on
+                       : strcmp(stat, "own") == 0 ? s->sn_own
+                                                  : s->sn_back;
     const int rc = set_key(s, stat, relative ? cur + value : value);
     if (rc == -1)
-        return pg_fail("'%s': storenear takes gain, far, near, after, fall, back, window, cal, on", param);
+        return pg_fail("'%s': storenear takes gain, far, near, after, fall, back, window, cal, own, on", param);
     if (rc)
         return pg_fail("'%s' is out of range " SN_RANGE, param);
     const double far = s->sn_far, near = s->sn_near, fall = s->sn_fall;
@@ -158,6 +164,7 @@ int sch_storenear_write(FILE *f, const pg_schedule *s, char *text)
             s->sn_back, s->sn_gain, s->sn_far, s->sn_near);
     if (s->sn_after < 1) /* a flat ramp past near has no falling side to write */
         fprintf(f, " after=%.9g fall=%.9g", s->sn_after, s->sn_fall);
-    fprintf(f, " window=%.9g cal=%.9g%s%s\n", s->sn_window, s->sn_cal, on ? " on=" : "", onv);
+    fprintf(f, " window=%.9g cal=%.9g%s%s%s\n", s->sn_window, s->sn_cal, s->sn_own ? " own=1" : "", on ? " on=" : "",
+            onv);
     return 1;
 }
