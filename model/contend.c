@@ -51,15 +51,6 @@ double contend_weight(const sch_contend *c, double by_work)
     return c->compute > 0 && by_work > c->compute ? c->compute / by_work : 1;
 }
 
-/* keep=1 (docs/experiments.md M77): the calibration's contention is a
- * floor.  Where the `by` step overlaps less than there, the other instance
- * is not idle: at short tiles (small K) its store drain and loads take the
- * mainloop's place beside this step (M69: the epilogue's growth follows the
- * other warpgroup's store), and the step ran no faster on sets 25-27.
- * keep=busy (M78): the floor less what the other instance spent spinning
- * beside this step's work (ct_idle): a probe's spin is idle, and past the
- * store's turn the other warpgroup spins in its delay where at the
- * calibration it ran its mainloop. */
 /* The extra work at overlap ov against the sample's own overlap (a
  * solve=tile row's traced one, else NAN: the line's OV), keep=1's floor
  * applied */
@@ -69,6 +60,15 @@ static double extra_at(const sch_contend *c, double ov, double traced)
     return c->keep == SCH_KEEP_ALL && x < 0 ? 0 : x;
 }
 
+/* keep=1 (docs/experiments.md M77): the calibration's contention is a
+ * floor.  Where the `by` step overlaps less than there, the other instance
+ * is not idle: at short tiles (small K) its store drain and loads take the
+ * mainloop's place beside this step (M69: the epilogue's growth follows the
+ * other warpgroup's store), and the step ran no faster on sets 25-27.
+ * keep=busy (M78): the floor less what the other instance spent spinning
+ * beside this step's work (ct_idle): a probe's spin is idle, and past the
+ * store's turn the other warpgroup spins in its delay where at the
+ * calibration it ran its mainloop. */
 double contend_extra(const engine *E, int line)
 {
     const sch_contend *c = &E->s->ct[line];

@@ -95,6 +95,14 @@ void engine_free(engine *E)
     E->x = E->smp = E->kb = E->kb_land = E->ct_iv = E->ct_row_ov = E->sn_row_o = NULL;
 }
 
+/* the drawn row's value in the table's column col (NAN: no column, or a
+ * parametric draw) */
+static double row_value(const engine *E, int col)
+{
+    const sch_table *T = E->s->table;
+    return T && !E->means_only && col >= 0 ? T->v[E->row * T->cols + col] : NAN;
+}
+
 static void draw(engine *E, double *out)
 {
     const pg_schedule *s = E->s;
@@ -112,11 +120,8 @@ static void draw(engine *E, double *out)
     /* solve=tile: the row's own overlap (a parametric draw has none) */
     double *row_ov = E->ct_row_ov + (E->k % E->R) * s->nct;
     for (int i = 0; i < s->nct; i++)
-        row_ov[i] = s->table && !E->means_only && E->ct_ov_col[i] >= 0
-                        ? s->table->v[E->row * s->table->cols + E->ct_ov_col[i]]
-                        : NAN;
-    E->sn_row_o[E->k % E->R] =
-        s->table && !E->means_only && E->sn_col >= 0 ? s->table->v[E->row * s->table->cols + E->sn_col] : NAN;
+        row_ov[i] = row_value(E, E->ct_ov_col[i]);
+    E->sn_row_o[E->k % E->R] = row_value(E, E->sn_col); /* storenear own=1: the row's own position */
     for (int i = 0; i < s->nslots; i++) {
         const sch_dist *d = &s->dists[s->slots[i].dist];
         if (E->means_only) {

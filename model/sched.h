@@ -404,8 +404,9 @@ int sch_table_contend_column(const pg_schedule *s, int line);
  * ("@sn:LATENCY"), -1 if the table has none */
 void sch_table_storenear_name(const pg_schedule *s, char *out, size_t n);
 int sch_table_storenear_column(const pg_schedule *s);
-/* a column more, NAN in every row, named `name`: its index, -1 on error */
-int sch_table_add_column(sch_table *T, const char *name);
+/* the table's column named `name` (added if absent), NAN in every row:
+ * its index, -1 on error */
+int sch_table_fresh_column(pg_schedule *s, const char *name);
 int sch_table_column(const pg_schedule *s, int dist, int instance);
 /* Replace distribution d->name by *d (fitted first), recorded as an
  * override so recompiles keep it; replaces an earlier one for that name. */

@@ -93,19 +93,27 @@ int sch_table_storenear_column(const pg_schedule *s)
 }
 
 /* the table re-laid out row by row with the new column at the end */
-int sch_table_add_column(sch_table *T, const char *name)
+static int add_column(sch_table *T, const char *name)
 {
     if (T->cols >= SCH_MAX_NODES)
         return pg_fail("the per-tile table has no room for %s", name);
     double *v = malloc(sizeof(double) * (size_t)T->rows * (size_t)(T->cols + 1));
     if (!v)
         return pg_fail("out of memory for the per-tile table");
-    for (int64_t r = 0; r < T->rows; r++) {
+    for (int64_t r = 0; r < T->rows; r++)
         memcpy(v + r * (T->cols + 1), T->v + r * T->cols, sizeof(double) * (size_t)T->cols);
-        v[r * (T->cols + 1) + T->cols] = NAN;
-    }
     free(T->v);
     T->v = v;
     snprintf(T->colname[T->cols], sizeof T->colname[0], "%s", name);
     return T->cols++;
+}
+
+int sch_table_fresh_column(pg_schedule *s, const char *name)
+{
+    int col = named_column(s, name);
+    if (col < 0 && (col = add_column(s->table, name)) < 0)
+        return -1;
+    for (int64_t r = 0; r < s->table->rows; r++)
+        s->table->v[r * s->table->cols + col] = NAN;
+    return col;
 }

@@ -73,6 +73,20 @@ static int collect(const pg_schedule *s, const pg_trace *t, int node, double fra
     return 0;
 }
 
+/* each row's position: tile q's latency follows the issue of tile q - off
+ * on its SM, its store is tile q - back's */
+static void set_positions(pg_schedule *s, sn_tile *v, int64_t ntiles, int off, const int64_t *row_of, int col)
+{
+    sch_table *T = s->table;
+    qsort(v, (size_t)ntiles, sizeof *v, cmp_issue); /* each SM's tiles in the order it issued them */
+    for (int64_t q = s->sn_back > off ? s->sn_back : off; q < ntiles; q++) {
+        const sn_tile *me = &v[q], *at = &v[q - off], *st = &v[q - s->sn_back];
+        if (me->sm == INT32_MAX || at->sm != me->sm || st->sm != me->sm || row_of[me->tile] < 0)
+            continue;
+        T->v[row_of[me->tile] * T->cols + col] = st->store - at->issue;
+    }
+}
+
 int storenear_table_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64_t ntiles)
 {
     if (!s->sn_line || !s->sn_own || !s->table || !row_of)
@@ -83,23 +97,14 @@ int storenear_table_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of
     int rc = v ? issue_event(s, &node, &frac, &off) : pg_fail("out of memory for storenear's positions");
     if (rc == 0)
         rc = collect(s, t, node, frac, v, ntiles);
-    char name[SCH_NAME + 8];
-    sch_table_storenear_name(s, name, sizeof name);
-    int col = rc == 0 ? sch_table_storenear_column(s) : -1;
-    if (rc == 0 && col < 0 && (col = sch_table_add_column(s->table, name)) < 0)
-        rc = -1;
     if (rc == 0) {
-        sch_table *T = s->table;
-        for (int64_t r = 0; r < T->rows; r++)
-            T->v[r * T->cols + col] = NAN;
-        qsort(v, (size_t)ntiles, sizeof *v, cmp_issue); /* each SM's tiles in the order it issued them */
-        /* tile q's latency follows the issue of tile q - off; its store is tile q - back's */
-        for (int64_t q = s->sn_back > off ? s->sn_back : off; q < ntiles; q++) {
-            const sn_tile *me = &v[q], *at = &v[q - off], *st = &v[q - s->sn_back];
-            if (me->sm == INT32_MAX || at->sm != me->sm || st->sm != me->sm || row_of[me->tile] < 0)
-                continue;
-            T->v[row_of[me->tile] * T->cols + col] = st->store - at->issue;
-        }
+        char name[SCH_NAME + 8];
+        sch_table_storenear_name(s, name, sizeof name);
+        const int col = sch_table_fresh_column(s, name);
+        if (col < 0)
+            rc = -1;
+        else
+            set_positions(s, v, ntiles, off, row_of, col);
     }
     free(v);
     return rc;
