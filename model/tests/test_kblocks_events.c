@@ -127,8 +127,12 @@ static void test_producer_wait_under_a_spin(void **state)
     /* at k-block starts the wait stays near its zero-delay value; as
      * fractions of the loop it falls to under two thirds of it (M39: the
      * probes measured 340-390 under spins against ~280 at zero delay) */
-    assert_true(spin_b > 0.8 * z_b);
     assert_true(spin_f < 0.67 * z_f);
+    /* M90: with the loop's fixed cycles (which the calibration had booked
+     * as load stall) the k-block starts keep ~0.6 of it (177 of 286 on this
+     * trace; 294 of 294 before), the fractions ~0.47 */
+    assert_true(spin_b > 0.55 * z_b);
+    assert_true(spin_b > 1.2 * spin_f);
     /* the shifts hold at the loop's shape they were fitted at: with another
      * ring depth the events are fractions again, as with boundaries=0 */
     assert_true(s->kb_shift_count == s->kb_count && s->kb_shift_stages == s->kb_stages);

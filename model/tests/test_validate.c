@@ -635,11 +635,13 @@ static void test_bandwidth_equilibrium(void **state)
     pg_run_free(&c);
 }
 
-/* The fit measures bres's loop's fixed cycles (M36) from the trace: the 1st
- * percentile of the loop less its 2,304 cycles of wgmma, 135-149 on every
- * H100 and H200 calibration of probe sets 1-8; the line's own 135 is
- * replaced (a line set to 0 comes back measured); pingpong's line names no
- * fixed part and keeps none. */
+/* The fit measures bres's loop's fixed cycles (M36) from the trace: the
+ * 0.1th percentile of the loop less its 2,304 cycles of wgmma (M90; the
+ * 1st until then), 135-136 on every H100 and H200 calibration; the line's
+ * own 135 is replaced (a line set to 0 comes back measured).  Pingpong's
+ * (M90): 204-205 on the H100's zero-delay runs (its 1st percentile,
+ * 366-428, is stall: its loop stalls on most tiles), 227-242 on the
+ * H200's. */
 static void test_fit_fixed(void **state)
 {
     (void)state;
@@ -654,7 +656,8 @@ static void test_fit_fixed(void **state)
     s = NULL;
     if (pg_run_read(g_path[PINGPONG0], &c, PG_READ_TRACE) || pg_schedule_fit(&c, &s))
         fail_msg("%s", pg_last_error());
-    assert_true(s->kb_fixed == 0);
+    assert_true(s->kb_fixed_named);
+    assert_true(s->kb_fixed > 180 && s->kb_fixed < 260);
     pg_schedule_free(s);
     pg_run_free(&c);
 }
