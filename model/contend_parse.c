@@ -39,8 +39,11 @@ static int reads_at(const sch_edge *e, const unsigned char *in_set, int off)
 }
 
 /* Would running node v again move state besides its time (a line's
- * running mean or record)? */
-static int desc_runs_twice_unsafely(const pg_schedule *s, int v)
+ * running mean or record)?  A stretch tile=next step only records its
+ * interval (the next run records it again) and is stretched after the
+ * solve when both lines wait for the same `by` step (engine.c: the solve,
+ * then the stretch). */
+static int desc_runs_twice_unsafely(const pg_schedule *s, int v, int by_node)
 {
     if (v == s->kb_node)
         return 1;
@@ -51,7 +54,8 @@ static int desc_runs_twice_unsafely(const pg_schedule *s, int v)
         const sch_edge *e = &s->edges[s->in_edge[j]];
         for (int q = 0; q < e->nterms; q++) {
             const int dist = s->slots[e->slot[q]].dist;
-            if ((s->st_line && dist == s->st_dist) || (s->sn_line && dist == s->sn_dist))
+            const int settled_after = s->st_next && s->st_by_node == by_node;
+            if ((s->st_line && dist == s->st_dist && !settled_after) || (s->sn_line && dist == s->sn_dist))
                 return 1;
         }
     }
@@ -88,7 +92,7 @@ static int resolve_solve_tile(pg_schedule *s, sch_contend *c)
                             s->roles[s->nodes[e->to].role].steps[s->nodes[e->to].step].name, c->spec[0], c->spec[1]);
     }
     for (int d = 0; d < c->ndesc; d++)
-        if (desc_runs_twice_unsafely(s, c->desc[d]))
+        if (desc_runs_twice_unsafely(s, c->desc[d], c->by_node))
             return CFAIL_AT(c->line, "contend: solve=tile: %s.%s follows from %s but keeps state of its own (a "
                                      "contended, `kblocks`, stretch or storenear step) and cannot run twice",
                             s->roles[s->nodes[c->desc[d]].role].name,

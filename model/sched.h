@@ -322,8 +322,11 @@ struct pg_schedule {
      * stretch.c): the latency, where an edge adds it to an event of tile
      * k's wait, lasts C x (its overlap with the previous tile's STEP's work,
      * - OV) longer (bres's store drain, reading shared memory beside the
-     * other warpgroup's wgmma; M55, M66).  OV: the calibration's mean. */
-    int st_on, st_line, st_dist, st_by_node;
+     * other warpgroup's wgmma; M55, M66).  OV: the calibration's mean.
+     * tile=next (M92): against the next tile's STEP instead, the latency
+     * being a delay step's (st_node) that ends before that work is known;
+     * fit=slowdown: the fit measures C too. */
+    int st_on, st_line, st_dist, st_by_node, st_next, st_fit_slowdown, st_node;
     double st_slowdown, st_overlap;
     char st_spec[2][SCH_NAME]; /* LATENCY, by= */
     /* `storenear LATENCY store=STEP back=B gain=G far=F near=N [after=A

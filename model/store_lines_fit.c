@@ -4,7 +4,9 @@
  * off the fitted schedule's own replay of the trace with both lines only
  * recording, so that at the calibration neither moves anything and the
  * traced latencies replay as measured. */
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "engine.h"
 #include "fit.h"
@@ -12,6 +14,37 @@
 #include "sched.h"
 
 #define CAL_TILES 20000
+#define MIN_TILES 30 /* of each kind, for fit=slowdown */
+
+/* the median of the samples (pairs' first) whose overlap (second) is none
+ * (want_full 0) or the whole sample (1); NAN with fewer than MIN_TILES */
+static double median_of(const double *rec, int64_t n, int want_full, double *buf)
+{
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const double g = rec[2 * i], ov = rec[2 * i + 1];
+        if (g > 0 && (want_full ? ov >= g - 1 : ov <= 0)) /* a tile with no gap says nothing */
+            buf[m++] = g;
+    }
+    if (m < MIN_TILES)
+        return NAN;
+    qsort(buf, (size_t)m, sizeof *buf, fit_cmp_double);
+    return buf[m / 2];
+}
+
+/* fit=slowdown (M92): a delay w0 long where nothing overlaps it, slowed by
+ * C while the `by` work runs beside it, lasts w0 / (1 - C) where that work
+ * overlaps all of it: C = 1 - w0 / that, from the replay's own pairs (the
+ * traced gaps against the replayed work), NAN if either kind is too rare */
+static double slowdown_of(const engine *E)
+{
+    double *buf = malloc(sizeof(double) * (size_t)(E->st_rec_n > 0 ? E->st_rec_n : 1));
+    if (!buf)
+        return NAN;
+    const double w0 = median_of(E->st_rec, E->st_rec_n, 0, buf), full = median_of(E->st_rec, E->st_rec_n, 1, buf);
+    free(buf);
+    return w0 > 0 && full > w0 ? 1 - w0 / full : NAN;
+}
 
 int store_lines_fit(pg_schedule *s)
 {
@@ -21,6 +54,14 @@ int store_lines_fit(pg_schedule *s)
     if (engine_init(&E, s, 1, 0))
         return -1;
     E.lines_record_only = 1;
+    if (s->st_line && s->st_next && s->st_fit_slowdown) {
+        E.st_rec = malloc(sizeof(double) * 2 * CAL_TILES);
+        if (!E.st_rec) {
+            engine_free(&E);
+            return pg_fail("out of memory for the stretch fit");
+        }
+        E.st_rec_cap = CAL_TILES;
+    }
     for (int64_t k = 0; k < CAL_TILES; k++)
         engine_step(&E);
     char set[96];
@@ -29,6 +70,15 @@ int store_lines_fit(pg_schedule *s)
         snprintf(set, sizeof set, "stretch.overlap=%.9g", E.st_sum / (double)E.st_n);
         rc = pg_schedule_set(s, set, 0);
     }
+    if (rc == 0 && E.st_rec) {
+        const double c = slowdown_of(&E);
+        if (isfinite(c)) {
+            snprintf(set, sizeof set, "stretch.slowdown=%.9g", c);
+            rc = pg_schedule_set(s, set, 0);
+        }
+    }
+    free(E.st_rec);
+    E.st_rec = NULL;
     if (rc == 0 && s->sn_line && E.sn_n > 0) {
         snprintf(set, sizeof set, "storenear.cal=%.9g", E.sn_sum / (double)E.sn_n);
         rc = pg_schedule_set(s, set, 0);

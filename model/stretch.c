@@ -9,8 +9,15 @@
  * store reads D out of shared memory while the other warpgroup's wgmma
  * reads its operands there: the drain takes 1,472 + 0.30 x its overlap
  * (M55's pooled fit on both GPUs, on the tiles it held the turn); C = 0.15
- * on the KM-fitted drain (M66).  This file is the line's engine part; its
+ * on the KM-fitted drain (M66).  tile=next (M92): the latency is a delay
+ * step's that the NEXT tile's STEP overlaps (pingpong's untraced gap after
+ * its store, which runs beside the other warpgroup's following mainloop);
+ * the step ends before that work is known, so it is settled once the next
+ * tile's STEP has run (stretch_solve_previous; nothing of that tile reads
+ * it, stretch_parse.c checks).  This file is the line's engine part; its
  * parse is in stretch_parse.c. */
+#include <math.h>
+
 #include "engine.h"
 #include "sched.h"
 
@@ -30,7 +37,15 @@ static void by_interval(const engine *E, int64_t k, double *start, double *end)
 double stretch_extra(engine *E, int64_t k, int dist, double end, double sample)
 {
     const pg_schedule *s = E->s;
-    if (!s->st_line || dist != s->st_dist || k < 1 || E->kb_fit_load)
+    if (!s->st_line || dist != s->st_dist || E->kb_fit_load)
+        return 0;
+    if (s->st_next) {
+        /* settled by stretch_solve_previous once tile k + 1's work ran */
+        E->st_iv[(k % E->R) * 2] = end - sample;
+        E->st_iv[(k % E->R) * 2 + 1] = end;
+        return 0;
+    }
+    if (k < 1)
         return 0;
     double bs, be;
     by_interval(E, k - 1, &bs, &be);
@@ -38,4 +53,27 @@ double stretch_extra(engine *E, int64_t k, int dist, double end, double sample)
     E->st_sum += ov;
     E->st_n++;
     return s->st_on && !E->lines_record_only ? s->st_slowdown * (ov - s->st_overlap) : 0;
+}
+
+void stretch_solve_previous(engine *E, int64_t k)
+{
+    const pg_schedule *s = E->s;
+    if (k < 1 || E->kb_fit_load)
+        return;
+    double *iv = E->st_iv + ((k - 1) % E->R) * 2;
+    if (!isfinite(iv[0]))
+        return;
+    double bs, be;
+    by_interval(E, k, &bs, &be);
+    const double ov = contend_overlap(iv[0], iv[1], bs, be);
+    E->st_sum += ov;
+    E->st_n++;
+    if (E->st_rec && E->st_rec_n < E->st_rec_cap) {
+        E->st_rec[2 * E->st_rec_n] = iv[1] - iv[0];
+        E->st_rec[2 * E->st_rec_n + 1] = ov;
+        E->st_rec_n++;
+    }
+    if (s->st_on && !E->lines_record_only)
+        E->x[((k - 1) % E->R) * s->nnodes + s->st_node] += s->st_slowdown * (ov - s->st_overlap);
+    iv[0] = iv[1] = NAN;
 }

@@ -10,7 +10,8 @@
 #include "sched.h"
 
 #define STFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->st_line))
-#define ST_USAGE "usage: stretch LATENCY by=STEP slowdown=C [overlap=OV] [on=0|1]"
+#define ST_USAGE "usage: stretch LATENCY by=STEP slowdown=C [overlap=OV] [tile=previous|next] [fit=overlap|slowdown] [on=0|1]"
+#define ST_KEYS "expected by=, slowdown=, overlap=, tile=, fit= or on="
 #define ST_RANGE "(0 <= slowdown <= 4, overlap >= 0 cycles, on 0|1)"
 
 /* the field of a number key, NULL for `on` or an unknown key */
@@ -51,22 +52,31 @@ int sch_stretch_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
     s->st_on = 1;
     s->st_overlap = 0;
     s->st_slowdown = NAN;
+    s->st_next = s->st_fit_slowdown = 0;
     const char *by = NULL;
     for (int i = 2; i < ntok; i++) {
         const char *eq = strchr(tok[i], '=');
         char key[16];
         if (!eq || (size_t)(eq - tok[i]) >= sizeof key)
-            return STFAIL("stretch: '%s': expected by=, slowdown=, overlap= or on=", tok[i]);
+            return STFAIL("stretch: '%s': " ST_KEYS, tok[i]);
         snprintf(key, sizeof key, "%.*s", (int)(eq - tok[i]), tok[i]);
         if (strcmp(key, "by") == 0) {
             by = eq + 1;
+            continue;
+        }
+        if (strcmp(key, "tile") == 0 || strcmp(key, "fit") == 0) {
+            const int is_tile = key[0] == 't';
+            const char *a = is_tile ? "previous" : "overlap", *b = is_tile ? "next" : "slowdown";
+            if (strcmp(eq + 1, a) != 0 && strcmp(eq + 1, b) != 0)
+                return STFAIL("stretch: %s must be %s or %s", tok[i], a, b);
+            *(is_tile ? &s->st_next : &s->st_fit_slowdown) = strcmp(eq + 1, b) == 0;
             continue;
         }
         char *end = NULL;
         const double v = strtod(eq + 1, &end);
         const int rc = end == eq + 1 || *end ? -2 : set_key(s, key, v);
         if (rc == -1)
-            return STFAIL("stretch: '%s': expected by=, slowdown=, overlap= or on=", tok[i]);
+            return STFAIL("stretch: '%s': " ST_KEYS, tok[i]);
         if (rc)
             return STFAIL("stretch: %s is out of range " ST_RANGE, tok[i]);
     }
@@ -76,6 +86,35 @@ int sch_stretch_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
         return STFAIL("stretch: name too long");
     snprintf(s->st_spec[0], SCH_NAME, "%s", tok[1]);
     snprintf(s->st_spec[1], SCH_NAME, "%s", by);
+    return 0;
+}
+
+/* tile=next: the one delay step whose edge adds the latency (its only use),
+ * read by nothing before the tile after next, so that settling it once
+ * the next tile's `by` step has run changes nothing already computed */
+static int next_node(pg_schedule *s)
+{
+    int uses = 0;
+    s->st_node = -1;
+    for (int i = 0; i < s->nedges; i++)
+        for (int q = 0; q < s->edges[i].nterms; q++)
+            if (s->slots[s->edges[i].slot[q]].dist == s->st_dist) {
+                const sch_node *n = &s->nodes[s->edges[i].to];
+                uses++;
+                if (s->edges[i].kind == EDGE_SEQ && s->edges[i].toff[q] == 0 &&
+                    s->roles[n->role].steps[n->step].kind == STEP_DELAY)
+                    s->st_node = s->edges[i].to;
+            }
+    if (uses != 1 || s->st_node < 0)
+        return STFAIL("stretch: tile=next needs '%s' on one `delay` step only", s->st_spec[0]);
+    for (int i = 0; i < s->nedges; i++)
+        if (s->edges[i].from == s->st_node && s->edges[i].off < 2)
+            return STFAIL("stretch: tile=next: the step after '%s' must be in a later tile than the next "
+                          "(a role of two or more instances in turn)", s->st_spec[0]);
+    for (int v = 0; v < s->nnodes; v++)
+        if (s->nodes[v].prev == s->st_node && s->nodes[v].prev_off < 2)
+            return STFAIL("stretch: tile=next: the step after '%s' must be in a later tile than the next "
+                          "(a role of two or more instances in turn)", s->st_spec[0]);
     return 0;
 }
 
@@ -90,7 +129,7 @@ int sch_stretch_resolve(pg_schedule *s)
     if (sch_find_work(s, s->st_spec[1], &r, &st))
         return STFAIL("stretch: by=%s is not a work step of this schedule", s->st_spec[1]);
     s->st_by_node = sch_node_of(s, r, 0, st);
-    return 0;
+    return s->st_next ? next_node(s) : 0;
 }
 
 int sch_stretch_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
@@ -117,7 +156,8 @@ int sch_stretch_write(FILE *f, const pg_schedule *s, char *text)
     char onv[SCH_NAME] = "";
     if (on)
         sscanf(on + 4, "%47s", onv);
-    fprintf(f, "stretch %s by=%s slowdown=%.9g overlap=%.9g%s%s\n", s->st_spec[0], s->st_spec[1], s->st_slowdown,
-            s->st_overlap, on ? " on=" : "", onv);
+    fprintf(f, "stretch %s by=%s slowdown=%.9g overlap=%.9g%s%s%s%s\n", s->st_spec[0], s->st_spec[1], s->st_slowdown,
+            s->st_overlap, s->st_next ? " tile=next" : "", s->st_fit_slowdown ? " fit=slowdown" : "", on ? " on=" : "",
+            onv);
     return 1;
 }

@@ -8,7 +8,8 @@
  * self-fit where they were; the ramp's falling side (after=, fall=, M68)
  * moves only runs whose stores leave past `near`; own=1 (M88) keeps each
  * traced row's own store position in the fit's table and moves its sample
- * from there.  argv:
+ * from there; tile=next (M92) settles a delay step against the next tile's
+ * work and, with fit=slowdown, the fit measures its slowdown.  argv:
  * traces/held_out/bres_epi_00000.h5 and bres_epi_01200.h5. */
 #include <math.h>
 #include <setjmp.h>
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -72,6 +74,11 @@ static void bad_lines_are_refused(void **st)
         {"stretch", "stretch store_drain by=mainloop slowdown=-1", "out of range"},
         {"stretch", "stretch mainloop by=mainloop slowdown=0.1", "'mainloop' is not a `latency`"},
         {"stretch", "stretch store_drain by=nowhere slowdown=0.1", "by=nowhere"},
+        {"stretch", "stretch store_drain by=mainloop slowdown=0.1 tile=later", "tile=later must be previous or next"},
+        {"stretch", "stretch store_drain by=mainloop slowdown=0.1 fit=all", "fit=all must be overlap or slowdown"},
+        /* the drain is an edge's latency, not a delay step's */
+        {"stretch", "stretch store_drain by=mainloop slowdown=0.1 tile=next",
+         "tile=next needs 'store_drain' on one `delay` step only"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int lineno;
@@ -294,6 +301,55 @@ static void own_position_per_row(void **st)
         fail_msg("--epi-delay 1,200: %+.1f%% with own=1, %+.1f%% without the line", 100 * on, 100 * off);
 }
 
+/* tile=next (M92): the consumer's untraced gap after its store, against
+ * the other warpgroup's following mainloop.  The fit measures the overlap
+ * and (fit=slowdown) C, 1 - the gap nothing overlaps / the gap the loop
+ * overlaps whole, in (0, 1) whatever the line said; both written back.  A
+ * longer gap (C > 0 at overlap 0) starts the next order_wait later, which
+ * then waits less; C = 0 is the line switched off. */
+static void the_gap_against_the_next_tile(void **st)
+{
+    (void)st;
+    int lineno;
+    char *text = with_line("stretch", "stretch consumer_untraced by=mainloop slowdown=3 tile=next fit=slowdown", &lineno);
+    char path[] = "/tmp/pg_test_stretch_XXXXXX";
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+    free(text);
+    pg_run run;
+    pg_schedule *s = NULL, *back = NULL;
+    if (pg_run_read(g_cal, &run, PG_READ_TRACE) || pg_schedule_fit_as(&run, path, &s))
+        fail_msg("%s: %s", g_cal, pg_last_error());
+    remove(path);
+    pg_run_free(&run);
+    assert_true(s->st_next && s->st_fit_slowdown);
+    if (!(s->st_slowdown > 0 && s->st_slowdown < 1 && s->st_overlap > 0))
+        fail_msg("fitted slowdown %.3f, overlap %.0f", s->st_slowdown, s->st_overlap);
+    char *written = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(written, " tile=next fit=slowdown"));
+    assert_int_equal(pg_schedule_load_text(written, "back.sched", &back), 0);
+    assert_true(back->st_next && back->st_fit_slowdown && fabs(back->st_slowdown - s->st_slowdown) < 1e-6);
+    free(written);
+    pg_schedule_free(back);
+    const pg_model_opts o = {20000, 1, 0};
+    pg_prediction a, b, c;
+    assert_int_equal(pg_schedule_set(s, "stretch.overlap=0", 0), 0);
+    assert_int_equal(pg_model_predict(s, &o, &a), 0);
+    assert_int_equal(pg_schedule_set(s, "stretch.slowdown=0", 0), 0);
+    assert_int_equal(pg_model_predict(s, &o, &b), 0);
+    assert_int_equal(pg_schedule_set(s, "stretch.on=0", 0), 0);
+    assert_int_equal(pg_model_predict(s, &o, &c), 0);
+    const double wa = pg_prediction_find(&a, "order_wait")->mean, wb = pg_prediction_find(&b, "order_wait")->mean;
+    if (!(wa < wb - 20))
+        fail_msg("order_wait %.1f with the gap stretched, %.1f without", wa, wb);
+    assert_float_equal(wb, pg_prediction_find(&c, "order_wait")->mean, 1e-9);
+    pg_schedule_free(s);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -309,6 +365,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(the_first_load_line_on_the_held_out_sweep),
         cmocka_unit_test(the_falling_side_moves_only_late_stores),
         cmocka_unit_test(own_position_per_row),
+        cmocka_unit_test(the_gap_against_the_next_tile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
