@@ -54,8 +54,10 @@ static int desc_runs_twice_unsafely(const pg_schedule *s, int v, int by_node)
         const sch_edge *e = &s->edges[s->in_edge[j]];
         for (int q = 0; q < e->nterms; q++) {
             const int dist = s->slots[e->slot[q]].dist;
-            const int settled_after = s->st_next && s->st_by_node == by_node;
-            if ((s->st_line && dist == s->st_dist && !settled_after) || (s->sn_line && dist == s->sn_dist))
+            for (int l = 0; l < s->nst; l++)
+                if (dist == s->st[l].dist && !(s->st[l].next && s->st[l].by_node == by_node))
+                    return 1;
+            if (s->sn_line && dist == s->sn_dist)
                 return 1;
         }
     }

@@ -26,7 +26,7 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
         E->ct_row_ov = calloc((size_t)E->R * (size_t)s->nct, sizeof(double));
     }
     E->sn_row_o = calloc((size_t)E->R, sizeof(double));
-    E->st_iv = malloc(sizeof(double) * 2 * (size_t)E->R);
+    E->st_iv = malloc(sizeof(double) * 2 * SCH_ST_MAX * (size_t)E->R);
     if (!E->x || !E->smp || (s->kb_node >= 0 && (!E->kb || !E->kb_land)) ||
         (s->nct && (!E->ct_iv || !E->ct_row_ov)) || !E->sn_row_o || !E->st_iv) {
         engine_free(E);
@@ -52,7 +52,7 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
         engine_free(E);
         return -1;
     }
-    for (int i = 0; i < 2 * E->R; i++)
+    for (int i = 0; i < 2 * SCH_ST_MAX * E->R; i++)
         E->st_iv[i] = NAN;
     rng_seed(&E->r, seed);
     contend_reset(E);
@@ -73,7 +73,7 @@ void engine_reset(engine *E, uint64_t seed)
     E->kb_run_count = 0;
     contend_reset(E);
     storenear_reset(E);
-    for (int i = 0; i < 2 * E->R; i++)
+    for (int i = 0; i < 2 * SCH_ST_MAX * E->R; i++)
         E->st_iv[i] = NAN;
     E->block_left = 0;
     E->unit_row0 = -1;
@@ -225,8 +225,8 @@ static void eval_tile(engine *E, int64_t k)
         eval_node(E, k, v);
         if (E->ct_solve_by[v])
             solve_previous(E, k, v);
-        if (v == s->st_by_node && s->st_line && s->st_next)
-            stretch_solve_previous(E, k);
+        if (s->nst)
+            stretch_solve_previous(E, k, v);
     }
 }
 

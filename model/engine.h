@@ -62,11 +62,12 @@ typedef struct {
     /* `stretch` and `storenear` (stretch.c, storenear.c): the overlaps and
      * store positions seen (their fits read the means), the positions'
      * running mean, and a calibration pass's switch (record, move nothing) */
-    double st_sum, sn_sum, sn_mean;
-    int64_t st_n, sn_n;
-    double *st_iv;      /* [R][2]: stretch tile=next: tile k's stretched interval before its stretch (NAN: none) */
-    double *st_rec;     /* the fit's replay: (sample, overlap) pairs of a tile=next line, st_rec_cap of them */
+    double st_sum[SCH_ST_MAX], sn_sum, sn_mean;
+    int64_t st_n[SCH_ST_MAX], sn_n;
+    double *st_iv;      /* [R][SCH_ST_MAX][2]: a tile=next line's interval of tile k before its stretch (NAN: none) */
+    double *st_rec;     /* the fit's replay: (sample, overlap) pairs of tile=next line st_rec_line, st_rec_cap of them */
     int64_t st_rec_n, st_rec_cap;
+    int st_rec_line;
     int sn_col;         /* storenear own=1: the table column of the rows' traced positions, -1: none */
     double *sn_row_o;   /* [R]: ... the position traced with tile k's drawn row (NAN: not known) */
     int lines_record_only;
@@ -152,9 +153,9 @@ double l2reuse_replayed(const engine *E, int i, int64_t row, double v);
  * k-block replay of a fit); storenear_reset: its running mean at the
  * calibration's position. */
 double stretch_extra(engine *E, int64_t k, int dist, double end, double sample);
-/* stretch tile=next: tile k - 1's stretched delay against tile k's `by`
- * work, which has just run */
-void stretch_solve_previous(engine *E, int64_t k);
+/* stretch tile=next: tile k - 1's stretched delays against tile k's `by`
+ * work v, which has just run */
+void stretch_solve_previous(engine *E, int64_t k, int v);
 double storenear_extra(engine *E, int64_t k, int dist, double end, double sample);
 void storenear_reset(engine *E);
 /* `colshare` (colshare.c): the factor on a distribution's samples (1

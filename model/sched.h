@@ -85,6 +85,15 @@ typedef struct {
     int prev, prev_off; /* the node whose time starts this step, and its tile offset */
 } sch_node;
 
+/* A `stretch` line (model/stretch.c, stretch_parse.c; the fields of the
+ * schedule's comment below). */
+#define SCH_ST_MAX 4
+typedef struct {
+    int on, line, dist, by_node, next, fit_slowdown, node;
+    double slowdown, overlap;
+    char spec[2][SCH_NAME]; /* LATENCY, by= */
+} sch_stretch;
+
 typedef struct {
     char name[SCH_NAME];
     int count;
@@ -326,9 +335,8 @@ struct pg_schedule {
      * tile=next (M92): against the next tile's STEP instead, the latency
      * being a delay step's (st_node) that ends before that work is known;
      * fit=slowdown: the fit measures C too. */
-    int st_on, st_line, st_dist, st_by_node, st_next, st_fit_slowdown, st_node;
-    double st_slowdown, st_overlap;
-    char st_spec[2][SCH_NAME]; /* LATENCY, by= */
+    sch_stretch st[SCH_ST_MAX]; /* one per line, each on its own latency */
+    int nst;
     /* `storenear LATENCY store=STEP back=B gain=G far=F near=N [after=A
      * fall=E] window=W [cal=P] [on=0|1]` (model/storenear.c): the latency (a
      * tile's first load, from its issue) is L0 (1 + G r(m)), m the running

@@ -46,43 +46,65 @@ static double slowdown_of(const engine *E)
     return w0 > 0 && full > w0 ? 1 - w0 / full : NAN;
 }
 
-int store_lines_fit(pg_schedule *s)
+/* One record-only replay of the calibration into E (engine_free it); with
+ * rec_line >= 0 E keeps that tile=next line's (sample, overlap) pairs. */
+static int replay(pg_schedule *s, int rec_line, engine *E)
 {
-    if (!s->st_line && !s->sn_line)
-        return 0;
-    engine E;
-    if (engine_init(&E, s, 1, 0))
+    if (engine_init(E, s, 1, 0))
         return -1;
-    E.lines_record_only = 1;
-    if (s->st_line && s->st_next && s->st_fit_slowdown) {
-        E.st_rec = malloc(sizeof(double) * 2 * CAL_TILES);
-        if (!E.st_rec) {
-            engine_free(&E);
+    E->lines_record_only = 1;
+    E->st_rec_line = rec_line;
+    if (rec_line >= 0) {
+        E->st_rec = malloc(sizeof(double) * 2 * CAL_TILES);
+        if (!E->st_rec) {
+            engine_free(E);
             return pg_fail("out of memory for the stretch fit");
         }
-        E.st_rec_cap = CAL_TILES;
+        E->st_rec_cap = CAL_TILES;
     }
     for (int64_t k = 0; k < CAL_TILES; k++)
-        engine_step(&E);
-    char set[96];
-    int rc = 0;
-    if (s->st_line && E.st_n > 0) {
-        snprintf(set, sizeof set, "stretch.overlap=%.9g", E.st_sum / (double)E.st_n);
-        rc = pg_schedule_set(s, set, 0);
-    }
-    if (rc == 0 && E.st_rec) {
-        const double c = slowdown_of(&E);
-        if (isfinite(c)) {
-            snprintf(set, sizeof set, "stretch.slowdown=%.9g", c);
-            rc = pg_schedule_set(s, set, 0);
-        }
-    }
+        engine_step(E);
+    return 0;
+}
+
+/* fit=slowdown on tile=next line l: its own replay's pairs */
+static int fit_slowdown(pg_schedule *s, int l)
+{
+    engine E;
+    if (replay(s, l, &E))
+        return -1;
+    const double c = slowdown_of(&E);
     free(E.st_rec);
     E.st_rec = NULL;
+    engine_free(&E);
+    if (!isfinite(c))
+        return 0; /* too few tiles of a kind: the line's C stays */
+    char set[SCH_NAME + 48];
+    snprintf(set, sizeof set, "stretch.%s.slowdown=%.9g", s->st[l].spec[0], c);
+    return pg_schedule_set(s, set, 0);
+}
+
+int store_lines_fit(pg_schedule *s)
+{
+    if (!s->nst && !s->sn_line)
+        return 0;
+    engine E;
+    if (replay(s, -1, &E))
+        return -1;
+    char set[SCH_NAME + 48];
+    int rc = 0;
+    for (int l = 0; l < s->nst && rc == 0; l++)
+        if (E.st_n[l] > 0) {
+            snprintf(set, sizeof set, "stretch.%s.overlap=%.9g", s->st[l].spec[0], E.st_sum[l] / (double)E.st_n[l]);
+            rc = pg_schedule_set(s, set, 0);
+        }
     if (rc == 0 && s->sn_line && E.sn_n > 0) {
         snprintf(set, sizeof set, "storenear.cal=%.9g", E.sn_sum / (double)E.sn_n);
         rc = pg_schedule_set(s, set, 0);
     }
     engine_free(&E);
+    for (int l = 0; l < s->nst && rc == 0; l++)
+        if (s->st[l].next && s->st[l].fit_slowdown)
+            rc = fit_slowdown(s, l);
     return rc;
 }

@@ -15,65 +15,82 @@
  * the step ends before that work is known, so it is settled once the next
  * tile's STEP has run (stretch_solve_previous; nothing of that tile reads
  * it, stretch_parse.c checks).  This file is the line's engine part; its
- * parse is in stretch_parse.c. */
+ * parse is in stretch_parse.c.  A schedule may have several lines, each
+ * on its own latency (bres: its store drain and its untraced gap). */
 #include <math.h>
 
 #include "engine.h"
 #include "sched.h"
 
-/* the previous tile's `by` work: a k-block loop without its spin */
-static void by_interval(const engine *E, int64_t k, double *start, double *end)
+/* line L's `by` work of tile k: a k-block loop without its spin */
+static void by_interval(const engine *E, const sch_stretch *L, int64_t k, double *start, double *end)
 {
     const pg_schedule *s = E->s;
-    if (s->st_by_node == s->kb_node) {
+    if (L->by_node == s->kb_node) {
         *start = kblocks_at(E, k, 0, -1);
         *end = kblocks_at(E, k, 1, -1);
     } else {
-        *start = engine_start(E, s->st_by_node, k);
-        *end = engine_x(E, s->st_by_node, k);
+        *start = engine_start(E, L->by_node, k);
+        *end = engine_x(E, L->by_node, k);
     }
 }
 
 double stretch_extra(engine *E, int64_t k, int dist, double end, double sample)
 {
     const pg_schedule *s = E->s;
-    if (!s->st_line || dist != s->st_dist || E->kb_fit_load)
-        return 0;
-    if (s->st_next) {
-        /* settled by stretch_solve_previous once tile k + 1's work ran */
-        E->st_iv[(k % E->R) * 2] = end - sample;
-        E->st_iv[(k % E->R) * 2 + 1] = end;
-        return 0;
+    double extra = 0;
+    for (int l = 0; l < s->nst && !E->kb_fit_load; l++) {
+        const sch_stretch *L = &s->st[l];
+        if (dist != L->dist)
+            continue;
+        if (L->next) {
+            /* settled by stretch_solve_previous once tile k + 1's work ran */
+            double *iv = E->st_iv + ((k % E->R) * SCH_ST_MAX + l) * 2;
+            iv[0] = end - sample;
+            iv[1] = end;
+            continue;
+        }
+        if (k < 1)
+            continue;
+        double bs, be;
+        by_interval(E, L, k - 1, &bs, &be);
+        const double ov = contend_overlap(end - sample, end, bs, be);
+        E->st_sum[l] += ov;
+        E->st_n[l]++;
+        if (L->on && !E->lines_record_only)
+            extra += L->slowdown * (ov - L->overlap);
     }
-    if (k < 1)
-        return 0;
-    double bs, be;
-    by_interval(E, k - 1, &bs, &be);
-    const double ov = contend_overlap(end - sample, end, bs, be);
-    E->st_sum += ov;
-    E->st_n++;
-    return s->st_on && !E->lines_record_only ? s->st_slowdown * (ov - s->st_overlap) : 0;
+    return extra;
 }
 
-void stretch_solve_previous(engine *E, int64_t k)
+/* the fit's replay keeps line l's (sample, overlap) pairs */
+static void record_pair(engine *E, int l, double sample, double ov)
+{
+    if (E->st_rec && l == E->st_rec_line && E->st_rec_n < E->st_rec_cap) {
+        E->st_rec[2 * E->st_rec_n] = sample;
+        E->st_rec[2 * E->st_rec_n + 1] = ov;
+        E->st_rec_n++;
+    }
+}
+
+void stretch_solve_previous(engine *E, int64_t k, int v)
 {
     const pg_schedule *s = E->s;
     if (k < 1 || E->kb_fit_load)
         return;
-    double *iv = E->st_iv + ((k - 1) % E->R) * 2;
-    if (!isfinite(iv[0]))
-        return;
-    double bs, be;
-    by_interval(E, k, &bs, &be);
-    const double ov = contend_overlap(iv[0], iv[1], bs, be);
-    E->st_sum += ov;
-    E->st_n++;
-    if (E->st_rec && E->st_rec_n < E->st_rec_cap) {
-        E->st_rec[2 * E->st_rec_n] = iv[1] - iv[0];
-        E->st_rec[2 * E->st_rec_n + 1] = ov;
-        E->st_rec_n++;
+    for (int l = 0; l < s->nst; l++) {
+        const sch_stretch *L = &s->st[l];
+        double *iv = E->st_iv + (((k - 1) % E->R) * SCH_ST_MAX + l) * 2;
+        if (!L->next || L->by_node != v || !isfinite(iv[0]))
+            continue;
+        double bs, be;
+        by_interval(E, L, k, &bs, &be);
+        const double ov = contend_overlap(iv[0], iv[1], bs, be);
+        E->st_sum[l] += ov;
+        E->st_n[l]++;
+        record_pair(E, l, iv[1] - iv[0], ov);
+        if (L->on && !E->lines_record_only)
+            E->x[((k - 1) % E->R) * s->nnodes + L->node] += L->slowdown * (ov - L->overlap);
+        iv[0] = iv[1] = NAN;
     }
-    if (s->st_on && !E->lines_record_only)
-        E->x[((k - 1) % E->R) * s->nnodes + s->st_node] += s->st_slowdown * (ov - s->st_overlap);
-    iv[0] = iv[1] = NAN;
 }

@@ -326,13 +326,13 @@ static void the_gap_against_the_next_tile(void **st)
         fail_msg("%s: %s", g_cal, pg_last_error());
     remove(path);
     pg_run_free(&run);
-    assert_true(s->st_next && s->st_fit_slowdown);
-    if (!(s->st_slowdown > 0 && s->st_slowdown < 1 && s->st_overlap > 0))
-        fail_msg("fitted slowdown %.3f, overlap %.0f", s->st_slowdown, s->st_overlap);
+    assert_true(s->st[0].next && s->st[0].fit_slowdown);
+    if (!(s->st[0].slowdown > 0 && s->st[0].slowdown < 1 && s->st[0].overlap > 0))
+        fail_msg("fitted slowdown %.3f, overlap %.0f", s->st[0].slowdown, s->st[0].overlap);
     char *written = pg_test_schedule_text(s, NULL);
     assert_non_null(strstr(written, " tile=next fit=slowdown"));
     assert_int_equal(pg_schedule_load_text(written, "back.sched", &back), 0);
-    assert_true(back->st_next && back->st_fit_slowdown && fabs(back->st_slowdown - s->st_slowdown) < 1e-6);
+    assert_true(back->st[0].next && back->st[0].fit_slowdown && fabs(back->st[0].slowdown - s->st[0].slowdown) < 1e-6);
     free(written);
     pg_schedule_free(back);
     const pg_model_opts o = {20000, 1, 0};
@@ -348,6 +348,62 @@ static void the_gap_against_the_next_tile(void **st)
         fail_msg("order_wait %.1f with the gap stretched, %.1f without", wa, wb);
     assert_float_equal(wb, pg_prediction_find(&c, "order_wait")->mean, 1e-9);
     pg_schedule_free(s);
+}
+
+/* Two stretch lines, each on its own latency (M94: bres's store drain and
+ * its untraced gap): both fitted and written back, `stretch.KEY` the
+ * first, `stretch.LATENCY.KEY` either; a second line on one latency and an
+ * address no line has are refused. */
+static void two_lines(void **st)
+{
+    (void)st;
+    int lineno;
+    char *one = with_line("stretch", "stretch store_drain by=mainloop slowdown=0.15", &lineno);
+    const char *gap = "\nstretch consumer_untraced by=mainloop slowdown=0.4 tile=next fit=slowdown\n";
+    char *two = malloc(strlen(one) + strlen(gap) + 1);
+    assert_non_null(two);
+    sprintf(two, "%s%s", one, gap);
+    pg_schedule *s = NULL;
+    assert_int_equal(pg_schedule_load_text(two, "two.sched", &s), 0);
+    assert_int_equal(s->nst, 2);
+    assert_int_equal(pg_schedule_set(s, "stretch.slowdown=0.2", 0), 0);
+    assert_int_equal(pg_schedule_set(s, "stretch.consumer_untraced.slowdown=0.3", 0), 0);
+    assert_float_equal(s->st[0].slowdown, 0.2, 1e-12);
+    assert_float_equal(s->st[1].slowdown, 0.3, 1e-12);
+    assert_int_not_equal(pg_schedule_set(s, "stretch.load_floor.slowdown=0.3", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "no stretch line on 'load_floor'"));
+    char *written = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(written, "stretch store_drain by=mainloop slowdown=0.2"));
+    assert_non_null(strstr(written, "stretch consumer_untraced by=mainloop slowdown=0.3"));
+    free(written);
+    pg_schedule_free(s);
+    char *dup = malloc(strlen(two) + strlen(gap) + 1);
+    assert_non_null(dup);
+    sprintf(dup, "%s%s", two, gap + 1);
+    assert_int_not_equal(pg_schedule_load_text(dup, "dup.sched", &s), 0);
+    assert_non_null(strstr(pg_last_error(), "'consumer_untraced' has a stretch line already"));
+    free(dup);
+    char path[] = "/tmp/pg_test_stretch2_XXXXXX";
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    assert_true(fputs(two, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+    pg_run run;
+    if (pg_run_read(g_cal, &run, PG_READ_TRACE) || pg_schedule_fit_as(&run, path, &s))
+        fail_msg("%s: %s", g_cal, pg_last_error());
+    remove(path);
+    pg_run_free(&run);
+    /* M55: the drain overlaps ~1,400 cycles of the other mainloop; the gap
+     * C in (0, 1), fitted */
+    if (!(s->st[0].overlap > 1200 && s->st[0].overlap < 1600 && s->st[1].overlap > 0 && s->st[1].slowdown > 0 &&
+          s->st[1].slowdown < 1 && fabs(s->st[1].slowdown - 0.4) > 1e-6))
+        fail_msg("drain overlap %.0f; gap overlap %.0f, slowdown %.3f", s->st[0].overlap, s->st[1].overlap,
+                 s->st[1].slowdown);
+    pg_schedule_free(s);
+    free(two);
+    free(one);
 }
 
 int main(int argc, char **argv)
@@ -366,6 +422,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(the_falling_side_moves_only_late_stores),
         cmocka_unit_test(own_position_per_row),
         cmocka_unit_test(the_gap_against_the_next_tile),
+        cmocka_unit_test(two_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
