@@ -301,6 +301,26 @@ static void own_position_per_row(void **st)
         fail_msg("--epi-delay 1,200: %+.1f%% with own=1, %+.1f%% without the line", 100 * on, 100 * off);
 }
 
+/* fit the schedule `text` (through a temporary .sched file) on g_cal */
+static pg_schedule *fit_text(const char *text)
+{
+    char path[] = "/tmp/pg_test_stretch_XXXXXX";
+    const int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+    pg_run run;
+    pg_schedule *s = NULL;
+    const int rc = pg_run_read(g_cal, &run, PG_READ_TRACE) || pg_schedule_fit_as(&run, path, &s);
+    remove(path);
+    if (rc)
+        fail_msg("%s: %s", g_cal, pg_last_error());
+    pg_run_free(&run);
+    return s;
+}
+
 /* tile=next (M92): the consumer's untraced gap after its store, against
  * the other warpgroup's following mainloop.  The fit measures the overlap
  * and (fit=slowdown) C, 1 - the gap nothing overlaps / the gap the loop
@@ -312,20 +332,8 @@ static void the_gap_against_the_next_tile(void **st)
     (void)st;
     int lineno;
     char *text = with_line("stretch", "stretch consumer_untraced by=mainloop slowdown=3 tile=next fit=slowdown", &lineno);
-    char path[] = "/tmp/pg_test_stretch_XXXXXX";
-    const int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_non_null(f);
-    assert_true(fputs(text, f) >= 0);
-    assert_int_equal(fclose(f), 0);
+    pg_schedule *s = fit_text(text), *back = NULL;
     free(text);
-    pg_run run;
-    pg_schedule *s = NULL, *back = NULL;
-    if (pg_run_read(g_cal, &run, PG_READ_TRACE) || pg_schedule_fit_as(&run, path, &s))
-        fail_msg("%s: %s", g_cal, pg_last_error());
-    remove(path);
-    pg_run_free(&run);
     assert_true(s->st[0].next && s->st[0].fit_slowdown);
     if (!(s->st[0].slowdown > 0 && s->st[0].slowdown < 1 && s->st[0].overlap > 0))
         fail_msg("fitted slowdown %.3f, overlap %.0f", s->st[0].slowdown, s->st[0].overlap);
@@ -383,18 +391,7 @@ static void two_lines(void **st)
     assert_int_not_equal(pg_schedule_load_text(dup, "dup.sched", &s), 0);
     assert_non_null(strstr(pg_last_error(), "'consumer_untraced' has a stretch line already"));
     free(dup);
-    char path[] = "/tmp/pg_test_stretch2_XXXXXX";
-    const int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    assert_non_null(f);
-    assert_true(fputs(two, f) >= 0);
-    assert_int_equal(fclose(f), 0);
-    pg_run run;
-    if (pg_run_read(g_cal, &run, PG_READ_TRACE) || pg_schedule_fit_as(&run, path, &s))
-        fail_msg("%s: %s", g_cal, pg_last_error());
-    remove(path);
-    pg_run_free(&run);
+    s = fit_text(two);
     /* M55: the drain overlaps ~1,400 cycles of the other mainloop; the gap
      * C in (0, 1), fitted */
     if (!(s->st[0].overlap > 1200 && s->st[0].overlap < 1600 && s->st[1].overlap > 0 && s->st[1].slowdown > 0 &&
