@@ -52,9 +52,10 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
         engine_free(E);
         return -1;
     }
-    for (int i = 0; i < 2 * SCH_ST_MAX * E->R; i++)
-        E->st_iv[i] = NAN;
+    for (int i = 0; i < s->nst; i++)
+        E->st_solve_by[s->st[i].by_node] |= (unsigned char)s->st[i].next;
     rng_seed(&E->r, seed);
+    stretch_reset(E);
     contend_reset(E);
     storenear_reset(E);
     return 0;
@@ -71,10 +72,9 @@ void engine_reset(engine *E, uint64_t seed)
     E->k = 0;
     E->kb_run_sum = 0;
     E->kb_run_count = 0;
+    stretch_reset(E);
     contend_reset(E);
     storenear_reset(E);
-    for (int i = 0; i < 2 * SCH_ST_MAX * E->R; i++)
-        E->st_iv[i] = NAN;
     E->block_left = 0;
     E->unit_row0 = -1;
     const sch_table *T = E->s->table;
@@ -225,7 +225,7 @@ static void eval_tile(engine *E, int64_t k)
         eval_node(E, k, v);
         if (E->ct_solve_by[v])
             solve_previous(E, k, v);
-        if (s->nst)
+        if (E->st_solve_by[v])
             stretch_solve_previous(E, k, v);
     }
 }

@@ -45,6 +45,7 @@ typedef struct {
     double *ct_iv;
     unsigned char ct_at[SCH_MAX_NODES]; /* node -> a line's contended or `by` step */
     unsigned char ct_solve_by[SCH_MAX_NODES]; /* node -> the `by` step of a solve=tile line */
+    unsigned char st_solve_by[SCH_MAX_NODES]; /* node -> the `by` step of a stretch tile=next line */
     int ct_ov_col[SCH_CT_MAX]; /* solve=tile: the table column of each line's per-row overlaps, -1: none */
     double *ct_row_ov;         /* [R][nct]: the overlap traced with tile k's drawn row (NAN: not known) */
     rng r;
@@ -65,9 +66,8 @@ typedef struct {
     double st_sum[SCH_ST_MAX], sn_sum, sn_mean;
     int64_t st_n[SCH_ST_MAX], sn_n;
     double *st_iv;      /* [R][SCH_ST_MAX][2]: a tile=next line's interval of tile k before its stretch (NAN: none) */
-    double *st_rec;     /* the fit's replay: (sample, overlap) pairs of tile=next line st_rec_line, st_rec_cap of them */
-    int64_t st_rec_n, st_rec_cap;
-    int st_rec_line;
+    double *st_rec[SCH_ST_MAX]; /* the fit's replay: each line's (sample, overlap) pairs where set, st_rec_cap at most */
+    int64_t st_rec_n[SCH_ST_MAX], st_rec_cap;
     int sn_col;         /* storenear own=1: the table column of the rows' traced positions, -1: none */
     double *sn_row_o;   /* [R]: ... the position traced with tile k's drawn row (NAN: not known) */
     int lines_record_only;
@@ -156,6 +156,8 @@ double stretch_extra(engine *E, int64_t k, int dist, double end, double sample);
 /* stretch tile=next: tile k - 1's stretched delays against tile k's `by`
  * work v, which has just run */
 void stretch_solve_previous(engine *E, int64_t k, int v);
+/* no tile=next interval pending (engine_init, engine_reset) */
+void stretch_reset(engine *E);
 double storenear_extra(engine *E, int64_t k, int dist, double end, double sample);
 void storenear_reset(engine *E);
 /* `colshare` (colshare.c): the factor on a distribution's samples (1

@@ -333,7 +333,7 @@ struct pg_schedule {
      * - OV) longer (bres's store drain, reading shared memory beside the
      * other warpgroup's wgmma; M55, M66).  OV: the calibration's mean.
      * tile=next (M92): against the next tile's STEP instead, the latency
-     * being a delay step's (st_node) that ends before that work is known;
+     * being a delay step's (sch_stretch.node) that ends before that work is known;
      * fit=slowdown: the fit measures C too. */
     sch_stretch st[SCH_ST_MAX]; /* one per line, each on its own latency */
     int nst;

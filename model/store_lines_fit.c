@@ -34,54 +34,46 @@ static double median_of(const double *rec, int64_t n, int want_full, double *buf
 
 /* fit=slowdown (M92): a delay w0 long where nothing overlaps it, slowed by
  * C while the `by` work runs beside it, lasts w0 / (1 - C) where that work
- * overlaps all of it: C = 1 - w0 / that, from the replay's own pairs (the
- * traced gaps against the replayed work), NAN if either kind is too rare */
-static double slowdown_of(const engine *E)
+ * overlaps all of it: C = 1 - w0 / that, from line l's pairs in the replay
+ * (the traced gaps against the replayed work), NAN if either kind is too
+ * rare or there is no memory for the medians */
+static double slowdown_of(const engine *E, int l)
 {
-    double *buf = malloc(sizeof(double) * (size_t)(E->st_rec_n > 0 ? E->st_rec_n : 1));
+    const int64_t n = E->st_rec_n[l];
+    double *buf = malloc(sizeof(double) * (size_t)(n > 0 ? n : 1));
     if (!buf)
         return NAN;
-    const double w0 = median_of(E->st_rec, E->st_rec_n, 0, buf), full = median_of(E->st_rec, E->st_rec_n, 1, buf);
+    const double w0 = median_of(E->st_rec[l], n, 0, buf), full = median_of(E->st_rec[l], n, 1, buf);
     free(buf);
     return w0 > 0 && full > w0 ? 1 - w0 / full : NAN;
 }
 
-/* One record-only replay of the calibration into E (engine_free it); with
- * rec_line >= 0 E keeps that tile=next line's (sample, overlap) pairs. */
-static int replay(pg_schedule *s, int rec_line, engine *E)
+/* the replay's pair buffers of the tile=next fit=slowdown lines */
+static int want_pairs(const pg_schedule *s, engine *E)
 {
-    if (engine_init(E, s, 1, 0))
-        return -1;
-    E->lines_record_only = 1;
-    E->st_rec_line = rec_line;
-    if (rec_line >= 0) {
-        E->st_rec = malloc(sizeof(double) * 2 * CAL_TILES);
-        if (!E->st_rec) {
-            engine_free(E);
+    E->st_rec_cap = CAL_TILES;
+    for (int l = 0; l < s->nst; l++)
+        if (s->st[l].next && s->st[l].fit_slowdown && !(E->st_rec[l] = malloc(sizeof(double) * 2 * CAL_TILES)))
             return pg_fail("out of memory for the stretch fit");
-        }
-        E->st_rec_cap = CAL_TILES;
-    }
-    for (int64_t k = 0; k < CAL_TILES; k++)
-        engine_step(E);
     return 0;
 }
 
-/* fit=slowdown on tile=next line l: its own replay's pairs */
-static int fit_slowdown(pg_schedule *s, int l)
+/* what the replay says of line l: its mean overlap and (fit=slowdown, where
+ * the replay measured it) its slowdown; else the line's C stays */
+static int fit_stretch(pg_schedule *s, const engine *E, int l)
 {
-    engine E;
-    if (replay(s, l, &E))
-        return -1;
-    const double c = slowdown_of(&E);
-    free(E.st_rec);
-    E.st_rec = NULL;
-    engine_free(&E);
-    if (!isfinite(c))
-        return 0; /* too few tiles of a kind: the line's C stays */
     char set[SCH_NAME + 48];
-    snprintf(set, sizeof set, "stretch.%s.slowdown=%.9g", s->st[l].spec[0], c);
-    return pg_schedule_set(s, set, 0);
+    int rc = 0;
+    if (E->st_n[l] > 0) {
+        snprintf(set, sizeof set, "stretch.%s.overlap=%.9g", s->st[l].spec[0], E->st_sum[l] / (double)E->st_n[l]);
+        rc = pg_schedule_set(s, set, 0);
+    }
+    const double c = E->st_rec[l] ? slowdown_of(E, l) : NAN;
+    if (rc == 0 && isfinite(c)) {
+        snprintf(set, sizeof set, "stretch.%s.slowdown=%.9g", s->st[l].spec[0], c);
+        rc = pg_schedule_set(s, set, 0);
+    }
+    return rc;
 }
 
 int store_lines_fit(pg_schedule *s)
@@ -89,22 +81,21 @@ int store_lines_fit(pg_schedule *s)
     if (!s->nst && !s->sn_line)
         return 0;
     engine E;
-    if (replay(s, -1, &E))
+    if (engine_init(&E, s, 1, 0))
         return -1;
-    char set[SCH_NAME + 48];
-    int rc = 0;
+    E.lines_record_only = 1;
+    int rc = want_pairs(s, &E);
+    for (int64_t k = 0; rc == 0 && k < CAL_TILES; k++)
+        engine_step(&E);
     for (int l = 0; l < s->nst && rc == 0; l++)
-        if (E.st_n[l] > 0) {
-            snprintf(set, sizeof set, "stretch.%s.overlap=%.9g", s->st[l].spec[0], E.st_sum[l] / (double)E.st_n[l]);
-            rc = pg_schedule_set(s, set, 0);
-        }
+        rc = fit_stretch(s, &E, l);
     if (rc == 0 && s->sn_line && E.sn_n > 0) {
+        char set[64];
         snprintf(set, sizeof set, "storenear.cal=%.9g", E.sn_sum / (double)E.sn_n);
         rc = pg_schedule_set(s, set, 0);
     }
+    for (int l = 0; l < s->nst; l++)
+        free(E.st_rec[l]);
     engine_free(&E);
-    for (int l = 0; l < s->nst && rc == 0; l++)
-        if (s->st[l].next && s->st[l].fit_slowdown)
-            rc = fit_slowdown(s, l);
     return rc;
 }

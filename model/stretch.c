@@ -63,13 +63,19 @@ double stretch_extra(engine *E, int64_t k, int dist, double end, double sample)
     return extra;
 }
 
-/* the fit's replay keeps line l's (sample, overlap) pairs */
+void stretch_reset(engine *E)
+{
+    for (int i = 0; i < 2 * SCH_ST_MAX * E->R; i++)
+        E->st_iv[i] = NAN;
+}
+
+/* the fit's replay keeps line l's (sample, overlap) pairs where it asked */
 static void record_pair(engine *E, int l, double sample, double ov)
 {
-    if (E->st_rec && l == E->st_rec_line && E->st_rec_n < E->st_rec_cap) {
-        E->st_rec[2 * E->st_rec_n] = sample;
-        E->st_rec[2 * E->st_rec_n + 1] = ov;
-        E->st_rec_n++;
+    if (E->st_rec[l] && E->st_rec_n[l] < E->st_rec_cap) {
+        E->st_rec[l][2 * E->st_rec_n[l]] = sample;
+        E->st_rec[l][2 * E->st_rec_n[l] + 1] = ov;
+        E->st_rec_n[l]++;
     }
 }
 
