@@ -131,6 +131,31 @@ static int replay_inflight(pg_schedule *s, int col, int ld, unsigned char *hit)
     return s->kb_boundaries > 0 ? set_shifts(s, shift) : 0;
 }
 
+/* fixed_mode=1 (M95): the commonest value among the sorted d[0..n) at or
+ * below their 25th percentile: the 10-cycle window from the 0.1th
+ * percentile on that holds the most tiles (a sliding window: no bin edge
+ * splits a pile), its median.  bres's traced loops less their chain pile
+ * up at 160-175 cycles on an H100 and an H200, with a smaller pile at 135:
+ * the loops that waited for nothing run the big pile's cycles, and so do
+ * its short-K loops under a delay (166-225), which nothing else stalls.  A
+ * pile holds a fifth of the tail or more; without one (a loop that stalls
+ * on most tiles: pingpong's on an H100 spreads its low tail over 200-1,100
+ * cycles) the 0.1th percentile. */
+static double low_tail_mode(const double *d, int64_t n)
+{
+    const int64_t lo = (int64_t)(0.001 * (double)(n - 1)), hi = (int64_t)(0.25 * (double)(n - 1));
+    int64_t best_at = lo, best_n = 0;
+    for (int64_t i = lo, j = lo; i <= hi; i++) {
+        while (j <= hi && d[j] < d[i] + 10.0)
+            j++;
+        if (j - i > best_n) {
+            best_n = j - i;
+            best_at = i;
+        }
+    }
+    return (double)best_n >= 0.2 * (double)(hi - lo + 1) ? d[best_at + best_n / 2] : d[lo];
+}
+
 /* The loop's fixed cycles (fixed=, on a line that names it): the 0.1th
  * percentile over the traced tiles of the loop less its stall-free chain.
  * Every tile's loop is at least that chain plus its fixed part; the stalls
@@ -159,7 +184,7 @@ static int fixed_fit(pg_schedule *s, int phase_dist)
     int rc = 0;
     if (n > 0) {
         qsort(d, (size_t)n, sizeof *d, fit_cmp_double);
-        const double f = d[(int64_t)(0.001 * (double)(n - 1))];
+        const double f = s->kb_fixed_mode > 0 ? low_tail_mode(d, n) : d[(int64_t)(0.001 * (double)(n - 1))];
         char opt[64];
         snprintf(opt, sizeof opt, "kblocks.fixed=%.6g", f > 0 ? f : 0);
         rc = pg_schedule_set(s, opt, 0);

@@ -116,7 +116,8 @@ static int spec_optional(pg_schedule *s, const char *key, double max, const char
 static int kb_check_words(pg_schedule *s, char *phase, size_t n)
 {
     static const char *const keys[] = {"count", "stages", "compute", "issue", "load", "release", "calibrated_mean",
-                                       "queue", "queue_mean", "inflight", "roundtrip", "fixed", "boundaries", "shift_count", "shift_stages", NULL};
+                                       "queue", "queue_mean", "inflight", "roundtrip", "fixed", "fixed_mode", "boundaries", "shift_count",
+                                       "shift_stages", NULL};
     const char *p = s->kb_spec;
     for (int first = 1; *p; first = 0) {
         while (*p == ' ' || *p == '\t')
@@ -178,12 +179,16 @@ static int kb_optional(pg_schedule *s)
         spec_optional(s, "inflight", 1024, "[0, 1024]", "0: the stage count", &s->kb_inflight) ||
         spec_optional(s, "roundtrip", 1e6, "[0, 1e6] cycles", "the consumer's wgmma round trip", &s->kb_roundtrip) ||
         spec_optional(s, "fixed", 1e6, "[0, 1e6] cycles", "the loop's cycles besides its k-blocks", &s->kb_fixed) ||
+        spec_optional(s, "fixed_mode", 1, "{0, 1}", "1: fixed= fitted as the low tail's commonest value",
+                      &s->kb_fixed_mode) ||
         spec_optional(s, "boundaries", 1, "{0, 1}", "1: events on the loop at k-block starts", &s->kb_boundaries) ||
         spec_optional(s, "shift_count", 1024, "[0, 1024]", "the k-blocks the shifts were fitted at",
                       &s->kb_shift_count) ||
         spec_optional(s, "shift_stages", 1024, "[0, 1024]", "the stages the shifts were fitted at",
                       &s->kb_shift_stages))
         return -1;
+    if (s->kb_fixed_mode != 0 && s->kb_fixed_mode != 1)
+        return FAIL(s->kb_line, "kblocks fixed_mode= must be 0 or 1");
     if (s->kb_boundaries != 0 && s->kb_boundaries != 1)
         return FAIL(s->kb_line, "kblocks boundaries= must be 0 or 1");
     for (int d = 1; d <= SCH_KB_SHIFTS; d++) {
@@ -312,18 +317,19 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
                 : strcmp(stat, "inflight") == 0        ? &s->kb_inflight
                 : strcmp(stat, "roundtrip") == 0       ? &s->kb_roundtrip
                 : strcmp(stat, "fixed") == 0           ? &s->kb_fixed
+                : strcmp(stat, "fixed_mode") == 0      ? &s->kb_fixed_mode
                                                        : NULL;
     if (!f || s->kb_node < 0)
         return pg_fail("'%s': %s", param,
                        s->kb_node < 0 ? "this schedule has no kblocks line"
                                       : "kblocks takes compute, tile_compute, calibrated_mean, queue, queue_mean, "
-                                        "inflight, roundtrip, fixed, boundaries, shift1..shift16, shift_count, "
-                                        "shift_stages");
+                                        "inflight, roundtrip, fixed, fixed_mode, boundaries, shift1..shift16, "
+                                        "shift_count, shift_stages");
     const double scale = tile ? s->kb_count : 1;
     double v = relative ? *f * scale + value : value;
     const int cycles = f == &s->kb_roundtrip || f == &s->kb_fixed;
     const int shape = f == &s->kb_shift_count || f == &s->kb_shift_stages;
-    const int flag = f == &s->kb_queue_mean || f == &s->kb_boundaries;
+    const int flag = f == &s->kb_queue_mean || f == &s->kb_boundaries || f == &s->kb_fixed_mode;
     if (!(v >= 0) || (f == &s->kb_queue && v > 1) || (flag && v != 0 && v != 1) ||
         ((f == &s->kb_inflight || shape) && v > 1024) || (cycles && v > 1e6))
         return pg_fail("'%s' must be >= 0%s", param,
@@ -350,7 +356,8 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
     if (!spec_value(text, "count", count, sizeof count)) /* as written: before strtok_r cuts it */
         count[0] = '\0';
     char *save = NULL;
-    int first = 1, wrote_inflight = 0, wrote_roundtrip = 0, wrote_fixed = 0, wrote_qmean = 0, wrote_bound = 0;
+    int first = 1, wrote_inflight = 0, wrote_roundtrip = 0, wrote_fixed = 0, wrote_qmean = 0, wrote_bound = 0,
+        wrote_fmode = 0;
     for (char *tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), first = 0) {
         if (shift_key(tok, strlen(tok)))
             continue; /* written below, from the fitted values */
@@ -378,6 +385,8 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
             fputs(tok, f), wrote_roundtrip = 1;
         else if (strncmp(tok, "fixed=", 6) == 0)
             fprintf(f, "fixed=%.9g", s->kb_fixed), wrote_fixed = 1;
+        else if (strncmp(tok, "fixed_mode=", 11) == 0)
+            fprintf(f, "fixed_mode=%.9g", s->kb_fixed_mode), wrote_fmode = 1;
         else
             fputs(tok, f);
     }
@@ -398,6 +407,8 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
         fprintf(f, " roundtrip=%.9g", s->kb_roundtrip);
     if (!wrote_fixed && s->kb_fixed > 0)
         fprintf(f, " fixed=%.9g", s->kb_fixed);
+    if (!wrote_fmode && s->kb_fixed_mode > 0)
+        fprintf(f, " fixed_mode=%.9g", s->kb_fixed_mode);
     fputc('\n', f);
     return 1;
 }

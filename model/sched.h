@@ -278,6 +278,12 @@ struct pg_schedule {
      * none */
     double kb_fixed;
     int kb_fixed_named;
+    /* fixed_mode=1 (M95): the fit takes fixed= as the commonest value of
+     * the low tail (tiles at or below its 25th percentile, 10-cycle windows),
+     * the cycles a loop with nothing to wait for typically spends, not the
+     * 0.1th percentile (its rare fastest tiles).  0 (default): the 0.1th
+     * percentile */
+    double kb_fixed_mode;
     int kb_issue_node; /* the issuing step: its start issues k-block 0 */
     int kb_phase_slot, kb_load_slot, kb_release_slot;
     int kb_line;

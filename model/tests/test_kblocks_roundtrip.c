@@ -153,12 +153,22 @@ static void test_fixed(void **state)
     assert_int_equal(pg_schedule_set(s, "kblocks.roundtrip=0", 0), 0);
     assert_int_equal(pg_model_predict(s, &o, &p), 0);
     assert_true(fabs(pg_prediction_find(&p, "mainloop")->mean - (2304 + 40)) < 1e-6);
+    /* fixed_mode= (M95): a flag the fit reads, written back once set */
+    assert_int_equal(pg_schedule_set(s, "kblocks.fixed_mode=1", 0), 0);
     char *buf = pg_test_schedule_text(s, NULL);
     assert_non_null(strstr(buf, " fixed=40"));
+    assert_non_null(strstr(buf, " fixed_mode=1"));
     free(buf);
     assert_int_not_equal(pg_schedule_set(s, "kblocks.fixed=-5", 0), 0);
     assert_non_null(strstr(pg_last_error(), "kblocks.fixed"));
+    assert_int_not_equal(pg_schedule_set(s, "kblocks.fixed_mode=2", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "0 or 1"));
     pg_schedule_free(s);
+    snprintf(text, sizeof text, "%s%s", k_loop,
+             "kblocks mainloop count=12 stages=8 compute=2304/12 issue=producer.producer_issue load=L release=H "
+             "calibrated_mean=2304 fixed=100 fixed_mode=3\n");
+    assert_int_not_equal(pg_schedule_load_text(text, "fixed.sched", &s), 0);
+    assert_non_null(strstr(pg_last_error(), "fixed_mode"));
     /* a line without the key: none, and the fit leaves it so (pingpong's
      * names it since M90; the dual GEMM's lines do not) */
     assert_int_equal(pg_schedule_load("h100-dual-pp", &s), 0);
