@@ -9,7 +9,8 @@
  * 28 for short tiles, adds 0.3-0.9 points past the turn: +2.7..+3.8%, the
  * pin 3.5% before it, 4% after; M79's `stretch` line, on since probe set
  * 30, takes them to +1.1..+2.1% and 400-1,200 stay at -2.7%: the pin 3%,
- * which fails with the line off); and that the fit picks h100-bres and finds a
+ * which fails with the line off; M95's slope 0.1: -2.8..+2.2%, with
+ * fixed_mode=1 too 1,600 at +3.1%); and that the fit picks h100-bres and finds a
  * positive tmaqueue penalty.  argv: the run files, the zero-delay one
  * first. */
 #include <math.h>

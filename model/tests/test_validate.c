@@ -647,8 +647,8 @@ static void test_fit_fixed(void **state)
     (void)state;
     pg_run c;
     pg_schedule *s = NULL;
-    const char *zero[] = {"kblocks.fixed=0"};
-    if (pg_run_read(g_path[H200_BRES0], &c, PG_READ_TRACE) || pg_schedule_fit_variant(&c, "h100-bres", zero, 1, &s))
+    const char *zero[] = {"kblocks.fixed=0", "kblocks.fixed_mode=0"};
+    if (pg_run_read(g_path[H200_BRES0], &c, PG_READ_TRACE) || pg_schedule_fit_variant(&c, "h100-bres", zero, 2, &s))
         fail_msg("%s", pg_last_error());
     assert_true(s->kb_fixed > 120 && s->kb_fixed < 165);
     pg_schedule_free(s);
