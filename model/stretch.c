@@ -9,7 +9,8 @@
  * store reads D out of shared memory while the other warpgroup's wgmma
  * reads its operands there: the drain takes 1,472 + 0.30 x its overlap
  * (M55's pooled fit on both GPUs, on the tiles it held the turn); C = 0.15
- * on the KM-fitted drain (M66).  tile=next (M92): the latency is a delay
+ * on the KM-fitted drain (M66), 0.1 since M95 (which keeps bres's short-K
+ * one-sided state; it stands in for more than the drain).  tile=next (M92): the latency is a delay
  * step's that the NEXT tile's STEP overlaps (pingpong's untraced gap after
  * its store, which runs beside the other warpgroup's following mainloop);
  * the step ends before that work is known, so it is settled once the next
