@@ -47,6 +47,7 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
         E->ct_ov_col[i] = s->ct[i].solve_tile ? sch_table_contend_column(s, i) : -1;
     }
     E->sn_col = s->sn_line && s->sn_own ? sch_table_storenear_column(s) : -1;
+    E->rf_col = s->rf_line ? sch_table_rowfirst_column(s) : -1;
     E->unit_row0 = -1;
     if (l2reuse_engine_init(E)) {
         engine_free(E);
@@ -131,13 +132,14 @@ static void draw(engine *E, double *out)
     for (int i = 0; i < s->nslots; i++) {
         const sch_dist *d = &s->dists[s->slots[i].dist];
         if (E->means_only) {
-            out[i] = dist_mean(d) * E->scale[i] * E->dq[i];
+            out[i] = dist_mean(d) * E->scale[i] * E->dq[i] + rowfirst_shift(s, s->slots[i].dist, NAN);
         } else if (E->col[i] >= 0) {
             /* one trace tile for all of this tile's phases: keeps their correlation */
             row = E->row;
-            out[i] = (l2reuse_replayed(E, i, row, s->table->v[row * s->table->cols + E->col[i]]) + d->shift) * E->dq[i];
+            out[i] = (l2reuse_replayed(E, i, row, s->table->v[row * s->table->cols + E->col[i]]) + d->shift) * E->dq[i] +
+                     rowfirst_shift(s, s->slots[i].dist, row_value(E, E->rf_col));
         } else {
-            out[i] = dist_sample(d, &E->r) * E->scale[i] * E->dq[i];
+            out[i] = dist_sample(d, &E->r) * E->scale[i] * E->dq[i] + rowfirst_shift(s, s->slots[i].dist, NAN);
         }
     }
 }

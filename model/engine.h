@@ -70,6 +70,7 @@ typedef struct {
     int64_t st_rec_n[SCH_ST_MAX], st_rec_cap;
     int sn_col;         /* storenear own=1: the table column of the rows' traced positions, -1: none */
     double *sn_row_o;   /* [R]: ... the position traced with tile k's drawn row (NAN: not known) */
+    int rf_col;         /* rowfirst: the table column of the rows' traced tiles, -1: none */
     int lines_record_only;
 } engine;
 
@@ -164,6 +165,10 @@ void storenear_reset(engine *E);
  * unless it is listed, the line on and its blocks differ from the
  * calibration's). */
 double colshare_factor(const pg_schedule *s, int dist);
+/* `rowfirst` (rowfirst.c): what a sample of distribution dist moves by
+ * for the replayed row's traced tile row_tile (NAN: a parametric draw, the
+ * mean move); 0 where the line is off, lists no dist, or B = B0. */
+double rowfirst_shift(const pg_schedule *s, int dist, double row_tile);
 /* `streamwall` (streamwall.c): the wall, the period the GPU's stream floor
  * allows (cycles; 0: no line, or off), and the factor on latency `dist`
  * (the line's sw_scale where it lists `dist`, else 1). */

@@ -86,6 +86,10 @@ int64_t l2reuse_run_l2(const pg_run *run);
  * the line's blocks and cal_blocks; 0 without the line. */
 double colshare_run_blocks(const pg_run *run);
 int colshare_fit(pg_schedule *s, const pg_run *run);
+/* A `rowfirst` line (rowfirst_fit.c): B = B0 = the run's column blocks,
+ * the rows' traced tiles as a table column, and (fit=1) the extra; 0
+ * without the line. */
+int rowfirst_fit(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles);
 /* What pegemm measured on a GPU of this name (fit_gpus.c): its L2 in bytes
  * and its copy and stream floors in bytes/s; 0 for a GPU it has not run
  * on. */

@@ -199,6 +199,7 @@ static int colshare_fit_line(pg_schedule *s, const pg_run *run, const int64_t *r
 static const fit_line fit_line_table[] = {
     {"bandwidth", bandwidth_scale_work, bandwidth_work_whatif, bandwidth_fit},
     {"colshare", NULL, NULL, colshare_fit_line},
+    {"rowfirst", NULL, NULL, rowfirst_fit},
     {"l2reuse", l2reuse_cal_set, NULL, l2reuse_fit_line},
     {"contend", NULL, NULL, contend_fit_line},
     {"kblocks", kblocks_scale_work, kblocks_scale_work, kblocks_fit_line},

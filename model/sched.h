@@ -323,6 +323,19 @@ struct pg_schedule {
     int cs_dist[SCH_DQ_MAX];
     char cs_spec[SCH_DQ_MAX][SCH_NAME];
     double cs_blocks, cs_cal_blocks, cs_ratio;
+    /* `rowfirst LATENCY... blocks=B cal_blocks=B0 extra=E [next=0|1] [fit=0|1] [on=0|1]`
+     * (model/rowfirst.c, docs/experiments.md M96): the kernel does E more
+     * cycles of the listed latency (pingpong's producer: its L2 prefetch of
+     * the tile's A) on a row block's first column tile, the tiles whose
+     * index is a multiple of B (B column blocks per row).  `pegemm model fit`
+     * sets B and B0 to the run's N / tile_n, keeps each row's traced tile
+     * (the table column "@rf:LATENCY"; next=1: the SM's next tile, for a
+     * gap that precedes it) and, fit=1, measures E; `validate` sets B to
+     * another run's. */
+    int rf_line, rf_on, rf_n, rf_fit, rf_next;
+    int rf_dist[SCH_DQ_MAX];
+    char rf_spec[SCH_DQ_MAX][SCH_NAME];
+    double rf_blocks, rf_cal_blocks, rf_extra;
     /* `l2reuse LATENCY... bytes=C ratio=R full=F cal_bytes=W0 on=0|1`
      * (model/l2reuse.c): a run whose working set W (the `bandwidth` line's
      * compulsory bytes per tile x tiles) the L2 of C bytes keeps between
@@ -421,6 +434,10 @@ int sch_table_contend_column(const pg_schedule *s, int line);
  * ("@sn:LATENCY"), -1 if the table has none */
 void sch_table_storenear_name(const pg_schedule *s, char *out, size_t n);
 int sch_table_storenear_column(const pg_schedule *s);
+/* rowfirst: the table column of the rows' traced tile indices
+ * ("@rf:LATENCY"), -1 if the table has none */
+void sch_table_rowfirst_name(const pg_schedule *s, char *out, size_t n);
+int sch_table_rowfirst_column(const pg_schedule *s);
 /* the table's column named `name` (added if absent), NAN in every row:
  * its index, -1 on error */
 int sch_table_fresh_column(pg_schedule *s, const char *name);
@@ -531,6 +548,12 @@ int sch_colshare_parse(pg_schedule *s, const char *const *tok, int ntok, const c
 int sch_colshare_resolve(pg_schedule *s);
 int sch_colshare_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
 int sch_colshare_write(FILE *f, const pg_schedule *s, char *text);
+/* The `rowfirst` line (rowfirst_parse.c): parse, resolve the listed
+ * latencies, `rowfirst.KEY` overrides, write-back. */
+int sch_rowfirst_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
+int sch_rowfirst_resolve(pg_schedule *s);
+int sch_rowfirst_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+int sch_rowfirst_write(FILE *f, const pg_schedule *s, char *text);
 /* The `l2reuse` line (l2reuse_parse.c): parse, resolve against the
  * `bandwidth` line and the listed latencies, `l2reuse.KEY` overrides,
  * write-back (its engine part: engine.h; its fit: fit.h). */

@@ -22,6 +22,7 @@ const sch_line sch_lines[] = {
     {"storenear", sch_storenear_parse, NULL, sch_storenear_resolve, sch_storenear_override, sch_storenear_write},
     {"streamwall", sch_streamwall_parse, NULL, sch_streamwall_resolve, sch_streamwall_override, sch_streamwall_write},
     {"colshare", sch_colshare_parse, NULL, sch_colshare_resolve, sch_colshare_override, sch_colshare_write},
+    {"rowfirst", sch_rowfirst_parse, NULL, sch_rowfirst_resolve, sch_rowfirst_override, sch_rowfirst_write},
     {"contend", sch_contend_parse, NULL, sch_contend_resolve, sch_contend_override, sch_contend_write},
 };
 const int sch_nlines = (int)(sizeof sch_lines / sizeof sch_lines[0]);

@@ -92,6 +92,19 @@ int sch_table_storenear_column(const pg_schedule *s)
     return named_column(s, want);
 }
 
+/* rowfirst (rowfirst_fit.c): the rows' traced tile indices */
+void sch_table_rowfirst_name(const pg_schedule *s, char *out, size_t n)
+{
+    snprintf(out, n, "@rf:%s", s->rf_spec[0]);
+}
+
+int sch_table_rowfirst_column(const pg_schedule *s)
+{
+    char want[SCH_NAME + 16];
+    sch_table_rowfirst_name(s, want, sizeof want);
+    return named_column(s, want);
+}
+
 /* the table re-laid out row by row with the new column at the end */
 static int add_column(sch_table *T, const char *name)
 {

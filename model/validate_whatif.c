@@ -278,6 +278,16 @@ static void colshare_whatifs(const pg_run *run, const pg_schedule *fit, pg_whati
         add(w, "colshare.blocks=%.17g", blocks);
 }
 
+/* The `rowfirst` line (model/rowfirst.c): the run's column blocks where
+ * they differ from the calibration's: another share of its tiles is a row
+ * block's first. */
+static void rowfirst_whatifs(const pg_run *run, const pg_schedule *fit, pg_whatif *w)
+{
+    const double blocks = colshare_run_blocks(run);
+    if (fit->rf_line && fit->rf_on && blocks >= 1 && blocks != fit->rf_cal_blocks)
+        add(w, "rowfirst.blocks=%.17g", blocks);
+}
+
 int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *floors,
                      pg_whatif *w)
 {
@@ -290,6 +300,7 @@ int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fi
         return 0;
     unsigned change = shape_whatifs(cal, run, fit, w);
     colshare_whatifs(run, fit, w);
+    rowfirst_whatifs(run, fit, w);
     device_whatifs(cal, run, fit, floors, w);
     l2_whatifs(run, fit, floors, w);
     wall_whatifs(run, fit, floors, w);

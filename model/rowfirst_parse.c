@@ -1,0 +1,113 @@
+/* The `rowfirst` line's schedule side: parse, resolve the listed
+ * latencies, `rowfirst.KEY` overrides, write-back (the fitted blocks and
+ * extra).  What the line does is in rowfirst.c; its fit in rowfirst_fit.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_error.h"
+#include "sched.h"
+
+#define RFFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->rf_line))
+#define RF_USAGE "usage: rowfirst LATENCY... blocks=B cal_blocks=B0 extra=E [next=0|1] [fit=0|1] [on=0|1]"
+#define RF_RANGE "(blocks and cal_blocks >= 1, -1e6 < extra < 1e6, next, fit and on 0|1)"
+
+static const char *const k_keys[] = {"blocks", "cal_blocks", "extra", "next", "fit", "on", NULL};
+
+static int key_ok(const char *key, double v)
+{
+    if (strcmp(key, "on") == 0 || strcmp(key, "fit") == 0 || strcmp(key, "next") == 0)
+        return v == 0 || v == 1;
+    if (strcmp(key, "extra") == 0)
+        return v > -1e6 && v < 1e6;
+    return v >= 1 && v < 1e9;
+}
+
+/* the field of a number key (NULL for the switches `next`, `fit`, `on`) */
+static const double *key_value_of(const pg_schedule *s, const char *key)
+{
+    return strcmp(key, "blocks") == 0       ? &s->rf_blocks
+           : strcmp(key, "cal_blocks") == 0 ? &s->rf_cal_blocks
+           : strcmp(key, "extra") == 0      ? &s->rf_extra
+                                            : NULL;
+}
+
+/* the same, to set (s is the caller's own, not const) */
+static double *key_field(pg_schedule *s, const char *key) { return (double *)key_value_of(s, key); }
+
+static int *switch_field(pg_schedule *s, const char *key)
+{
+    return strcmp(key, "on") == 0 ? &s->rf_on : strcmp(key, "fit") == 0 ? &s->rf_fit : strcmp(key, "next") == 0 ? &s->rf_next : NULL;
+}
+
+static void set_key(pg_schedule *s, const char *key, double v)
+{
+    int *sw = switch_field(s, key);
+    if (sw)
+        *sw = (int)v;
+    else
+        *key_field(s, key) = v;
+}
+
+int sch_rowfirst_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
+{
+    (void)text;
+    if (s->rf_line)
+        return pg_fail("%s:%d: only one `rowfirst` line (first at line %d)", s->origin, line, s->rf_line);
+    s->rf_line = line;
+    s->rf_on = 1;
+    const sch_latline d = {"rowfirst", k_keys, "blocks=, cal_blocks=, extra=, next=, fit= or on=", RF_RANGE, key_ok, set_key,
+                           s->rf_spec, &s->rf_n, SCH_DQ_MAX};
+    int seen[6] = {0};
+    if (sch_latline_parse(s, &d, tok, ntok, line, seen))
+        return -1;
+    if (s->rf_n == 0 || !seen[0] || !seen[1] || !seen[2])
+        return RFFAIL(RF_USAGE);
+    return 0;
+}
+
+int sch_rowfirst_resolve(pg_schedule *s)
+{
+    for (int i = 0; s->rf_line && i < s->rf_n; i++) {
+        const int d = sch_find_dist(s, s->rf_spec[i]);
+        if (d < 0 || s->dists[d].kind == DKIND_PHASE)
+            return RFFAIL("rowfirst: '%s' is not a `latency` or `memory` line of this schedule", s->rf_spec[i]);
+        s->rf_dist[i] = d;
+    }
+    return 0;
+}
+
+int sch_rowfirst_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
+{
+    if (!s->rf_line)
+        return pg_fail("'%s': this schedule has no rowfirst line", param);
+    int *sw = switch_field(s, stat);
+    double *f = sw ? NULL : key_field(s, stat);
+    if (!f && !sw)
+        return pg_fail("'%s': rowfirst takes blocks, cal_blocks, extra, next, fit, on", param);
+    const double v = relative ? (sw ? *sw : *f) + value : value;
+    if (!key_ok(stat, v))
+        return pg_fail("'%s': %g is out of range " RF_RANGE, param, v);
+    set_key(s, stat, v);
+    return 0;
+}
+
+/* Written as the schedule has it, each number key with its value now (the
+ * fitted blocks and extra); the switches as written (an option's `$name`
+ * stays). */
+int sch_rowfirst_write(FILE *f, const pg_schedule *s, char *text)
+{
+    if (!s->rf_line)
+        return 0;
+    for (char *save = NULL, *t = strtok_r(text, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        const int k = sch_latline_key(k_keys, t);
+        if (t != text)
+            fputc(' ', f);
+        if (k >= 0 && key_value_of(s, k_keys[k]))
+            fprintf(f, "%s=%.9g", k_keys[k], *key_value_of(s, k_keys[k]));
+        else
+            fputs(t, f);
+    }
+    fputc('\n', f);
+    return 1;
+}
