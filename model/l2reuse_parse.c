@@ -103,18 +103,7 @@ int sch_l2reuse_write(FILE *f, const pg_schedule *s, char *text)
 {
     if (!s->l2_line)
         return 0;
-    int wrote_cal = 0;
-    for (char *save = NULL, *t = strtok_r(text, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-        const int k = sch_latline_key(k_keys, t);
-        if (t != text)
-            fputc(' ', f);
-        if (k >= 0 && k_keys[k] && strcmp(k_keys[k], "on") != 0)
-            fprintf(f, "%s=%.9g", k_keys[k], *key_value_of(s, k_keys[k]));
-        else
-            fputs(t, f);
-        wrote_cal |= k == 3;
-    }
-    if (!wrote_cal)
+    if (!(sch_latline_write(f, text, k_keys, key_value_of, s) & 1u << 3)) /* cal_bytes */
         fprintf(f, " cal_bytes=%.9g", s->l2_cal_bytes);
     fputc('\n', f);
     return 1;

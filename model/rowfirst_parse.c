@@ -99,15 +99,7 @@ int sch_rowfirst_write(FILE *f, const pg_schedule *s, char *text)
 {
     if (!s->rf_line)
         return 0;
-    for (char *save = NULL, *t = strtok_r(text, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-        const int k = sch_latline_key(k_keys, t);
-        if (t != text)
-            fputc(' ', f);
-        if (k >= 0 && key_value_of(s, k_keys[k]))
-            fprintf(f, "%s=%.9g", k_keys[k], *key_value_of(s, k_keys[k]));
-        else
-            fputs(t, f);
-    }
+    sch_latline_write(f, text, k_keys, key_value_of, s);
     fputc('\n', f);
     return 1;
 }

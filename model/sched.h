@@ -542,6 +542,11 @@ typedef struct {
 } sch_latline;
 int sch_latline_parse(pg_schedule *s, const sch_latline *d, const char *const *tok, int ntok, int line, int *seen);
 int sch_latline_key(const char *const *keys, const char *tok);
+/* The line's text written back (tokens split on blanks in place): each
+ * KEY=VALUE whose value_of(s, KEY) is a field with that field's value now,
+ * every other token as written; returns the keys seen (bit k: keys[k]). */
+unsigned sch_latline_write(FILE *f, char *text, const char *const *keys,
+                           const double *(*value_of)(const pg_schedule *s, const char *key), const pg_schedule *s);
 /* The `colshare` line (colshare_parse.c): parse, resolve the listed
  * latencies, `colshare.KEY` overrides, write-back. */
 int sch_colshare_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);

@@ -1,6 +1,6 @@
-/* The token loop of a schedule line that lists latencies by name and takes
- * NAME=NUMBER keys (`l2reuse`, `colshare`): one loop, so their messages
- * and checks stay alike.  Each line keeps its own keys, ranges and fields
+/* The token loops of a schedule line that lists latencies by name and takes
+ * NAME=NUMBER keys (`l2reuse`, `colshare`, `rowfirst`): one parse and one
+ * write-back, so their messages, checks and written lines stay alike.  Each line keeps its own keys, ranges and fields
  * (its *_parse.c). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,4 +51,23 @@ int sch_latline_parse(pg_schedule *s, const sch_latline *d, const char *const *t
         seen[k] = 1;
     }
     return 0;
+}
+
+unsigned sch_latline_write(FILE *f, char *text, const char *const *keys,
+                           const double *(*value_of)(const pg_schedule *s, const char *key), const pg_schedule *s)
+{
+    unsigned written = 0;
+    for (char *save = NULL, *t = strtok_r(text, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        const int k = sch_latline_key(keys, t);
+        const double *v = k >= 0 ? value_of(s, keys[k]) : NULL;
+        if (t != text)
+            fputc(' ', f);
+        if (v)
+            fprintf(f, "%s=%.9g", keys[k], *v);
+        else
+            fputs(t, f);
+        if (k >= 0)
+            written |= 1u << k;
+    }
+    return written;
 }

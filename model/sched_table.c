@@ -57,12 +57,6 @@ int sch_attach_table(pg_schedule *s)
     return 0;
 }
 
-/* solve=tile (contend_table_fit.c): the column of line's per-row overlaps */
-void sch_table_contend_name(const sch_contend *c, char *out, size_t n)
-{
-    snprintf(out, n, "@ov:%s", c->spec[0]);
-}
-
 /* the table's column named `want`, -1 if it has none */
 static int named_column(const pg_schedule *s, const char *want)
 {
@@ -72,38 +66,35 @@ static int named_column(const pg_schedule *s, const char *want)
     return -1;
 }
 
-int sch_table_contend_column(const pg_schedule *s, int line)
+/* The columns a line adds to the table are named "@TAG:LATENCY" (its first
+ * latency or step), so a line's own column is found by the same name its
+ * fit gave it. */
+static void tagged_name(char *out, size_t n, const char *tag, const char *spec)
+{
+    snprintf(out, n, "@%s:%s", tag, spec);
+}
+
+static int tagged_column(const pg_schedule *s, const char *tag, const char *spec)
 {
     char want[SCH_NAME + 16];
-    sch_table_contend_name(&s->ct[line], want, sizeof want);
+    tagged_name(want, sizeof want, tag, spec);
     return named_column(s, want);
 }
+
+/* solve=tile (contend_table_fit.c): the column of line's per-row overlaps */
+void sch_table_contend_name(const sch_contend *c, char *out, size_t n) { tagged_name(out, n, "ov", c->spec[0]); }
+
+int sch_table_contend_column(const pg_schedule *s, int line) { return tagged_column(s, "ov", s->ct[line].spec[0]); }
 
 /* storenear own=1 (storenear_table_fit.c): the rows' traced positions */
-void sch_table_storenear_name(const pg_schedule *s, char *out, size_t n)
-{
-    snprintf(out, n, "@sn:%s", s->sn_spec[0]);
-}
+void sch_table_storenear_name(const pg_schedule *s, char *out, size_t n) { tagged_name(out, n, "sn", s->sn_spec[0]); }
 
-int sch_table_storenear_column(const pg_schedule *s)
-{
-    char want[SCH_NAME + 16];
-    sch_table_storenear_name(s, want, sizeof want);
-    return named_column(s, want);
-}
+int sch_table_storenear_column(const pg_schedule *s) { return tagged_column(s, "sn", s->sn_spec[0]); }
 
 /* rowfirst (rowfirst_fit.c): the rows' traced tile indices */
-void sch_table_rowfirst_name(const pg_schedule *s, char *out, size_t n)
-{
-    snprintf(out, n, "@rf:%s", s->rf_spec[0]);
-}
+void sch_table_rowfirst_name(const pg_schedule *s, char *out, size_t n) { tagged_name(out, n, "rf", s->rf_spec[0]); }
 
-int sch_table_rowfirst_column(const pg_schedule *s)
-{
-    char want[SCH_NAME + 16];
-    sch_table_rowfirst_name(s, want, sizeof want);
-    return named_column(s, want);
-}
+int sch_table_rowfirst_column(const pg_schedule *s) { return tagged_column(s, "rf", s->rf_spec[0]); }
 
 /* the table re-laid out row by row with the new column at the end */
 static int add_column(sch_table *T, const char *name)
