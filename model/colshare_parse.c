@@ -62,13 +62,7 @@ int sch_colshare_parse(pg_schedule *s, const char *const *tok, int ntok, const c
 
 int sch_colshare_resolve(pg_schedule *s)
 {
-    for (int i = 0; s->cs_line && i < s->cs_n; i++) {
-        const int d = sch_find_dist(s, s->cs_spec[i]);
-        if (d < 0 || s->dists[d].kind == DKIND_PHASE)
-            return CSFAIL("colshare: '%s' is not a `latency` or `memory` line of this schedule", s->cs_spec[i]);
-        s->cs_dist[i] = d;
-    }
-    return 0;
+    return s->cs_line ? sch_latline_resolve(s, "colshare", s->cs_line, s->cs_spec, s->cs_n, s->cs_dist) : 0;
 }
 
 int sch_colshare_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)

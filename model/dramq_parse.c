@@ -85,13 +85,7 @@ int sch_dramq_resolve(pg_schedule *s)
         return 0;
     if (s->bw_dist < 0)
         return DQFAIL("dramq needs a `bandwidth` line (its bytes per tile and calibrated period give the DRAM share)");
-    for (int i = 0; i < s->dq_n; i++) {
-        const int d = sch_find_dist(s, s->dq_spec[i]);
-        if (d < 0 || s->dists[d].kind == DKIND_PHASE)
-            return DQFAIL("dramq: '%s' is not a `latency` or `memory` line of this schedule", s->dq_spec[i]);
-        s->dq_dist[i] = d;
-    }
-    return 0;
+    return sch_latline_resolve(s, "dramq", s->dq_line, s->dq_spec, s->dq_n, s->dq_dist);
 }
 
 int sch_dramq_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)

@@ -72,13 +72,7 @@ int sch_l2reuse_resolve(pg_schedule *s)
         return 0;
     if (s->bw_dist < 0)
         return L2FAIL("l2reuse needs a `bandwidth` line (its compulsory bytes per tile give the working set)");
-    for (int i = 0; i < s->l2_n; i++) {
-        const int d = sch_find_dist(s, s->l2_spec[i]);
-        if (d < 0 || s->dists[d].kind == DKIND_PHASE)
-            return L2FAIL("l2reuse: '%s' is not a `latency` or `memory` line of this schedule", s->l2_spec[i]);
-        s->l2_dist[i] = d;
-    }
-    return 0;
+    return sch_latline_resolve(s, "l2reuse", s->l2_line, s->l2_spec, s->l2_n, s->l2_dist);
 }
 
 int sch_l2reuse_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)

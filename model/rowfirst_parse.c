@@ -68,13 +68,7 @@ int sch_rowfirst_parse(pg_schedule *s, const char *const *tok, int ntok, const c
 
 int sch_rowfirst_resolve(pg_schedule *s)
 {
-    for (int i = 0; s->rf_line && i < s->rf_n; i++) {
-        const int d = sch_find_dist(s, s->rf_spec[i]);
-        if (d < 0 || s->dists[d].kind == DKIND_PHASE)
-            return RFFAIL("rowfirst: '%s' is not a `latency` or `memory` line of this schedule", s->rf_spec[i]);
-        s->rf_dist[i] = d;
-    }
-    return 0;
+    return s->rf_line ? sch_latline_resolve(s, "rowfirst", s->rf_line, s->rf_spec, s->rf_n, s->rf_dist) : 0;
 }
 
 int sch_rowfirst_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)

@@ -547,6 +547,10 @@ int sch_latline_key(const char *const *keys, const char *tok);
  * every other token as written; returns the keys seen (bit k: keys[k]). */
 unsigned sch_latline_write(FILE *f, char *text, const char *const *keys,
                            const double *(*value_of)(const pg_schedule *s, const char *key), const pg_schedule *s);
+/* The line's listed names (spec[0..n)) as distributions into dist[]: each
+ * must be a `latency` or `memory` line, else "origin:line: WHAT: 'NAME' is
+ * not ..." and -1. */
+int sch_latline_resolve(pg_schedule *s, const char *what, int line, char (*spec)[SCH_NAME], int n, int *dist);
 /* The `colshare` line (colshare_parse.c): parse, resolve the listed
  * latencies, `colshare.KEY` overrides, write-back. */
 int sch_colshare_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);

@@ -71,3 +71,14 @@ unsigned sch_latline_write(FILE *f, char *text, const char *const *keys,
     }
     return written;
 }
+
+int sch_latline_resolve(pg_schedule *s, const char *what, int line, char (*spec)[SCH_NAME], int n, int *dist)
+{
+    for (int i = 0; i < n; i++) {
+        const int d = sch_find_dist(s, spec[i]);
+        if (d < 0 || s->dists[d].kind == DKIND_PHASE)
+            return LFAIL("%s: '%s' is not a `latency` or `memory` line of this schedule", what, spec[i]);
+        dist[i] = d;
+    }
+    return 0;
+}

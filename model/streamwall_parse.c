@@ -64,13 +64,7 @@ int sch_streamwall_resolve(pg_schedule *s)
         return 0;
     if (s->bw_dist < 0)
         return SWFAIL("streamwall needs a `bandwidth` line (its bytes per tile are the traffic the wall limits)");
-    for (int i = 0; i < s->sw_n; i++) {
-        const int d = sch_find_dist(s, s->sw_spec[i]);
-        if (d < 0 || s->dists[d].kind == DKIND_PHASE)
-            return SWFAIL("streamwall: '%s' is not a `latency` or `memory` line of this schedule", s->sw_spec[i]);
-        s->sw_dist[i] = d;
-    }
-    return 0;
+    return sch_latline_resolve(s, "streamwall", s->sw_line, s->sw_spec, s->sw_n, s->sw_dist);
 }
 
 int sch_streamwall_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
