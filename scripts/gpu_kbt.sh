@@ -11,6 +11,8 @@
 #                                           -DPG_DELAY_SLEEP), alternating
 #   KBT_SMALL=1 scripts/gpu_kbt.sh OUTDIR   M63: bres at M = 10,560 (5 tiles per SM, kept in the L2)
 #                                           and 200,704, at zero delay and --mainloop-delay 1200
+#   KBT_PP=1 scripts/gpu_kbt.sh OUTDIR      M96: pingpong's in-loop loads at zero delay, under a
+#                                           --mainloop-delay 2200 spin, --epi-delay 1700, and at K = 640
 set -uo pipefail
 [ $# = 1 ] || { echo "usage: scripts/gpu_kbt.sh OUTDIR" >&2; exit 2; }
 mkdir -p "$1" || exit 2
@@ -31,7 +33,7 @@ kbt() { # kbt NAME ARGS...  (with $BIN)
     shift
     echo "== $name: $*" >>"$OUT/kbt.log"
     if PG_KBT_OUT="$OUT/$name.kbt" timeout 120 $BIN run --trace --rows 0:64 --reps 3 \
-        --shape ${KBT_SHAPE:-200704},768,768,196 "$@" -o "$OUT/$name.h5" >>"$OUT/kbt.log" 2>&1 && [ -s "$OUT/$name.kbt" ]; then
+        --shape ${KBT_SHAPE:-200704},768,${KBT_K:-768},196 "$@" -o "$OUT/$name.h5" >>"$OUT/kbt.log" 2>&1 && [ -s "$OUT/$name.kbt" ]; then
         echo "ok     $name"
     else
         echo "FAILED $name"
@@ -44,6 +46,14 @@ if [ "${KBT_SLEEP:-0}" = 1 ]; then
         BIN=./build-kbt/cli/pegemm kbt br_spin_$d --variant bres --epi-delay $((10#$d))
         BIN=./build-kbt-sleep/cli/pegemm kbt br_sleep_$d --variant bres --epi-delay $((10#$d))
     done
+    [ $fails -eq 0 ]
+    exit
+fi
+if [ "${KBT_PP:-0}" = 1 ]; then
+    kbt pp_0 --variant pingpong
+    kbt pp_ml2200 --variant pingpong --mainloop-delay 2200
+    kbt pp_epi1700 --variant pingpong --epi-delay 1700
+    KBT_K=640 kbt pp_k640 --variant pingpong
     [ $fails -eq 0 ]
     exit
 fi
