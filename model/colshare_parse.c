@@ -43,6 +43,18 @@ static void set_key(pg_schedule *s, const char *key, double v)
         *key_field(s, key) = v;
 }
 
+static double get_key(const pg_schedule *s, const char *key)
+{
+    return strcmp(key, "on") == 0 ? s->cs_on : *key_value_of(s, key);
+}
+
+/* the line's keys for the shared parse and override (sched_latline.c) */
+static sch_latline line_of(pg_schedule *s)
+{
+    return (sch_latline){"colshare", k_keys,    "blocks=, cal_blocks=, ratio= or on=", CS_RANGE, key_ok, set_key,
+                         get_key,    s->cs_spec, &s->cs_n, SCH_DQ_MAX};
+}
+
 int sch_colshare_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
     (void)text;
@@ -50,8 +62,7 @@ int sch_colshare_parse(pg_schedule *s, const char *const *tok, int ntok, const c
         return pg_fail("%s:%d: only one `colshare` line (first at line %d)", s->origin, line, s->cs_line);
     s->cs_line = line;
     s->cs_on = 1;
-    const sch_latline d = {"colshare", k_keys, "blocks=, cal_blocks=, ratio= or on=", CS_RANGE, key_ok, set_key,
-                           s->cs_spec, &s->cs_n, SCH_DQ_MAX};
+    const sch_latline d = line_of(s);
     int seen[4] = {0};
     if (sch_latline_parse(s, &d, tok, ntok, line, seen))
         return -1;
@@ -67,17 +78,8 @@ int sch_colshare_resolve(pg_schedule *s)
 
 int sch_colshare_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
 {
-    if (!s->cs_line)
-        return pg_fail("'%s': this schedule has no colshare line", param);
-    const int is_on = strcmp(stat, "on") == 0;
-    double *f = is_on ? NULL : key_field(s, stat);
-    if (!f && !is_on)
-        return pg_fail("'%s': colshare takes blocks, cal_blocks, ratio, on", param);
-    const double v = relative ? (is_on ? s->cs_on : *f) + value : value;
-    if (!key_ok(stat, v))
-        return pg_fail("'%s': %g is out of range " CS_RANGE, param, v);
-    set_key(s, stat, v);
-    return 0;
+    const sch_latline d = line_of(s);
+    return sch_latline_override(s, &d, s->cs_line != 0, stat, relative, value, param);
 }
 
 /* Written as the schedule has it, each number key with its value now (the

@@ -49,6 +49,18 @@ static void set_key(pg_schedule *s, const char *key, double v)
         *key_field(s, key) = v;
 }
 
+static double get_key(const pg_schedule *s, const char *key)
+{
+    return strcmp(key, "on") == 0 ? s->l2_on : *key_value_of(s, key);
+}
+
+/* the line's keys for the shared parse and override (sched_latline.c) */
+static sch_latline line_of(pg_schedule *s)
+{
+    return (sch_latline){"l2reuse", k_keys,    "bytes=, ratio=, full=, cal_bytes= or on=", L2_RANGE, key_ok, set_key,
+                         get_key,   s->l2_spec, &s->l2_n, SCH_DQ_MAX};
+}
+
 int sch_l2reuse_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
     (void)text;
@@ -56,8 +68,7 @@ int sch_l2reuse_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
         return pg_fail("%s:%d: only one `l2reuse` line (first at line %d)", s->origin, line, s->l2_line);
     s->l2_line = line;
     s->l2_on = 1;
-    const sch_latline d = {"l2reuse", k_keys, "bytes=, ratio=, full=, cal_bytes= or on=", L2_RANGE, key_ok, set_key,
-                           s->l2_spec, &s->l2_n, SCH_DQ_MAX};
+    const sch_latline d = line_of(s);
     int seen[5] = {0};
     if (sch_latline_parse(s, &d, tok, ntok, line, seen))
         return -1;
@@ -77,17 +88,8 @@ int sch_l2reuse_resolve(pg_schedule *s)
 
 int sch_l2reuse_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
 {
-    if (!s->l2_line)
-        return pg_fail("'%s': this schedule has no l2reuse line", param);
-    const int is_on = strcmp(stat, "on") == 0;
-    double *f = key_field(s, stat);
-    if (!f && !is_on)
-        return pg_fail("'%s': l2reuse takes bytes, ratio, full, cal_bytes, on", param);
-    const double v = relative ? (is_on ? s->l2_on : *f) + value : value;
-    if (!key_ok(stat, v))
-        return pg_fail("'%s': %g is out of range " L2_RANGE, param, v);
-    set_key(s, stat, v);
-    return 0;
+    const sch_latline d = line_of(s);
+    return sch_latline_override(s, &d, s->l2_line != 0, stat, relative, value, param);
 }
 
 /* The line as written with its numbers as they are now (the fit sets

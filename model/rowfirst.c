@@ -1,5 +1,5 @@
 /* The `rowfirst` line: `rowfirst LATENCY... blocks=B cal_blocks=B0
- * extra=E [fit=0|1] [on=0|1]` (docs/experiments.md M96).
+ * extra=E [next=0|1] [fit=0|1] [on=0|1]` (docs/experiments.md M96).
  *
  * Some of a kernel's work is done once per row block: pingpong's producer
  * asks the L2 for the tile's A block (a TMA prefetch per k-block) on the

@@ -23,7 +23,7 @@ static int key_ok(const char *key, double v)
     return v >= 1 && v < 1e9;
 }
 
-/* the field of a number key (NULL for the switches `next`, `fit`, `on`) */
+/* the field of a number key (NULL for the switches) */
 static const double *key_value_of(const pg_schedule *s, const char *key)
 {
     return strcmp(key, "blocks") == 0       ? &s->rf_blocks
@@ -35,10 +35,16 @@ static const double *key_value_of(const pg_schedule *s, const char *key)
 /* the same, to set (s is the caller's own, not const) */
 static double *key_field(pg_schedule *s, const char *key) { return (double *)key_value_of(s, key); }
 
-static int *switch_field(pg_schedule *s, const char *key)
+/* the field of a switch (NULL for the number keys) */
+static const int *switch_value_of(const pg_schedule *s, const char *key)
 {
-    return strcmp(key, "on") == 0 ? &s->rf_on : strcmp(key, "fit") == 0 ? &s->rf_fit : strcmp(key, "next") == 0 ? &s->rf_next : NULL;
+    return strcmp(key, "on") == 0     ? &s->rf_on
+           : strcmp(key, "fit") == 0  ? &s->rf_fit
+           : strcmp(key, "next") == 0 ? &s->rf_next
+                                      : NULL;
 }
+
+static int *switch_field(pg_schedule *s, const char *key) { return (int *)switch_value_of(s, key); }
 
 static void set_key(pg_schedule *s, const char *key, double v)
 {
@@ -49,6 +55,19 @@ static void set_key(pg_schedule *s, const char *key, double v)
         *key_field(s, key) = v;
 }
 
+static double get_key(const pg_schedule *s, const char *key)
+{
+    const int *sw = switch_value_of(s, key);
+    return sw ? *sw : *key_value_of(s, key);
+}
+
+/* the line's keys for the shared parse and override (sched_latline.c) */
+static sch_latline line_of(pg_schedule *s)
+{
+    return (sch_latline){"rowfirst", k_keys, "blocks=, cal_blocks=, extra=, next=, fit= or on=", RF_RANGE, key_ok,
+                         set_key, get_key, s->rf_spec, &s->rf_n, SCH_DQ_MAX};
+}
+
 int sch_rowfirst_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
     (void)text;
@@ -56,8 +75,7 @@ int sch_rowfirst_parse(pg_schedule *s, const char *const *tok, int ntok, const c
         return pg_fail("%s:%d: only one `rowfirst` line (first at line %d)", s->origin, line, s->rf_line);
     s->rf_line = line;
     s->rf_on = 1;
-    const sch_latline d = {"rowfirst", k_keys, "blocks=, cal_blocks=, extra=, next=, fit= or on=", RF_RANGE, key_ok, set_key,
-                           s->rf_spec, &s->rf_n, SCH_DQ_MAX};
+    const sch_latline d = line_of(s);
     int seen[6] = {0};
     if (sch_latline_parse(s, &d, tok, ntok, line, seen))
         return -1;
@@ -73,17 +91,8 @@ int sch_rowfirst_resolve(pg_schedule *s)
 
 int sch_rowfirst_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
 {
-    if (!s->rf_line)
-        return pg_fail("'%s': this schedule has no rowfirst line", param);
-    int *sw = switch_field(s, stat);
-    double *f = sw ? NULL : key_field(s, stat);
-    if (!f && !sw)
-        return pg_fail("'%s': rowfirst takes blocks, cal_blocks, extra, next, fit, on", param);
-    const double v = relative ? (sw ? *sw : *f) + value : value;
-    if (!key_ok(stat, v))
-        return pg_fail("'%s': %g is out of range " RF_RANGE, param, v);
-    set_key(s, stat, v);
-    return 0;
+    const sch_latline d = line_of(s);
+    return sch_latline_override(s, &d, s->rf_line != 0, stat, relative, value, param);
 }
 
 /* Written as the schedule has it, each number key with its value now (the

@@ -524,11 +524,12 @@ int sch_dramq_parse(pg_schedule *s, const char *const *tok, int ntok, const char
 int sch_dramq_resolve(pg_schedule *s);
 int sch_dramq_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
 /* A line that lists latencies by name and takes NAME=NUMBER keys
- * (sched_latline.c; `l2reuse`, `colshare`): its names go to spec[*n] (at
- * most max), each key must be one of keys (seen[its index] set), its value
- * a number key_ok accepts, which set_key stores.  Messages name `what` and
- * the schedule's line.  sch_latline_key: the index of NAME=VALUE's key in
- * keys, or -1. */
+ * (sched_latline.c; `l2reuse`, `colshare`, `rowfirst`): its names go to
+ * spec[*n] (at most max), each key must be one of keys (seen[its index]
+ * set), its value a number key_ok accepts, which set_key stores and
+ * get_key reads back (a `LINE.KEY=` override, relative or not).  Messages
+ * name `what` and the schedule's line.  sch_latline_key: the index of
+ * NAME=VALUE's key in keys, or -1. */
 typedef struct {
     const char *what;        /* the directive */
     const char *const *keys; /* NULL-terminated */
@@ -536,6 +537,7 @@ typedef struct {
     const char *range;       /* the keys' ranges, for "out of range ..." */
     int (*key_ok)(const char *key, double v);
     void (*set_key)(pg_schedule *s, const char *key, double v);
+    double (*get_key)(const pg_schedule *s, const char *key);
     char (*spec)[SCH_NAME];
     int *n;
     int max;
@@ -551,6 +553,12 @@ unsigned sch_latline_write(FILE *f, char *text, const char *const *keys,
  * must be a `latency` or `memory` line, else "origin:line: WHAT: 'NAME' is
  * not ..." and -1. */
 int sch_latline_resolve(pg_schedule *s, const char *what, int line, char (*spec)[SCH_NAME], int n, int *dist);
+/* A `WHAT.STAT=value` override of the line (present: the schedule has
+ * one): STAT one of its keys, the value (added to get_key's with
+ * relative) within key_ok's range, stored by set_key; else -1 with
+ * "'PARAM': WHAT takes KEY, KEY, ..." or "... is out of range RANGE". */
+int sch_latline_override(pg_schedule *s, const sch_latline *d, int present, const char *stat, int relative,
+                         double value, const char *param);
 /* The `colshare` line (colshare_parse.c): parse, resolve the listed
  * latencies, `colshare.KEY` overrides, write-back. */
 int sch_colshare_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);

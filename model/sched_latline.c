@@ -82,3 +82,24 @@ int sch_latline_resolve(pg_schedule *s, const char *what, int line, char (*spec)
     }
     return 0;
 }
+
+int sch_latline_override(pg_schedule *s, const sch_latline *d, int present, const char *stat, int relative,
+                         double value, const char *param)
+{
+    if (!present)
+        return pg_fail("'%s': this schedule has no %s line", param, d->what);
+    int k = 0;
+    while (d->keys[k] && strcmp(d->keys[k], stat) != 0)
+        k++;
+    if (!d->keys[k]) {
+        char takes[160] = "";
+        for (int i = 0; d->keys[i]; i++)
+            snprintf(takes + strlen(takes), sizeof takes - strlen(takes), "%s%s", i ? ", " : "", d->keys[i]);
+        return pg_fail("'%s': %s takes %s", param, d->what, takes);
+    }
+    const double v = relative ? d->get_key(s, stat) + value : value;
+    if (!d->key_ok(stat, v))
+        return pg_fail("'%s': %g is out of range %s", param, v, d->range);
+    d->set_key(s, stat, v);
+    return 0;
+}
