@@ -112,6 +112,10 @@ double kblocks_chain(const pg_schedule *s);
  * tile k - 1's store starts within the window after `start` and before the
  * load lands (sets *hit), 0 otherwise or without the line. */
 double tmaqueue_extra(const engine *E, int64_t k, double start, double landed, int *hit);
+/* The `storewin` line (storewin.c): the cycles tile k's k-block loop
+ * [start, end] runs longer for the previous tile's store window inside it;
+ * 0 without the line or with it off. */
+double storewin_extra(const engine *E, int64_t k, double start, double end);
 /* `warmup` (warmup.c): how much the period of a run with tiles_per_unit
  * tiles per unit moves against the calibration's (0 without the line or at
  * the calibration's count), and that move applied to a prediction (its

@@ -69,6 +69,9 @@ int kblocks_fit_hits(pg_schedule *s, double traced_mean, unsigned char *hit);
 /* Fit the `tmaqueue` penalty on the trace the schedule was fitted to, whose
  * k-block phase mean is traced_mean (tmaqueue_fit.c); 0 without the line. */
 int tmaqueue_fit(pg_schedule *s, double traced_mean);
+/* Measure the `storewin` line's gain on the trace's own tiles (storewin_fit.c)
+ * where it says fit=1; 0 without the line, with it off or fit=0. */
+int storewin_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64_t ntiles);
 /* Record the calibration run's SM clock on a `dramq` line (dramq_fit.c); 0
  * without the line. */
 int dramq_fit(pg_schedule *s);

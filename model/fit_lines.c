@@ -141,6 +141,13 @@ static int tmaqueue_fit_line(pg_schedule *s, const pg_run *run, const int64_t *r
     return kblocks_traced_mean(s, run, &mean) || tmaqueue_fit(s, mean) ? -1 : 0;
 }
 
+/* `storewin`: its gain on the trace's own tiles, before the k-block loop's
+ * fit solves each tile's load latency net of it */
+static int storewin_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
+{
+    return storewin_fit(s, &run->trace, row_of, ntiles);
+}
+
 /* `dramq`: the calibration's clock (the latencies it scales are the fitted
  * columns, its period the `bandwidth` line's calibrated_period) */
 static int dramq_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
@@ -202,6 +209,7 @@ static const fit_line fit_line_table[] = {
     {"rowfirst", NULL, NULL, rowfirst_fit},
     {"l2reuse", l2reuse_cal_set, NULL, l2reuse_fit_line},
     {"contend", NULL, NULL, contend_fit_line},
+    {"storewin", NULL, NULL, storewin_fit_line},
     {"kblocks", kblocks_scale_work, kblocks_scale_work, kblocks_fit_line},
     {"tmaqueue", NULL, NULL, tmaqueue_fit_line},
     {"dramq", NULL, NULL, dramq_fit_line},

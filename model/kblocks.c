@@ -118,7 +118,8 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
         b[j] = kblock_start(s, b, j, c, landed, end);
         end = b[j] + c;
     }
-    return end + s->kb_fixed; /* the last group's retire to its stage's release, and the rest (fixed=) */
+    /* the other warpgroup's store window beside the loop (storewin.c) */
+    return end + storewin_extra(E, k, start, end) + s->kb_fixed; /* ... and the last retire to its release (fixed=) */
 }
 
 double kblocks_chain(const pg_schedule *s)

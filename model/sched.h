@@ -303,6 +303,14 @@ struct pg_schedule {
     double tq_penalty;
     int tq_line;
     char tq_spec[3][SCH_NAME]; /* PHASE, after=, window= */
+    /* `storewin PHASE after=STEP span=S gain=G [fit=0|1] [on=0|1]`
+     * (model/storewin.c, docs/experiments.md M99): PHASE's k-block loop runs
+     * G cycles longer per cycle it overlaps the S cycles from the start of
+     * the previous tile's STEP (the other warpgroup's D store, the drain of
+     * its shared-memory staging and the combined load after it). */
+    int wn_line, wn_on, wn_fit, wn_after_node;
+    double wn_span, wn_gain;
+    char wn_spec[2][SCH_NAME]; /* PHASE, after= */
     /* `dramq LATENCY... qscale= bytes_per_s= cal_bytes_per_s= clock_cal= on=`
      * (model/dramq.c): the listed load latencies held in ns (from clock_cal)
      * and scaled by a DRAM queue, (1 + q rho/(1 - rho)), against the
@@ -517,6 +525,13 @@ int sch_tmaqueue_parse(pg_schedule *s, const char *const *tok, int ntok, const c
 int sch_tmaqueue_resolve(pg_schedule *s);
 int sch_tmaqueue_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
 int sch_tmaqueue_write(FILE *f, const pg_schedule *s, char *text);
+/* The `storewin` line (storewin_parse.c): parse its tokens, resolve it once
+ * the k-block loop is, `storewin.KEY` overrides, write-back with the fitted
+ * gain (its engine part: engine.h; its fit: fit.h). */
+int sch_storewin_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
+int sch_storewin_resolve(pg_schedule *s);
+int sch_storewin_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+int sch_storewin_write(FILE *f, const pg_schedule *s, char *text);
 /* The `dramq` line (dramq_parse.c): parse its tokens (after the directive),
  * resolve it once the `bandwidth` line is, apply a `dramq.KEY` override (its
  * engine part: engine.h; its fit: fit.h). */

@@ -7,13 +7,14 @@
 
 #include "sched.h"
 
-/* Rows resolve in this order: `tmaqueue` on the k-block loop `kblocks`
- * resolved, `dramq` on the `bandwidth` line's phase, `contend` last (its
+/* Rows resolve in this order: `tmaqueue` and `storewin` on the k-block loop
+ * `kblocks` resolved, `dramq` on the `bandwidth` line's phase, `contend` last (its
  * solve=tile check reads the `stretch` and `storenear` lines' steps). */
 const sch_line sch_lines[] = {
     {"kblocks", sch_kblocks_parse, sch_kblocks_resolve, sch_kblocks_check_order, sch_kblocks_override,
      sch_kblocks_write},
     {"tmaqueue", sch_tmaqueue_parse, sch_tmaqueue_resolve, NULL, sch_tmaqueue_override, sch_tmaqueue_write},
+    {"storewin", sch_storewin_parse, sch_storewin_resolve, NULL, sch_storewin_override, sch_storewin_write},
     {"bandwidth", sch_bandwidth_parse, NULL, sch_bandwidth_resolve, sch_bandwidth_override, sch_bandwidth_write},
     {"dramq", sch_dramq_parse, NULL, sch_dramq_resolve, sch_dramq_override, NULL},
     {"l2reuse", sch_l2reuse_parse, NULL, sch_l2reuse_resolve, sch_l2reuse_override, sch_l2reuse_write},

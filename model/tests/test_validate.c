@@ -253,9 +253,10 @@ static void test_bandwidth_work(void **state)
     /* the same schedule without its k-block loop */
     char *text = strdup(pg_schedule_text(pp));
     assert_non_null(text);
-    for (char *line = strstr(text, "\nkblocks "); line; line = strstr(line, "\nkblocks "))
-        for (char *c = line + 1; *c && *c != '\n'; c++)
-            *c = ' ';
+    for (const char *const *d = (const char *const[]){"\nkblocks ", "\nstorewin ", NULL}; *d; d++) /* and the line on it */
+        for (char *line = strstr(text, *d); line; line = strstr(line, *d))
+            for (char *c = line + 1; *c && *c != '\n'; c++)
+                *c = ' ';
     if (pg_schedule_load_text(text, "no-kblocks", &s))
         fail_msg("%s", pg_last_error());
     assert_int_equal(fit_lines_work_sets(s, 2.0, sets, 4), 1);

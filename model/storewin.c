@@ -1,0 +1,28 @@
+/* The `storewin` line: `storewin PHASE after=STEP span=S gain=G [fit=0|1]
+ * [on=0|1]`.  PHASE is the `kblocks` loop's phase.  In pingpong the other
+ * warpgroup's tile boundary -- its D store read out of shared memory, the
+ * drain it waits for and the combined rows it loads in after it -- runs
+ * beside this warpgroup's loop, whose wgmma reads of shared memory and
+ * stage writes already take most of the SM's shared-memory bandwidth: the
+ * loop runs G cycles longer per cycle it overlaps the window of S cycles
+ * from the start of the previous tile's STEP (the other warpgroup's
+ * `epilogue_store`).  A --mainloop-delay spin moves that store past the
+ * loop's end, an --epilogue delay moves it later; a short loop (small K)
+ * ends before it.  `pegemm model fit` measures G on the trace's own tiles
+ * (storewin_fit.c), and the k-block loop's per-tile latency is then solved
+ * net of it, so the traced loops replay as they ran.  The overlap is the
+ * loop's own (its k-blocks and their stalls, before this extra and any
+ * spin).  docs/experiments.md M99. */
+#include "engine.h"
+#include "sched.h"
+
+double storewin_extra(const engine *E, int64_t k, double start, double end)
+{
+    const pg_schedule *s = E->s;
+    if (!s->wn_line || !s->wn_on || k < 1)
+        return 0;
+    const double open = engine_start(E, s->wn_after_node, k - 1);
+    const double lo = open > start ? open : start;
+    const double hi = open + s->wn_span < end ? open + s->wn_span : end;
+    return hi > lo ? s->wn_gain * (hi - lo) : 0;
+}

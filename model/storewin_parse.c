@@ -1,0 +1,117 @@
+/* The `storewin` line's schedule side: parse, resolve on the k-block loop,
+ * `storewin.KEY` overrides, write-back with the fitted gain.  What the line
+ * does is in storewin.c; its fit in storewin_fit.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pg_error.h"
+#include "sched.h"
+
+#define WNFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->wn_line))
+#define WN_USAGE "usage: storewin PHASE after=STEP span=CYCLES gain=G [fit=0|1] [on=0|1]"
+#define WN_RANGE "(0 < span < 1e6 cycles, 0 <= gain <= 4, fit and on 0|1)"
+
+static const char *const k_keys[] = {"span", "gain", "fit", "on", NULL};
+
+static int key_ok(const char *key, double v)
+{
+    if (strcmp(key, "span") == 0)
+        return v > 0 && v < 1e6;
+    if (strcmp(key, "gain") == 0)
+        return v >= 0 && v <= 4;
+    return v == 0 || v == 1;
+}
+
+/* the field of a number key (NULL for the switches fit= and on=) */
+static const double *key_value_of(const pg_schedule *s, const char *key)
+{
+    return strcmp(key, "span") == 0 ? &s->wn_span : strcmp(key, "gain") == 0 ? &s->wn_gain : NULL;
+}
+
+static void set_key(pg_schedule *s, const char *key, double v)
+{
+    if (strcmp(key, "fit") == 0)
+        s->wn_fit = (int)v;
+    else if (strcmp(key, "on") == 0)
+        s->wn_on = (int)v;
+    else
+        *(double *)key_value_of(s, key) = v;
+}
+
+int sch_storewin_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
+{
+    (void)text;
+    if (s->wn_line)
+        return pg_fail("%s:%d: only one `storewin` line (first at line %d)", s->origin, line, s->wn_line);
+    s->wn_line = line;
+    s->wn_on = 1;
+    int seen[4] = {0}, after = 0;
+    for (int i = 2; i < ntok; i++) {
+        if (strncmp(tok[i], "after=", 6) == 0) {
+            if (strlen(tok[i] + 6) >= SCH_NAME)
+                return WNFAIL("storewin: name too long");
+            snprintf(s->wn_spec[1], SCH_NAME, "%s", tok[i] + 6);
+            after = 1;
+            continue;
+        }
+        const int k = sch_latline_key(k_keys, tok[i]);
+        if (k < 0)
+            return WNFAIL("storewin: '%s': expected after=, span=, gain=, fit= or on=", tok[i]);
+        char *end = NULL;
+        const char *num = strchr(tok[i], '=') + 1;
+        const double v = strtod(num, &end);
+        if (end == num || *end || !key_ok(k_keys[k], v))
+            return WNFAIL("storewin: %s is out of range %s", tok[i], WN_RANGE);
+        set_key(s, k_keys[k], v);
+        seen[k] = 1;
+    }
+    if (ntok < 2 || strchr(tok[1], '=') || !after || !seen[0] || !seen[1])
+        return WNFAIL(WN_USAGE);
+    if (strlen(tok[1]) >= SCH_NAME)
+        return WNFAIL("storewin: name too long");
+    snprintf(s->wn_spec[0], SCH_NAME, "%s", tok[1]);
+    return 0;
+}
+
+int sch_storewin_resolve(pg_schedule *s)
+{
+    int r, st, ra, sa;
+    if (!s->wn_line)
+        return 0;
+    if (s->kb_node < 0)
+        return WNFAIL("storewin needs a `kblocks` line (it lengthens the loop)");
+    if (sch_find_work(s, s->wn_spec[0], &r, &st) || sch_node_of(s, r, 0, st) != s->kb_node)
+        return WNFAIL("storewin: '%s' is not the kblocks loop's phase", s->wn_spec[0]);
+    if (sch_find_work(s, s->wn_spec[1], &ra, &sa) || ra != r)
+        return WNFAIL("storewin: after=%s is not a work step of role %s", s->wn_spec[1], s->roles[r].name);
+    s->wn_after_node = sch_node_of(s, ra, 0, sa);
+    return 0;
+}
+
+int sch_storewin_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
+{
+    if (!s->wn_line)
+        return pg_fail("'%s': this schedule has no storewin line", param);
+    const double *cur = key_value_of(s, stat);
+    const int is_switch = strcmp(stat, "fit") == 0 || strcmp(stat, "on") == 0;
+    if (!cur && !is_switch)
+        return pg_fail("'%s': storewin takes span, gain, fit or on", param);
+    const double now = cur ? *cur : strcmp(stat, "fit") == 0 ? s->wn_fit : s->wn_on;
+    const double v = relative ? now + value : value;
+    if (!key_ok(stat, v))
+        return pg_fail("'%s' is out of range %s", param, WN_RANGE);
+    set_key(s, stat, v);
+    return 0;
+}
+
+/* Written as the schedule has it, span= and gain= with their values now (the
+ * fitted gain); the switches as written (an option's `$name` stays). */
+int sch_storewin_write(FILE *f, const pg_schedule *s, char *text)
+{
+    if (!s->wn_line)
+        return 0;
+    sch_latline_write(f, text, k_keys, key_value_of, s);
+    fputc('\n', f);
+    return 1;
+}
