@@ -1,0 +1,47 @@
+"""docs/experiments.md M99: pingpong's consumer tiles as the M99 scripts
+read them from a run file's trace.  Needs numpy and h5py."""
+import h5py
+import numpy as np
+
+
+def _names(attr):
+    return [x.decode() if isinstance(x, bytes) else str(x) for x in attr]
+
+
+def loop_tiles(path):
+    """Per consumer tile (but each SM's first two and last), a dict: loop =
+    the mainloop less the run's --mainloop-delay, store = the start of the
+    other warpgroup's first epilogue_store after its previous loop ended,
+    less this loop's start (None if none), turn = this warpgroup's
+    order_wait end before the loop less the other warpgroup's previous
+    loop end (None if none)."""
+    with h5py.File(path, 'r') as f:
+        t = f['trace']
+        phases, roles = _names(t.attrs['phase_names']), _names(t.attrs['role_names'])
+        ph, ro, sm, wp = t['phase'][:], t['role'][:], t['sm'][:], t['warp'][:]
+        beg, end = t['begin'][:].astype(np.int64), t['end'][:].astype(np.int64)
+        spin = float(f['kernel'].attrs.get('mainloop_delay', 0))
+    cons = ro == roles.index('consumer')
+    of = lambda name, m: m & (ph == phases.index(name))
+    for u in np.unique(sm):
+        m = cons & (sm == u)
+        ml = of('mainloop', m)
+        order = np.argsort(beg[ml])
+        lb, le, lw = beg[ml][order], end[ml][order], wp[ml][order]
+        st = of('epilogue_store', m)
+        sb, sw = beg[st], wp[st]
+        ow = of('order_wait', m)
+        oe, owp = end[ow], wp[ow]
+        for i in range(2, len(lb) - 1):
+            stores = sb[(sw != lw[i]) & (sb > le[i - 1])]
+            turns = oe[(owp == lw[i]) & (oe <= lb[i] + 5)]
+            yield {
+                'loop': float(le[i] - lb[i] - spin),
+                'store': float(stores.min() - lb[i]) if len(stores) else None,
+                'turn': float(turns.max() - le[i - 1]) if len(turns) else None,
+            }
+
+
+def overlap(loop, store, span):
+    """cycles of [0, loop] within [store, store + span]"""
+    return max(0.0, min(store + span, loop) - max(store, 0.0))
