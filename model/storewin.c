@@ -22,7 +22,5 @@ double storewin_extra(const engine *E, int64_t k, double start, double end)
     if (!s->wn_line || !s->wn_on || k < 1)
         return 0;
     const double open = engine_start(E, s->wn_after_node, k - 1);
-    const double lo = open > start ? open : start;
-    const double hi = open + s->wn_span < end ? open + s->wn_span : end;
-    return hi > lo ? s->wn_gain * (hi - lo) : 0;
+    return s->wn_gain * contend_overlap(start, end, open, open + s->wn_span);
 }

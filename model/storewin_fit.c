@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "engine.h"
 #include "fit.h"
 #include "pg_error.h"
 #include "sched.h"
@@ -83,10 +84,9 @@ int storewin_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64
         const tile_times *cur = &tt[q], *prev = &tt[q - 1];
         if (cur->sm == INT32_MAX || prev->sm != cur->sm || !isfinite(cur->loop_work) || !isfinite(prev->store_begin))
             continue;
-        const double end = cur->loop_begin + cur->loop_work, open = prev->store_begin;
-        const double lo = fmax(open, cur->loop_begin), hi = fmin(open + s->wn_span, end);
+        const double open = prev->store_begin;
         w[n] = cur->loop_work;
-        ov[n] = hi > lo ? hi - lo : 0;
+        ov[n] = contend_overlap(cur->loop_begin, cur->loop_begin + cur->loop_work, open, open + s->wn_span);
         g[n] = open - cur->loop_begin;
         n++;
     }

@@ -39,6 +39,20 @@ static void set_key(pg_schedule *s, const char *key, double v)
         *(double *)key_value_of(s, key) = v;
 }
 
+static double get_key(const pg_schedule *s, const char *key)
+{
+    const double *v = key_value_of(s, key);
+    return v ? *v : strcmp(key, "fit") == 0 ? s->wn_fit : s->wn_on;
+}
+
+/* the line's keys for the shared override (sched_latline.c); it names no
+ * latencies */
+static sch_latline line_of(void)
+{
+    return (sch_latline){"storewin", k_keys, "span=, gain=, fit= or on=", WN_RANGE, key_ok, set_key, get_key, NULL,
+                         NULL, 0};
+}
+
 int sch_storewin_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
     (void)text;
@@ -91,18 +105,8 @@ int sch_storewin_resolve(pg_schedule *s)
 
 int sch_storewin_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
 {
-    if (!s->wn_line)
-        return pg_fail("'%s': this schedule has no storewin line", param);
-    const double *cur = key_value_of(s, stat);
-    const int is_switch = strcmp(stat, "fit") == 0 || strcmp(stat, "on") == 0;
-    if (!cur && !is_switch)
-        return pg_fail("'%s': storewin takes span, gain, fit or on", param);
-    const double now = cur ? *cur : strcmp(stat, "fit") == 0 ? s->wn_fit : s->wn_on;
-    const double v = relative ? now + value : value;
-    if (!key_ok(stat, v))
-        return pg_fail("'%s' is out of range %s", param, WN_RANGE);
-    set_key(s, stat, v);
-    return 0;
+    const sch_latline d = line_of();
+    return sch_latline_override(s, &d, s->wn_line != 0, stat, relative, value, param);
 }
 
 /* Written as the schedule has it, span= and gain= with their values now (the
