@@ -45,3 +45,30 @@ def loop_tiles(path):
 def overlap(loop, store, span):
     """cycles of [0, loop] within [store, store + span]"""
     return max(0.0, min(store + span, loop) - max(store, 0.0))
+
+
+class _Trace:
+    """A run's trace, per SM: each (role, phase)'s begin, end and warp
+    arrays in begin order (M100's scripts)."""
+
+    def __init__(self, path):
+        with h5py.File(path, 'r') as f:
+            t = f['trace']
+            self.phases, self.roles = _names(t.attrs['phase_names']), _names(t.attrs['role_names'])
+            self.ph, self.ro, self.sm, self.wp = t['phase'][:], t['role'][:], t['sm'][:], t['warp'][:]
+            self.tile = t['tile'][:]
+            self.beg, self.end = t['begin'][:].astype(np.int64), t['end'][:].astype(np.int64)
+            self.kernel = dict(f['kernel'].attrs)
+            self.problem = dict(f['problem'].attrs)
+
+    def sms(self):
+        return np.unique(self.sm)
+
+    def phase(self, sm, role, name):
+        m = (self.sm == sm) & (self.ro == self.roles.index(role)) & (self.ph == self.phases.index(name))
+        o = np.argsort(self.beg[m])
+        return self.beg[m][o], self.end[m][o], self.wp[m][o]
+
+
+def read_trace(path):
+    return _Trace(path)
