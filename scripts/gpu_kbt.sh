@@ -13,6 +13,8 @@
 #                                           and 200,704, at zero delay and --mainloop-delay 1200
 #   KBT_PP=1 scripts/gpu_kbt.sh OUTDIR      M96: pingpong's in-loop loads at zero delay, under a
 #                                           --mainloop-delay 2200 spin, --epi-delay 1700, and at K = 640
+#   KBT_PPD=1 scripts/gpu_kbt.sh OUTDIR     M102: pingpong's k-blocks across --epi-delay 0 / 800 /
+#                                           1,600 / 2,400 / 3,200 and --mainloop-delay 1,000 / 2,000
 set -uo pipefail
 [ $# = 1 ] || { echo "usage: scripts/gpu_kbt.sh OUTDIR" >&2; exit 2; }
 mkdir -p "$1" || exit 2
@@ -54,6 +56,16 @@ if [ "${KBT_PP:-0}" = 1 ]; then
     kbt pp_ml2200 --variant pingpong --mainloop-delay 2200
     kbt pp_epi1700 --variant pingpong --epi-delay 1700
     KBT_K=640 kbt pp_k640 --variant pingpong
+    [ $fails -eq 0 ]
+    exit
+fi
+if [ "${KBT_PPD:-0}" = 1 ]; then
+    for d in 0 800 1600 2400 3200; do
+        kbt pp_epi$d --variant pingpong --epi-delay $d
+    done
+    for d in 1000 2000; do
+        kbt pp_ml$d --variant pingpong --mainloop-delay $d
+    done
     [ $fails -eq 0 ]
     exit
 fi
