@@ -88,12 +88,10 @@ double contend_estimate(const double *w, const double *ov, const double *g, int6
     return 0.5 * (lo + hi);
 }
 
-/* The work of tile k's phase `col` (the table's, the probe's constant taken
- * off), else the traced [begin, end]'s */
-static double work_of(const pg_schedule *s, const int64_t *row_of, int64_t k, int col, double begin, double end)
+double contend_work_of(const pg_schedule *s, const int64_t *row_of, int64_t k, int col, double begin, double end)
 {
     const sch_table *T = s->table;
-    if (col >= 0 && row_of[k] >= 0)
+    if (col >= 0 && row_of && row_of[k] >= 0)
         return T->v[row_of[k] * T->cols + col];
     return end - begin;
 }
@@ -131,7 +129,7 @@ static int collect(const pg_schedule *s, const sch_contend *c, const pg_trace *t
             B->iv[k] = (by_iv){.sm = t->sm[i],
                                .mb = (double)t->begin[i],
                                .me = (double)t->begin[i] +
-                                     work_of(s, row_of, k, bcol, (double)t->begin[i], (double)t->end[i]),
+                                     contend_work_of(s, row_of, k, bcol, (double)t->begin[i], (double)t->end[i]),
                                .tile = k};
     }
     qsort(B->iv, (size_t)ntiles, sizeof *B->iv, cmp_by);

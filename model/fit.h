@@ -53,6 +53,10 @@ int contend_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64_
  * over n tiles (0 if w already does not fall as g grows, or ov never
  * changes). */
 double contend_estimate(const double *w, const double *ov, const double *g, int64_t n);
+/* The work of tile k's phase in table column col (the table's, a probe's
+ * constant taken off) where the row is replayed, else the traced
+ * end - begin (contend_fit.c; the `storewin` fit reads its loops so too). */
+double contend_work_of(const pg_schedule *s, const int64_t *row_of, int64_t k, int col, double begin, double end);
 /* solve=tile (contend_table_fit.c): the table's column of line's per-row
  * overlaps set to ov[i] at row[i] (NAN elsewhere), added if absent. */
 int contend_table_set_overlaps(pg_schedule *s, int line, const int64_t *row, const double *ov, int64_t n);

@@ -54,8 +54,7 @@ static int collect_tiles(const pg_schedule *s, const pg_trace *t, const int64_t 
         if (t->phase[i] == pl) {
             tt[k].sm = t->sm[i];
             tt[k].loop_begin = (double)t->begin[i];
-            tt[k].loop_work = col >= 0 && row_of && row_of[k] >= 0 ? s->table->v[row_of[k] * s->table->cols + col]
-                                                                  : (double)(t->end[i] - t->begin[i]);
+            tt[k].loop_work = contend_work_of(s, row_of, k, col, (double)t->begin[i], (double)t->end[i]);
         } else if (t->phase[i] == pa) {
             tt[k].store_begin = (double)t->begin[i];
         }
@@ -69,10 +68,9 @@ int storewin_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64
     if (!s->wn_line || !s->wn_on || !s->wn_fit || s->kb_node < 0)
         return 0;
     int rc = -1;
-    tile_times *tt = malloc(sizeof *tt * (size_t)(ntiles > 0 ? ntiles : 1));
-    double *w = malloc(sizeof(double) * (size_t)(ntiles > 0 ? ntiles : 1));
-    double *ov = malloc(sizeof(double) * (size_t)(ntiles > 0 ? ntiles : 1));
-    double *g = malloc(sizeof(double) * (size_t)(ntiles > 0 ? ntiles : 1));
+    const size_t m = (size_t)(ntiles > 0 ? ntiles : 1);
+    tile_times *tt = malloc(sizeof *tt * m);
+    double *w = malloc(sizeof *w * m), *ov = malloc(sizeof *ov * m), *g = malloc(sizeof *g * m);
     if (!tt || !w || !ov || !g) {
         pg_fail("out of memory for %lld tiles", (long long)ntiles);
         goto done;
