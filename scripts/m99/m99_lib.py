@@ -15,23 +15,12 @@ def loop_tiles(path):
     less this loop's start (None if none), turn = this warpgroup's
     order_wait end before the loop less the other warpgroup's previous
     loop end (None if none)."""
-    with h5py.File(path, 'r') as f:
-        t = f['trace']
-        phases, roles = _names(t.attrs['phase_names']), _names(t.attrs['role_names'])
-        ph, ro, sm, wp = t['phase'][:], t['role'][:], t['sm'][:], t['warp'][:]
-        beg, end = t['begin'][:].astype(np.int64), t['end'][:].astype(np.int64)
-        spin = float(f['kernel'].attrs.get('mainloop_delay', 0))
-    cons = ro == roles.index('consumer')
-    of = lambda name, m: m & (ph == phases.index(name))
-    for u in np.unique(sm):
-        m = cons & (sm == u)
-        ml = of('mainloop', m)
-        order = np.argsort(beg[ml])
-        lb, le, lw = beg[ml][order], end[ml][order], wp[ml][order]
-        st = of('epilogue_store', m)
-        sb, sw = beg[st], wp[st]
-        ow = of('order_wait', m)
-        oe, owp = end[ow], wp[ow]
+    tr = read_trace(path)
+    spin = float(tr.kernel.get('mainloop_delay', 0))
+    for u in tr.sms():
+        lb, le, lw = tr.phase(u, 'consumer', 'mainloop')
+        sb, _, sw = tr.phase(u, 'consumer', 'epilogue_store')
+        _, oe, owp = tr.phase(u, 'consumer', 'order_wait')
         for i in range(2, len(lb) - 1):
             stores = sb[(sw != lw[i]) & (sb > le[i - 1])]
             turns = oe[(owp == lw[i]) & (oe <= lb[i] + 5)]
