@@ -73,13 +73,12 @@ static double kblock_start(const pg_schedule *s, const double *b, int j, double 
     return t;
 }
 
-/* the loop from `start` with load latency `load` (`pref` for a load into
- * a slot an earlier tile freed, inloop=1): b[j] = k-block j's start,
+/* the loop from `start` with load latency `load`: b[j] = k-block j's start,
  * land[j] its stage's landing; returns the loop's end.  With `queue=` a
  * load's latency grows with the loads in flight at its issue (Little's law
  * in a saturated memory system), counted into E's sums when `count`. */
-static double run_loop(engine *E, int64_t k, double start, double c, double load, double pref, double handover,
-                       double *b, int *hit, int count)
+static double run_loop(engine *E, int64_t k, double start, double c, double load, double handover, double *b,
+                       int *hit, int count)
 {
     const pg_schedule *s = E->s;
     const int n = s->kb_count, st = s->kb_stages, R = E->R;
@@ -100,11 +99,11 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
             rel = prev[n + g + 1] - (g == -1 ? prev_extra : 0);
         if (rel + handover > issue)
             issue = rel + handover;
-        double lat = g < 0 ? pref : load;
+        double lat = load;
         if (F > 0 || (count && E->kb_fit_load)) {
             const int nf = in_flight(land, j, prev_land, n, issue);
             if (F > 0)
-                lat *= 1 - F + F * queue_depth(E, nf, ncal) / ncal;
+                lat = load * (1 - F + F * queue_depth(E, nf, ncal) / ncal);
             if (count && E->kb_fit_load) {
                 E->kb_n_sum += nf;
                 E->kb_n_count++;
@@ -121,20 +120,6 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
     }
     /* the other warpgroup's store window beside the loop (storewin.c) */
     return end + storewin_extra(E, k, start, end) + s->kb_fixed; /* ... and the last retire to its release (fixed=) */
-}
-
-/* The latency of a prefetched load (one into a slot an earlier tile freed)
- * when the tile's in-loop loads take `load`: with inloop=1 the fitted
- * prefetch= moved by the bandwidth term's `shift` (M102: the kernel's
- * per-tile spread and its answer to a delay are in the in-loop loads; its
- * prefetched stages land long before they are needed), else the same.  A
- * loop without in-loop loads keeps `load` on all. */
-static double pref_for(const pg_schedule *s, double load, double shift)
-{
-    if (!(s->kb_inloop > 0) || !isfinite(s->kb_prefetch) || s->kb_count <= s->kb_stages)
-        return load;
-    const double p = s->kb_prefetch + shift;
-    return p > 0 ? p : 0;
 }
 
 double kblocks_chain(const pg_schedule *s)
@@ -182,14 +167,14 @@ void kblocks_run(engine *E, int64_t k, double start, double extra, double *b)
          * the loop's length is continuous and non-decreasing in it */
         const double want = start + smp[s->kb_phase_slot];
         double lo = 0, hi = 1024;
-        if (run_loop(E, k, start, c, lo, pref_for(s, lo, shift), handover, b, &hit, 0) >= want) {
+        if (run_loop(E, k, start, c, lo, handover, b, &hit, 0) >= want) {
             hi = 0;
         } else {
-            while (run_loop(E, k, start, c, hi, pref_for(s, hi, shift), handover, b, &hit, 0) < want && hi < 1e9)
+            while (run_loop(E, k, start, c, hi, handover, b, &hit, 0) < want && hi < 1e9)
                 hi *= 2;
             for (int it = 0; it < 60 && hi - lo > 1e-3; it++) {
                 const double mid = 0.5 * (lo + hi);
-                if (run_loop(E, k, start, c, mid, pref_for(s, mid, shift), handover, b, &hit, 0) < want)
+                if (run_loop(E, k, start, c, mid, handover, b, &hit, 0) < want)
                     lo = mid;
                 else
                     hi = mid;
@@ -203,7 +188,7 @@ void kblocks_run(engine *E, int64_t k, double start, double extra, double *b)
     if (L < 0)
         L = 0;
     hit = 0;
-    b[n] = run_loop(E, k, start, c, L, pref_for(s, L, shift), handover, b, &hit, 1) + extra;
+    b[n] = run_loop(E, k, start, c, L, handover, b, &hit, 1) + extra;
     if (E->kb_fit_load && E->row >= E->kb_fit_first && E->row < E->kb_fit_end)
         kblocks_record_shifts(E, b);
     if (E->kb_fit_hit && E->row >= E->kb_fit_first && E->row < E->kb_fit_end)

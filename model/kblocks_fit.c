@@ -111,43 +111,22 @@ static int set_shifts(pg_schedule *s, const double *shift)
 /* The replay, and the loads in flight at a k-block load's issue averaged
  * over it, recorded as `kblocks.inflight` (the point at which `queue=`
  * scales a latency by 1).  With queue > 0 the replayed latencies depend on
- * that mean and the mean on them: a fixed point, a few rounds.  inloop=1
- * (M103) adds one: the prefetched loads take the mean replayed latency,
- * which they move (from none, all loads replayed, on the first round, so
- * that a refit does not depend on the schedule's earlier prefetch=).  The
- * two swing against each other (a later prefetch puts more loads in
- * flight, whose queueing shortens the in-loop latencies that set the
- * mean: ~470 <-> ~1,040 cycles on an H200's zero-delay run), so with
- * inloop each round moves both halfway. */
+ * that mean and the mean on them: a fixed point, a few rounds. */
 static int replay_inflight(pg_schedule *s, int col, int ld, unsigned char *hit)
 {
-    const int inloop = s->kb_inloop > 0 && s->kb_count > s->kb_stages;
-    const double damp = inloop ? 0.5 : 1.0;
-    double inflight = -1, pref = -1, now = 0, shift[SCH_KB_SHIFTS];
-    if (inloop && pg_schedule_set(s, "kblocks.inloop=0", 0))
-        return -1;
-    for (int round = 0; round < 60; round++) {
+    double prev = -1, now = 0, shift[SCH_KB_SHIFTS];
+    for (int round = 0; round < 6; round++) {
         /* the table column is overwritten each round from the traced phases,
          * so each round starts from the same data */
         if (replay_fit(s, col, ld, hit, &now, shift))
             return -1;
-        const double next_inflight = inflight < 0 ? now : inflight + damp * (now - inflight);
-        const double next_pref = pref < 0 ? s->dists[ld].emp_mean : pref + damp * (s->dists[ld].emp_mean - pref);
-        const int settled = (!(s->kb_queue > 0) || fabs(next_inflight - inflight) < 0.005) &&
-                            (!inloop || fabs(next_pref - pref) < 0.5);
         char opt[64];
-        snprintf(opt, sizeof opt, "kblocks.inflight=%.6g", next_inflight);
-        if (next_inflight > 0 && pg_schedule_set(s, opt, 0))
+        snprintf(opt, sizeof opt, "kblocks.inflight=%.6g", now);
+        if (now > 0 && pg_schedule_set(s, opt, 0))
             return -1;
-        if (inloop) {
-            snprintf(opt, sizeof opt, "kblocks.prefetch=%.9g", next_pref);
-            if (pg_schedule_set(s, "kblocks.inloop=1", 0) || pg_schedule_set(s, opt, 0))
-                return -1;
-        }
-        if (settled)
+        if (!(s->kb_queue > 0) || fabs(now - prev) < 0.005)
             break;
-        inflight = next_inflight;
-        pref = next_pref;
+        prev = now;
     }
     return s->kb_boundaries > 0 ? set_shifts(s, shift) : 0;
 }

@@ -117,7 +117,7 @@ static int kb_check_words(pg_schedule *s, char *phase, size_t n)
 {
     static const char *const keys[] = {"count", "stages", "compute", "issue", "load", "release", "calibrated_mean",
                                        "queue", "queue_mean", "inflight", "roundtrip", "fixed", "fixed_mode", "boundaries", "shift_count",
-                                       "shift_stages", "inloop", "prefetch", NULL};
+                                       "shift_stages", NULL};
     const char *p = s->kb_spec;
     for (int first = 1; *p; first = 0) {
         while (*p == ' ' || *p == '\t')
@@ -136,8 +136,8 @@ static int kb_check_words(pg_schedule *s, char *phase, size_t n)
             if (!ok)
                 return FAIL(s->kb_line, "kblocks: '%.*s': expected KEY=VALUE with KEY one of count, stages, compute, "
                                         "issue, load, release, calibrated_mean, queue, queue_mean, inflight, "
-                                        "roundtrip, fixed, fixed_mode, boundaries, inloop, prefetch, "
-                                        "shift1..shift16, shift_count, shift_stages",
+                                        "roundtrip, fixed, boundaries, shift1..shift16, shift_count, "
+                                        "shift_stages",
                             (int)len, p);
         }
         p += len;
@@ -182,7 +182,6 @@ static int kb_optional(pg_schedule *s)
         spec_optional(s, "fixed_mode", 1, "{0, 1}", "1: fixed= fitted as the low tail's commonest value",
                       &s->kb_fixed_mode) ||
         spec_optional(s, "boundaries", 1, "{0, 1}", "1: events on the loop at k-block starts", &s->kb_boundaries) ||
-        spec_optional(s, "inloop", 1, "{0, 1}", "1: a tile's latency spread on its in-loop loads only", &s->kb_inloop) ||
         spec_optional(s, "shift_count", 1024, "[0, 1024]", "the k-blocks the shifts were fitted at",
                       &s->kb_shift_count) ||
         spec_optional(s, "shift_stages", 1024, "[0, 1024]", "the stages the shifts were fitted at",
@@ -192,15 +191,6 @@ static int kb_optional(pg_schedule *s)
         return FAIL(s->kb_line, "kblocks fixed_mode= must be 0 or 1");
     if (s->kb_boundaries != 0 && s->kb_boundaries != 1)
         return FAIL(s->kb_line, "kblocks boundaries= must be 0 or 1");
-    if (s->kb_inloop != 0 && s->kb_inloop != 1)
-        return FAIL(s->kb_line, "kblocks inloop= must be 0 or 1");
-    s->kb_prefetch = NAN; /* absent: not fitted */
-    if (spec_value(s->kb_spec, "prefetch", v, sizeof v)) {
-        if (spec_num(s, "prefetch", &s->kb_prefetch))
-            return -1;
-        if (!(s->kb_prefetch >= 0 && s->kb_prefetch <= 1e6))
-            return FAIL(s->kb_line, "kblocks prefetch= must be in [0, 1e6] cycles (got %g)", s->kb_prefetch);
-    }
     for (int d = 1; d <= SCH_KB_SHIFTS; d++) {
         char key[16];
         snprintf(key, sizeof key, "shift%d", d);
@@ -322,8 +312,6 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
                 : strcmp(stat, "queue") == 0           ? &s->kb_queue
                 : strcmp(stat, "queue_mean") == 0      ? &s->kb_queue_mean
                 : strcmp(stat, "boundaries") == 0      ? &s->kb_boundaries
-                : strcmp(stat, "inloop") == 0          ? &s->kb_inloop
-                : strcmp(stat, "prefetch") == 0        ? &s->kb_prefetch
                 : strcmp(stat, "shift_count") == 0     ? &s->kb_shift_count
                 : strcmp(stat, "shift_stages") == 0    ? &s->kb_shift_stages
                 : strcmp(stat, "inflight") == 0        ? &s->kb_inflight
@@ -335,13 +323,13 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
         return pg_fail("'%s': %s", param,
                        s->kb_node < 0 ? "this schedule has no kblocks line"
                                       : "kblocks takes compute, tile_compute, calibrated_mean, queue, queue_mean, "
-                                        "inflight, roundtrip, fixed, fixed_mode, boundaries, inloop, prefetch, "
-                                        "shift1..shift16, shift_count, shift_stages");
+                                        "inflight, roundtrip, fixed, fixed_mode, boundaries, shift1..shift16, "
+                                        "shift_count, shift_stages");
     const double scale = tile ? s->kb_count : 1;
     double v = relative ? *f * scale + value : value;
-    const int cycles = f == &s->kb_roundtrip || f == &s->kb_fixed || f == &s->kb_prefetch;
+    const int cycles = f == &s->kb_roundtrip || f == &s->kb_fixed;
     const int shape = f == &s->kb_shift_count || f == &s->kb_shift_stages;
-    const int flag = f == &s->kb_queue_mean || f == &s->kb_boundaries || f == &s->kb_fixed_mode || f == &s->kb_inloop;
+    const int flag = f == &s->kb_queue_mean || f == &s->kb_boundaries || f == &s->kb_fixed_mode;
     if (!(v >= 0) || (f == &s->kb_queue && v > 1) || (flag && v != 0 && v != 1) ||
         ((f == &s->kb_inflight || shape) && v > 1024) || (cycles && v > 1e6))
         return pg_fail("'%s' must be >= 0%s", param,
@@ -369,7 +357,7 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
         count[0] = '\0';
     char *save = NULL;
     int first = 1, wrote_inflight = 0, wrote_roundtrip = 0, wrote_fixed = 0, wrote_qmean = 0, wrote_bound = 0,
-        wrote_fmode = 0, wrote_pref = 0;
+        wrote_fmode = 0;
     for (char *tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), first = 0) {
         if (shift_key(tok, strlen(tok)))
             continue; /* written below, from the fitted values */
@@ -397,10 +385,6 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
             fputs(tok, f), wrote_roundtrip = 1;
         else if (strncmp(tok, "fixed=", 6) == 0)
             fprintf(f, "fixed=%.9g", s->kb_fixed), wrote_fixed = 1;
-        else if (strncmp(tok, "prefetch=", 9) == 0 && isfinite(s->kb_prefetch))
-            fprintf(f, "prefetch=%.9g", s->kb_prefetch), wrote_pref = 1;
-        else if (strncmp(tok, "prefetch=", 9) == 0)
-            continue; /* not fitted: nothing to write */
         else if (strncmp(tok, "fixed_mode=", 11) == 0)
             fprintf(f, "fixed_mode=%.9g", s->kb_fixed_mode), wrote_fmode = 1;
         else
@@ -425,8 +409,6 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
         fprintf(f, " fixed=%.9g", s->kb_fixed);
     if (!wrote_fmode && s->kb_fixed_mode > 0)
         fprintf(f, " fixed_mode=%.9g", s->kb_fixed_mode);
-    if (!wrote_pref && isfinite(s->kb_prefetch))
-        fprintf(f, " prefetch=%.9g", s->kb_prefetch);
     fputc('\n', f);
     return 1;
 }

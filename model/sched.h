@@ -252,14 +252,6 @@ struct pg_schedule {
      * queue=0 (default): the latency as replayed (docs/experiments.md M25) */
     double kb_queue, kb_inflight;
     double kb_queue_mean; /* 1: queue= scales by the run's mean loads in flight, not each load's own (M46) */
-    /* inloop=1 (M103): a tile's own spread of load latency (the replayed or
-     * sampled latency) goes on its in-loop loads only -- those whose slot a
-     * k-block of the same tile freed -- while the loads prefetched into
-     * slots an earlier tile freed take the fixed latency prefetch= (cycles;
-     * `pegemm model fit` sets it to the mean replayed latency, NAN until
-     * fitted), both moved by the bandwidth term's shift.  A loop without
-     * in-loop loads (count <= stages) keeps the tile's latency on all. */
-    double kb_inloop, kb_prefetch;
     /* boundaries=1 (M46): the N-th event ROLE.STEP@F on the loop (edges in
      * order, kb_event = N - 1) with F x count a whole number j is k-block
      * j's start plus kb_shift[N - 1] (shiftN=: the fit's mean offset of the
