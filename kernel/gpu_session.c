@@ -194,6 +194,16 @@ int pg_gpu_configure(pg_gpu *g, pg_variant v)
     g->num_tiles = g->tiles_m * g->tiles_n;
     int max_grid = 0;
     CK(pg_kernel_max_grid(v, g->sm_count, &max_grid), "sizing the persistent grid");
+#ifdef PG_DIAG_GRID
+    /* A diagnostic build only (docs/experiments.md M104; never the
+     * production or trace build): the persistent grid capped at the
+     * environment's PG_DIAG_GRID CTAs, whole clusters, so each SM that runs
+     * one keeps its pipeline while fewer SMs share the DRAM. */
+    const char *grid_cap = getenv("PG_DIAG_GRID");
+    const int cap = grid_cap ? atoi(grid_cap) : 0, cluster = vi->cluster > 0 ? vi->cluster : 1;
+    if (cap >= cluster && max_grid > cap)
+        max_grid = cap - cap % cluster;
+#endif
     if (PG_VARIANT_IS_BRES(v)) {
         /* groups of tiles_n CTAs, one per column block; each group takes row blocks */
         int64_t groups = max_grid / g->tiles_n;

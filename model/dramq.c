@@ -26,9 +26,9 @@
 #include "engine.h"
 #include "sched.h"
 
-double dramq_rho(const pg_schedule *s, double bytes_per_tile, double period, double bytes_per_s, double clock_hz)
+double dramq_rho(double bytes_per_tile, double units, double period, double bytes_per_s, double clock_hz)
 {
-    const double r = bytes_per_tile * s->machine.units * clock_hz / (bytes_per_s * period);
+    const double r = bytes_per_tile * units * clock_hz / (bytes_per_s * period);
     return r < 0.95 ? r : 0.95; /* a queue at rho -> 1 is unbounded: cap as the bandwidth line does */
 }
 
@@ -54,7 +54,8 @@ double dramq_factor(const pg_schedule *s, int dist)
     if (!listed(s, dist))
         return 1;
     const double rho_cal =
-        dramq_rho(s, s->bw_cal_bytes_per_tile, s->bw_calibrated_period, s->dq_cal_bytes_per_s, s->dq_clock_cal);
+        dramq_rho(s->bw_cal_bytes_per_tile, sch_bandwidth_cal_units(s), s->bw_calibrated_period, s->dq_cal_bytes_per_s,
+                  s->dq_clock_cal);
     return s->machine.clock_hz / s->dq_clock_cal * queue(s->dq_qscale, s->dq_rho) / queue(s->dq_qscale, rho_cal);
 }
 
@@ -63,7 +64,8 @@ double dramq_queue_ratio(const pg_schedule *s)
     if (!s->dq_on || !s->dq_rho_set)
         return 1;
     const double rho_cal =
-        dramq_rho(s, s->bw_cal_bytes_per_tile, s->bw_calibrated_period, s->dq_cal_bytes_per_s, s->dq_clock_cal);
+        dramq_rho(s->bw_cal_bytes_per_tile, sch_bandwidth_cal_units(s), s->bw_calibrated_period, s->dq_cal_bytes_per_s,
+                  s->dq_clock_cal);
     const double g = s->dq_rho / (1 - s->dq_rho), g_cal = rho_cal / (1 - rho_cal);
     return g_cal > 0 ? g / g_cal : 1;
 }

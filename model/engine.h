@@ -127,7 +127,8 @@ void warmup_apply(const pg_schedule *s, pg_prediction *p);
  * prediction set dq_rho); 1 when the line is on and lists the `kblocks`
  * loop's load latency (the `bandwidth` line's stall shift then stays off:
  * the loads move once). */
-double dramq_rho(const pg_schedule *s, double bytes_per_tile, double period, double bytes_per_s, double clock_hz);
+/* the DRAM share of `units` SMs moving bytes_per_tile each per period (capped at 0.95) */
+double dramq_rho(double bytes_per_tile, double units, double period, double bytes_per_s, double clock_hz);
 double dramq_factor(const pg_schedule *s, int dist);
 /* The queue's wait at the prediction's DRAM share over the calibration's,
  * g(rho) / g(rho_cal) with g(r) = r / (1 - r) (1 where the line is off or

@@ -75,6 +75,10 @@ static int bandwidth_fit(pg_schedule *s, const pg_run *run, const int64_t *row_o
         if (pg_schedule_set(s, opt, 0))
             return -1;
     }
+    /* ... on the run's SMs: a what-if on units moves only the predicted share (M104) */
+    snprintf(opt, sizeof opt, "bandwidth.cal_units=%.9g", s->machine.units);
+    if (s->machine.units > 0 && pg_schedule_set(s, opt, 0))
+        return -1;
     const pg_shape *sh = &run->problem.shape;
     if (sh->M > 0 && s->machine.tiles > 0) {
         /* the run's traffic, which is also the traffic its period was measured at */

@@ -347,7 +347,7 @@ static double at_period(pg_schedule *c, const pg_schedule *s, double T, double r
     if (s->dq_on) { /* the loads `dramq` lists move through it (dramq.c) */
         if (dramq_moves_loop(s))
             mean = dist_mean(&s->dists[s->bw_dist]) + s->bw_work; /* not the k-block loads twice */
-        c->dq_rho = dramq_rho(s, s->bw_bytes_per_tile, T, s->dq_bytes_per_s, s->machine.clock_hz);
+        c->dq_rho = dramq_rho(s->bw_bytes_per_tile, s->machine.units, T, s->dq_bytes_per_s, s->machine.clock_hz);
         c->dq_rho_set = 1;
     }
     sch_override ov;
@@ -412,7 +412,7 @@ int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_s
      * ns, so its cycles scale with the clock) */
     const double r = sch_mem_clock_ratio(s);
     const double full = s->bw_bytes_per_tile * s->machine.units * s->machine.clock_hz / s->bw_bytes_per_s;
-    const double full_cal = s->bw_cal_bytes_per_tile * s->machine.units * s->machine.clock_hz / s->bw_bytes_per_s;
+    const double full_cal = s->bw_cal_bytes_per_tile * sch_bandwidth_cal_units(s) * s->machine.clock_hz / s->bw_bytes_per_s;
     const double mean_cal = dist_mean(&s->dists[s->bw_dist]);
     const double stall_cal = (mean_cal > s->bw_compute ? mean_cal - s->bw_compute : 0) * r;
     const double rho_cal = fmin(0.98, full_cal / r / s->bw_calibrated_period);

@@ -220,6 +220,12 @@ struct pg_schedule {
      * calibration's DRAM share, against which the stall and the `dramq`
      * queue move, is that traffic's, not the what-if's */
     double bw_cal_bytes_per_tile;
+    /* cal_units= (docs/experiments.md M104): the SMs the calibrated period
+     * was measured on (the fit sets it; 0: the machine's units).  Their
+     * traffic, not a what-if's, sets the calibration's share: before M104 a
+     * what-if on units moved both shares, so fewer SMs left the stall as it
+     * was */
+    double bw_cal_units;
     /* floor=device: `pegemm model fit` sets bytes_per_s to the copy floor
      * pegemm measured on the run's GPU, where it knows that GPU (M72) */
     int bw_floor_device;
@@ -500,6 +506,8 @@ int sch_bandwidth_parse(pg_schedule *s, const char *const *tok, int ntok, const 
 int sch_bandwidth_resolve(pg_schedule *s);
 int sch_bandwidth_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
 int sch_bandwidth_write(FILE *f, const pg_schedule *s, char *text);
+/* the SMs the calibration's DRAM share is taken over: cal_units=, else the machine's */
+double sch_bandwidth_cal_units(const pg_schedule *s);
 /* The `kblocks` line (kblocks_parse.c): keep its spec; resolve it against
  * the built graph; check, once the nodes are ordered, that the loop can read
  * its issuing step's start; `kblocks.KEY` overrides; write-back. */

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# docs/experiments.md M104: is the loop's stall the DRAM the SMs share, or
+# the SM's own pipeline?  The same kernels on fewer SMs: diagnostic builds
+# that cap the persistent grid at the environment's PG_DIAG_GRID CTAs
+# (-DPG_DIAG_GRID, kernel/gpu_session.c; never the production or trace
+# build), one GPU, seed 117, the default shape.  The trace build's runs
+# (pingpong at 132 / 66 / 34 CTAs, bres at 132 / 64, at zero delay and
+# under a probe) are checked bit for bit on the kept rows; the per-k-block
+# clocks (-DPG_KB_TRACE, M45) of pingpong at 132 and 66 come beside them.
+#
+#   scripts/gpu_m104.sh OUTDIR   -> OUTDIR/m104.log, OUTDIR/m104.tgz (runs/*.h5, kbt/*.kbt, kbt/*.h5)
+set -uo pipefail
+[ $# = 1 ] || { echo "usage: scripts/gpu_m104.sh OUTDIR" >&2; exit 2; }
+mkdir -p "$1/runs" "$1/kbt" || exit 2
+OUT=$(cd "$1" && pwd)
+cd "$(dirname "$0")/.." || exit 2
+LOG="$OUT/m104.log"
+: >"$LOG"
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.limit --format=csv >>"$LOG" 2>&1
+fails=0
+
+build() { # build DIR CUDA_ARGS C_ARGS
+    if [ ! -f "$1/build.ninja" ]; then
+        meson setup "$1" -Dcuda=enabled -Dtests=disabled -Dcuda_args="$2" -Dc_args="$3" >>"$LOG" 2>&1 ||
+            { tail -30 "$LOG"; exit 1; }
+    fi
+    ninja -C "$1" cli/pegemm >>"$LOG" 2>&1 || { tail -30 "$LOG"; exit 1; }
+}
+build build-grid "" -DPG_DIAG_GRID
+build build-kbt-grid -DPG_KB_TRACE "-DPG_KB_TRACE -DPG_DIAG_GRID"
+
+run() { # run NAME CTAS ARGS...   (the trace build, checked)
+    local name=$1 ctas=$2
+    shift 2
+    echo "== $name: grid $ctas $*" >>"$LOG"
+    PG_DIAG_GRID=$ctas timeout 120 ./build-grid/cli/pegemm run --rows 0:64 --shape 200704,768,768,196 --seed 117 \
+        --trace --reps 10 --check "$@" -o "$OUT/runs/$name.h5" >>"$LOG" 2>&1 ||
+        { echo "FAILED $name" | tee -a "$LOG"; fails=$((fails + 1)); }
+}
+kbt() { # kbt NAME CTAS ARGS...   (the per-k-block clocks)
+    local name=$1 ctas=$2
+    shift 2
+    echo "== kbt $name: grid $ctas $*" >>"$LOG"
+    if PG_DIAG_GRID=$ctas PG_KBT_OUT="$OUT/kbt/$name.kbt" timeout 120 ./build-kbt-grid/cli/pegemm run --trace \
+        --rows 0:64 --reps 3 --shape 200704,768,768,196 --seed 117 "$@" -o "$OUT/kbt/$name.h5" >>"$LOG" 2>&1 &&
+        [ -s "$OUT/kbt/$name.kbt" ]; then
+        echo "ok     kbt $name"
+    else
+        echo "FAILED kbt $name" | tee -a "$LOG"
+        fails=$((fails + 1))
+    fi
+}
+for probe in "0" "epi 1600" "ml 1000"; do
+    set -- $probe
+    args=() tag=0
+    [ "$1" = epi ] && args=(--epi-delay "$2") tag=epi$2
+    [ "$1" = ml ] && args=(--mainloop-delay "$2") tag=ml$2
+    run "pp_g132_$tag" 132 --variant pingpong "${args[@]}"
+    run "pp_g66_$tag" 66 --variant pingpong "${args[@]}"
+done
+run pp_g34_0 34 --variant pingpong
+for probe in "0" "epi 1600"; do
+    set -- $probe
+    args=() tag=0
+    [ "$1" = epi ] && args=(--epi-delay "$2") tag=epi$2
+    run "br_g132_$tag" 132 --variant bres "${args[@]}"
+    run "br_g64_$tag" 64 --variant bres "${args[@]}"
+done
+kbt pp_g132_0 132 --variant pingpong
+kbt pp_g66_0 66 --variant pingpong
+echo "failures $fails" | tee -a "$LOG"
+tar -czf "$OUT/m104.tgz" -C "$OUT" runs kbt m104.log || exit 1
+[ $fails -eq 0 ]
