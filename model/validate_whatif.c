@@ -160,8 +160,10 @@ static unsigned shape_whatifs(const pg_run *cal, const pg_run *run, const pg_sch
     if (change)
         add(w, "flops=%.17g", fit_run_flops(r));
     const int units = fit_run_units(run);
-    if (units != fit_run_units(cal))
+    if (units != fit_run_units(cal)) {
+        machine |= CHANGE_SMS;
         add(w, "units=%d", units);
+    }
     /* k-blocks before stages: the schedule checks the ring against them */
     if (r->K / kr->tile_k != c->K / kc->tile_k) {
         machine |= kr->tile_k != kc->tile_k ? CHANGE_STRUCTURE : 0;
@@ -176,6 +178,25 @@ static unsigned shape_whatifs(const pg_run *cal, const pg_run *run, const pg_sch
     if (bytes >= 0 && fit->bw_dist >= 0)
         add(w, "bandwidth.bytes_per_tile=%.17g", bytes);
     return change | machine;
+}
+
+/* Fewer or more SMs sharing the same GPU's DRAM (a grid that does not
+ * fill the GPU): a schedule's `dramq` line queues the loads it lists at
+ * the run's share, as for another GPU but at the one floor, and holds
+ * them in ns at the SM clock the run ran at (its /kernel sm_clock_hz:
+ * under the power cap 66 CTAs ran at 1.79 GHz where 132 ran at 1.62).
+ * M104 (one H200, post hoc): pingpong at 66 / 34 CTAs -3.5 / -3.6% without
+ * the line, -2.6 / -3.0% with it, +0.7% at 66 with the run's clock too; its
+ * first load fell 1,848 -> 1,433 cycles.  On one GPU the line stays off
+ * under the other probes, whose share moves with the SM's own timing (M22).
+ * Another GPU: device_whatifs switches it on. */
+static void units_whatifs(const pg_run *cal, const pg_run *run, const pg_schedule *fit, pg_whatif *w)
+{
+    if (!fit->dq_line || w->other_device || fit_run_units(run) == fit_run_units(cal))
+        return;
+    add(w, "dramq.on=1");
+    if (run->kernel.sm_clock_hz > 0)
+        add(w, "clock_hz=%.17g", run->kernel.sm_clock_hz);
 }
 
 /* Another GPU.  A schedule with a `dramq` line names the loads that queue
@@ -302,6 +323,7 @@ int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fi
     colshare_whatifs(run, fit, w);
     rowfirst_whatifs(run, fit, w);
     device_whatifs(cal, run, fit, floors, w);
+    units_whatifs(cal, run, fit, w);
     l2_whatifs(run, fit, floors, w);
     wall_whatifs(run, fit, floors, w);
     if (w->other_device)

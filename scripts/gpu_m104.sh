@@ -9,6 +9,10 @@
 # clocks (-DPG_KB_TRACE, M45) of pingpong at 132 and 66 come beside them.
 #
 #   scripts/gpu_m104.sh OUTDIR   -> OUTDIR/m104.log, OUTDIR/m104.tgz (runs/*.h5, kbt/*.kbt, kbt/*.h5)
+#   M105=1 scripts/gpu_m104.sh OUTDIR   M105: the held-out set for M104's rule (seed 118): pingpong
+#                                       and bres at 132 / 100 / 50 (bres 48) CTAs, zero delay,
+#                                       --epi-delay 800 at 50 (48), --mainloop-delay 1,500 at 100;
+#                                       no per-k-block clocks
 set -uo pipefail
 [ $# = 1 ] || { echo "usage: scripts/gpu_m104.sh OUTDIR" >&2; exit 2; }
 mkdir -p "$1/runs" "$1/kbt" || exit 2
@@ -26,14 +30,16 @@ build() { # build DIR CUDA_ARGS C_ARGS
     fi
     ninja -C "$1" cli/pegemm >>"$LOG" 2>&1 || { tail -30 "$LOG"; exit 1; }
 }
+SEED=117
+[ "${M105:-0}" = 1 ] && SEED=118
 build build-grid "" -DPG_DIAG_GRID
-build build-kbt-grid -DPG_KB_TRACE "-DPG_KB_TRACE -DPG_DIAG_GRID"
+[ "${M105:-0}" = 1 ] || build build-kbt-grid -DPG_KB_TRACE "-DPG_KB_TRACE -DPG_DIAG_GRID"
 
 run() { # run NAME CTAS ARGS...   (the trace build, checked)
     local name=$1 ctas=$2
     shift 2
     echo "== $name: grid $ctas $*" >>"$LOG"
-    PG_DIAG_GRID=$ctas timeout 120 ./build-grid/cli/pegemm run --rows 0:64 --shape 200704,768,768,196 --seed 117 \
+    PG_DIAG_GRID=$ctas timeout 120 ./build-grid/cli/pegemm run --rows 0:64 --shape 200704,768,768,196 --seed $SEED \
         --trace --reps 10 --check "$@" -o "$OUT/runs/$name.h5" >>"$LOG" 2>&1 ||
         { echo "FAILED $name" | tee -a "$LOG"; fails=$((fails + 1)); }
 }
@@ -42,7 +48,7 @@ kbt() { # kbt NAME CTAS ARGS...   (the per-k-block clocks)
     shift 2
     echo "== kbt $name: grid $ctas $*" >>"$LOG"
     if PG_DIAG_GRID=$ctas PG_KBT_OUT="$OUT/kbt/$name.kbt" timeout 120 ./build-kbt-grid/cli/pegemm run --trace \
-        --rows 0:64 --reps 3 --shape 200704,768,768,196 --seed 117 "$@" -o "$OUT/kbt/$name.h5" >>"$LOG" 2>&1 &&
+        --rows 0:64 --reps 3 --shape 200704,768,768,196 --seed $SEED "$@" -o "$OUT/kbt/$name.h5" >>"$LOG" 2>&1 &&
         [ -s "$OUT/kbt/$name.kbt" ]; then
         echo "ok     kbt $name"
     else
@@ -50,6 +56,21 @@ kbt() { # kbt NAME CTAS ARGS...   (the per-k-block clocks)
         fails=$((fails + 1))
     fi
 }
+if [ "${M105:-0}" = 1 ]; then
+    for k in pp br; do
+        v=pingpong small=50
+        [ $k = br ] && v=bres small=48
+        run "${k}_g132_0" 132 --variant $v
+        run "${k}_g100_0" 100 --variant $v
+        run "${k}_g${small}_0" $small --variant $v
+        run "${k}_g${small}_epi800" $small --variant $v --epi-delay 800
+        run "${k}_g100_ml1500" 100 --variant $v --mainloop-delay 1500
+    done
+    echo "failures $fails" | tee -a "$LOG"
+    tar -czf "$OUT/m104.tgz" -C "$OUT" runs m104.log || exit 1
+    [ $fails -eq 0 ]
+    exit
+fi
 for probe in "0" "epi 1600" "ml 1000"; do
     set -- $probe
     args=() tag=0
