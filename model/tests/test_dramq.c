@@ -80,6 +80,25 @@ static void a_faster_clock_costs_cycles(void **st)
     assert_float_equal(T, want, 0.003 * want);
 }
 
+/* The calibration ran on one SM, the prediction on two (M104): the
+ * calibration's share stays its own SMs' (bandwidth cal_units=), so the
+ * load queues at twice the share.  Before M104 the calibration's share
+ * followed the what-if's units and the period stayed at 2,000. */
+static void more_sms_share_the_dram(void **st)
+{
+    (void)st;
+    const char *sets[] = {"bandwidth.bytes_per_tile=5e5", "bandwidth.cal_bytes_per_tile=5e5", "bandwidth.cal_units=1",
+                          "units=2"};
+    const double q = 0.15, qcal = 1 + q * 0.25 / 0.75; /* rho_cal = 5e5 x 1e9 / (1e12 x 2,000) */
+    double want = 2000;
+    for (int i = 0; i < 200; i++) {
+        const double rho = fmin(0.95, 5e5 * 2 * 1e9 / (1e12 * want));
+        want = 1000 + 1000 * (1 + q * rho / (1 - rho)) / qcal;
+    }
+    assert_true(want > 2040); /* the case moves the period */
+    assert_float_equal(period_with(sets, 4), want, 0.003 * want);
+}
+
 static void bad_lines_are_rejected(void **st)
 {
     (void)st;
@@ -123,6 +142,7 @@ int main(void)
         cmocka_unit_test(calibration_point_is_unchanged),
         cmocka_unit_test(more_bandwidth_shortens_the_load),
         cmocka_unit_test(a_faster_clock_costs_cycles),
+        cmocka_unit_test(more_sms_share_the_dram),
         cmocka_unit_test(bad_lines_are_rejected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

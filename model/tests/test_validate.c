@@ -137,9 +137,9 @@ static void test_whatif_shape(void **state)
     derive(&cal, &run, NULL, &w);
     expect_sets(&w,
                 (const char *const[]){"tiles=25088", "flops=473520144384", "units=128",
-                                      "bandwidth.bytes_per_tile=30720"},
-                4);
-    assert_string_equal(w.kind, "N");
+                                      "bandwidth.bytes_per_tile=30720", "dramq.on=1", "clock_hz=1600000000"},
+                6);
+    assert_string_equal(w.kind, "N+SMs"); /* 128 SMs share the DRAM (M104) */
     /* a ring deeper than a tile's k-blocks (3 of 128 on 4 stages): the
      * schedule takes it, its slot-reuse fractions held at 0 (max(0, ...)) */
     bres_run(&run);
@@ -158,6 +158,33 @@ static void test_whatif_shape(void **state)
         fail_msg("%s", pg_last_error());
     assert_true(p.tile_period > 0 && isfinite(p.tile_period));
     pg_schedule_free(s);
+}
+
+/* Fewer SMs on the same GPU (a grid capped below it, M104): the SMs that
+ * ran tiles, and the `dramq` line queues its loads at their share, in ns
+ * at the clock the run ran at; the change is named "SMs".  The same SMs:
+ * none of it. */
+static void test_whatif_sms(void **state)
+{
+    (void)state;
+    pg_run cal, run;
+    pg_whatif w;
+    bres_run(&cal);
+    bres_run(&run);
+    static int64_t anchors[132]; /* 64 CTAs on 132 SMs */
+    for (int i = 0; i < 132; i++)
+        anchors[i] = i < 64 ? 1000 + i : -1;
+    run.trace.n_sm = 132;
+    run.trace.anchor_clock = anchors;
+    run.kernel.sm_clock_hz = 1.787e9;
+    derive(&cal, &run, NULL, &w);
+    expect_sets(&w, (const char *const[]){"units=64", "dramq.on=1", "clock_hz=1787000000"}, 3);
+    assert_string_equal(w.kind, "SMs");
+    bres_run(&run);
+    run.kernel.sm_clock_hz = 1.65e9; /* another clock alone is not a change of SMs */
+    derive(&cal, &run, NULL, &w);
+    assert_int_equal(w.n, 0);
+    assert_string_equal(w.kind, "none");
 }
 
 /* pingpong's calibration (bres_run's H100 run, pingpong's kernel and
@@ -701,7 +728,8 @@ int main(int argc, char **argv)
         g_path[i] = argv[1 + i];
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_whatif_settings),   cmocka_unit_test(test_whatif_refusals),
-        cmocka_unit_test(test_whatif_shape),      cmocka_unit_test(test_whatif_shape_pingpong),
+        cmocka_unit_test(test_whatif_shape),
+        cmocka_unit_test(test_whatif_sms),      cmocka_unit_test(test_whatif_shape_pingpong),
         cmocka_unit_test(test_whatif_traffic),
         cmocka_unit_test(test_whatif_other_gpu),  cmocka_unit_test(test_whatif_other_gpu_bandwidth),
         cmocka_unit_test(test_validate_runs),
