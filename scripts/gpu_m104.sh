@@ -13,6 +13,10 @@
 #                                       and bres at 132 / 100 / 50 (bres 48) CTAs, zero delay,
 #                                       --epi-delay 800 at 50 (48), --mainloop-delay 1,500 at 100;
 #                                       no per-k-block clocks
+#   M106=1 scripts/gpu_m104.sh OUTDIR   M106: per-k-block clocks only (seed 119): pingpong at 66 CTAs at
+#                                       zero delay, --epi-delay 1,600 / 3,200, --mainloop-delay 1,000 /
+#                                       2,000, at 132 at zero delay; and without D's stores
+#                                       (-DPG_DIAG_NO_STORE) at 132 and 66, zero delay, and 66 with 2,000
 set -uo pipefail
 [ $# = 1 ] || { echo "usage: scripts/gpu_m104.sh OUTDIR" >&2; exit 2; }
 mkdir -p "$1/runs" "$1/kbt" || exit 2
@@ -32,7 +36,8 @@ build() { # build DIR CUDA_ARGS C_ARGS
 }
 SEED=117
 [ "${M105:-0}" = 1 ] && SEED=118
-build build-grid "" -DPG_DIAG_GRID
+[ "${M106:-0}" = 1 ] && SEED=119
+[ "${M106:-0}" = 1 ] || build build-grid "" -DPG_DIAG_GRID
 [ "${M105:-0}" = 1 ] || build build-kbt-grid -DPG_KB_TRACE "-DPG_KB_TRACE -DPG_DIAG_GRID"
 
 run() { # run NAME CTAS ARGS...   (the trace build, checked)
@@ -47,7 +52,7 @@ kbt() { # kbt NAME CTAS ARGS...   (the per-k-block clocks)
     local name=$1 ctas=$2
     shift 2
     echo "== kbt $name: grid $ctas $*" >>"$LOG"
-    if PG_DIAG_GRID=$ctas PG_KBT_OUT="$OUT/kbt/$name.kbt" timeout 120 ./build-kbt-grid/cli/pegemm run --trace \
+    if PG_DIAG_GRID=$ctas PG_KBT_OUT="$OUT/kbt/$name.kbt" timeout 120 ./${KBT_BUILD:-build-kbt-grid}/cli/pegemm run --trace \
         --rows 0:64 --reps 3 --shape 200704,768,768,196 --seed $SEED "$@" -o "$OUT/kbt/$name.h5" >>"$LOG" 2>&1 &&
         [ -s "$OUT/kbt/$name.kbt" ]; then
         echo "ok     kbt $name"
@@ -56,6 +61,24 @@ kbt() { # kbt NAME CTAS ARGS...   (the per-k-block clocks)
         fails=$((fails + 1))
     fi
 }
+if [ "${M106:-0}" = 1 ]; then
+    build build-kbt-nostore-grid "-DPG_KB_TRACE -DPG_DIAG_NO_STORE" "-DPG_KB_TRACE -DPG_DIAG_NO_STORE -DPG_DIAG_GRID"
+    kbt pp_g132_0 132 --variant pingpong
+    kbt pp_g66_0 66 --variant pingpong
+    KBT_BUILD=build-kbt-nostore-grid kbt pp_nostore_g132_0 132 --variant pingpong
+    KBT_BUILD=build-kbt-nostore-grid kbt pp_nostore_g66_0 66 --variant pingpong
+    for d in 1600 3200; do
+        kbt pp_g66_epi$d 66 --variant pingpong --epi-delay $d
+    done
+    for d in 1000 2000; do
+        kbt pp_g66_ml$d 66 --variant pingpong --mainloop-delay $d
+    done
+    KBT_BUILD=build-kbt-nostore-grid kbt pp_nostore_g66_ml2000 66 --variant pingpong --mainloop-delay 2000
+    echo "failures $fails" | tee -a "$LOG"
+    tar -czf "$OUT/m104.tgz" -C "$OUT" kbt m104.log || exit 1
+    [ $fails -eq 0 ]
+    exit
+fi
 if [ "${M105:-0}" = 1 ]; then
     for k in pp br; do
         v=pingpong small=50
