@@ -85,7 +85,10 @@ int sch_bandwidth_override(pg_schedule *s, const char *stat, int relative, doubl
     return 0;
 }
 
-double sch_bandwidth_cal_units(const pg_schedule *s) { return s->bw_cal_units > 0 ? s->bw_cal_units : s->machine.units; }
+double sch_bandwidth_cal_units(const pg_schedule *s)
+{
+    return s->bw_cal_units > 0 ? s->bw_cal_units : s->machine.units;
+}
 
 int sch_bandwidth_write(FILE *f, const pg_schedule *s, char *text)
 {

@@ -47,25 +47,27 @@ int dramq_moves_loop(const pg_schedule *s)
 
 static double queue(double q, double rho) { return 1 + q * rho / (1 - rho); }
 
+/* the calibration's share: its traffic on its own SMs at its period and clock */
+static double cal_rho(const pg_schedule *s)
+{
+    return dramq_rho(s->bw_cal_bytes_per_tile, sch_bandwidth_cal_units(s), s->bw_calibrated_period,
+                     s->dq_cal_bytes_per_s, s->dq_clock_cal);
+}
+
 double dramq_factor(const pg_schedule *s, int dist)
 {
     if (!s->dq_on || !s->dq_rho_set)
         return 1;
     if (!listed(s, dist))
         return 1;
-    const double rho_cal =
-        dramq_rho(s->bw_cal_bytes_per_tile, sch_bandwidth_cal_units(s), s->bw_calibrated_period, s->dq_cal_bytes_per_s,
-                  s->dq_clock_cal);
-    return s->machine.clock_hz / s->dq_clock_cal * queue(s->dq_qscale, s->dq_rho) / queue(s->dq_qscale, rho_cal);
+    return s->machine.clock_hz / s->dq_clock_cal * queue(s->dq_qscale, s->dq_rho) / queue(s->dq_qscale, cal_rho(s));
 }
 
 double dramq_queue_ratio(const pg_schedule *s)
 {
     if (!s->dq_on || !s->dq_rho_set)
         return 1;
-    const double rho_cal =
-        dramq_rho(s->bw_cal_bytes_per_tile, sch_bandwidth_cal_units(s), s->bw_calibrated_period, s->dq_cal_bytes_per_s,
-                  s->dq_clock_cal);
+    const double rho_cal = cal_rho(s);
     const double g = s->dq_rho / (1 - s->dq_rho), g_cal = rho_cal / (1 - rho_cal);
     return g_cal > 0 ? g / g_cal : 1;
 }

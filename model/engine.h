@@ -122,12 +122,11 @@ double storewin_extra(const engine *E, int64_t k, double start, double end);
  * period, wall and TFLOPS). */
 double warmup_period_delta(const pg_schedule *s, double tiles_per_unit);
 void warmup_apply(const pg_schedule *s, pg_prediction *p);
-/* `dramq` (dramq.c): the DRAM share at a period; the factor on a
- * distribution's samples (1 unless it is listed, the line is on and a
- * prediction set dq_rho); 1 when the line is on and lists the `kblocks`
- * loop's load latency (the `bandwidth` line's stall shift then stays off:
- * the loads move once). */
-/* the DRAM share of `units` SMs moving bytes_per_tile each per period (capped at 0.95) */
+/* `dramq` (dramq.c): the DRAM share of `units` SMs at a period (capped at
+ * 0.95); the factor on a distribution's samples (1 unless it is listed,
+ * the line is on and a prediction set dq_rho); 1 when the line is on and
+ * lists the `kblocks` loop's load latency (the `bandwidth` line's stall
+ * shift then stays off: the loads move once). */
 double dramq_rho(double bytes_per_tile, double units, double period, double bytes_per_s, double clock_hz);
 double dramq_factor(const pg_schedule *s, int dist);
 /* The queue's wait at the prediction's DRAM share over the calibration's,

@@ -412,7 +412,8 @@ int sch_bandwidth_equilibrium(const pg_schedule *s, const pg_model_opts *o, pg_s
      * ns, so its cycles scale with the clock) */
     const double r = sch_mem_clock_ratio(s);
     const double full = s->bw_bytes_per_tile * s->machine.units * s->machine.clock_hz / s->bw_bytes_per_s;
-    const double full_cal = s->bw_cal_bytes_per_tile * sch_bandwidth_cal_units(s) * s->machine.clock_hz / s->bw_bytes_per_s;
+    const double full_cal =
+        s->bw_cal_bytes_per_tile * sch_bandwidth_cal_units(s) * s->machine.clock_hz / s->bw_bytes_per_s;
     const double mean_cal = dist_mean(&s->dists[s->bw_dist]);
     const double stall_cal = (mean_cal > s->bw_compute ? mean_cal - s->bw_compute : 0) * r;
     const double rho_cal = fmin(0.98, full_cal / r / s->bw_calibrated_period);

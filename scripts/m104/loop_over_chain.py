@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """docs/experiments.md M103-M105: each run's mean loop (less its spin), its excess over a chain of K/128 x 512 cycles (pingpong's wgmma; bres's k-blocks are 384), the period, and the low tail.
   scripts/m104/loop_over_chain.py RUN.h5..."""
-import sys, glob, os, numpy as np
+import os, sys
+import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'm99'))
 from m99_lib import read_trace
 for p in sys.argv[1:]:
