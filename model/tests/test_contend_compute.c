@@ -225,9 +225,39 @@ static void test_write_back(void **state)
     assert_non_null(strstr(pg_last_error(), "compute must be >= 0"));
 }
 
+/* h100-pingpong's option regs_by_compute (docs/experiments.md M108): off,
+ * its epilogue line counts every cycle of overlap (compute=0) at the
+ * full-size trace's unweighted figures; on, it counts the loop's 512
+ * cycles of wgmma a k-block (6 at K = 768, 8 at K = 1,024) over its work,
+ * at that trace's weighted figures. */
+static void test_builtin_option(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *sets[2];
+        double compute, slowdown, overlap;
+    } k_cases[] = {{{"regs_by_compute=0", "kblocks=6"}, 0, 0.1444, 2598},
+                   {{"regs_by_compute=1", "kblocks=6"}, 3072, 0.2514, 1691},
+                   {{"regs_by_compute=1", "kblocks=8"}, 4096, 0.2514, 1691}};
+    for (size_t c = 0; c < sizeof k_cases / sizeof k_cases[0]; c++) {
+        pg_schedule *s = NULL;
+        if (pg_schedule_load("h100-pingpong", &s))
+            fail_msg("load: %s", pg_last_error());
+        for (int i = 0; i < 2; i++)
+            if (pg_schedule_set(s, k_cases[c].sets[i], 0))
+                fail_msg("set %s: %s", k_cases[c].sets[i], pg_last_error());
+        assert_int_equal(s->nct, 1);
+        NEAR(s->ct[0].compute, k_cases[c].compute, 1e-6);
+        NEAR(s->ct[0].slowdown, k_cases[c].slowdown, 1e-9);
+        NEAR(s->ct[0].overlap, k_cases[c].overlap, 1e-9);
+        pg_schedule_free(s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_closed_form), cmocka_unit_test(test_fit),
-                                       cmocka_unit_test(test_write_back)};
+                                       cmocka_unit_test(test_write_back),
+                                       cmocka_unit_test(test_builtin_option)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
