@@ -100,7 +100,9 @@ static void test_epi_and_structure(void **state)
                   "H100 bres epi 800 (seed-7 run)", seed);
         const char *s3[] = {"stages=3"};
         /* M21: +15.7% (the replayed load latency is the 4-stage ring's
-         * queue); M33 (the ring's loads queue, kblocks queue=1): +2.1% */
+         * queue); M33 (the ring's loads queue, kblocks queue=1): +2.1%;
+         * M109 (queue=0.6, the in-loop loads at the kernel's handover):
+         * +2.7% */
         expect_in(period_error(H100_PP0, H100_PP_S3, s3, 1, seed), 0.005, 0.035, "H100 pingpong 3 stages", seed);
         const char *b64[] = {"kblocks=12", "stages=8"};
         /* M21 had +29.4%: the fit froze a k-block's compute at the
@@ -124,8 +126,10 @@ static void test_h200_from_h100(void **state)
     const int cal[2] = {H100_PP0, H100_BRES0}, run[2] = {H200_PP0, H200_BRES0};
     /* M21: pingpong -1.5%, bres +4.7% (the H200's gain is in bres's first
      * load, not in the mainloop's bandwidth stall); M33 moved pingpong to
-     * -3.8% (the queue rescales the transform's shifted latency, M28) */
-    const double lo[2] = {-0.05, 0.035}, hi[2] = {-0.025, 0.06};
+     * -3.8% (the queue rescales the transform's shifted latency, M28);
+     * M109 (the in-loop loads at the kernel's handover, queue=0.6):
+     * pingpong -1.9% */
+    const double lo[2] = {-0.032, 0.035}, hi[2] = {-0.007, 0.06};
     for (int v = 0; v < 2; v++) {
         pg_run c;
         pg_schedule *s = NULL;

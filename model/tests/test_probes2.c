@@ -120,8 +120,10 @@ static void test_h100_same_machine(void **state)
         /* missed: +7.6% (pingpong's order_wait stays low during the spin, M21 why 5); M33: +3.5%;
          * M35 lists pingpong's k-block loads on its dramq line (which then
          * also stops the bandwidth shift of the loop): +5.8%; M90 (the
-         * loop's fixed cycles): +8.1% */
-        expect_in(predict_m22(H100_PP0, 1, H100_BPS, H100_BPS, ml2400, 1, seed).period, H100_PP_ML2400, 0.07, 0.095,
+         * loop's fixed cycles): +8.1%; M109 (the in-loop loads issued at
+         * the kernel's handover, queue=0.6, the epilogue's contention on
+         * the loop's compute): +6.3% */
+        expect_in(predict_m22(H100_PP0, 1, H100_BPS, H100_BPS, ml2400, 1, seed).period, H100_PP_ML2400, 0.05, 0.075,
                   "H100 pingpong mainloop 2,400", seed);
     }
 }
