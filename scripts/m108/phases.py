@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """M108 (docs/experiments.md): per phase, measured against the model's
 prediction for each delay run of a probe set at its calibration's shape
-(pingpong_{ml,epi,both}_*.h5 beside pingpong_ml_00000.h5), with the built-in
-h100-pingpong and with --variant regs_by_compute=1: the loop and the
+(pingpong_{ml,epi,both}_*.h5 beside pingpong_ml_00000.h5), with h100-pingpong
+at regs_by_compute=0 (off) and =1 (on, the built-in since M109): the loop and the
 epilogue's register work less their probe's spin, the store, the load and
 order waits.  Ends with each model's mean |error| of the register work over
 the runs with a --mainloop-delay.
@@ -43,13 +43,13 @@ def main():
     cal = os.path.join(d, 'pingpong_ml_00000.h5')
     with tempfile.TemporaryDirectory() as tmp:
         scheds = {}
-        for label, v in (('built-in', '0'), ('compute', '1')):
+        for label, v in (('off', '0'), ('on', '1')):
             scheds[label] = os.path.join(tmp, label + '.sched')
             with open(scheds[label], 'w') as f:
                 subprocess.run([PG, 'model', 'show', '--schedule', 'h100-pingpong', '--set', 'regs_by_compute=' + v], stdout=f, check=True)
         err = {k: [] for k in scheds}
-        print('%-28s %5s %5s  %-17s %-17s %-17s %-11s %-11s %-11s' % ('run', 'epi', 'spin', 'regs meas/bi/cc', 'loop meas/bi/cc',
-                                                                        'ow meas/bi/cc', 'lw', 'store', ''))
+        print('%-28s %5s %5s  %-17s %-17s %-17s %-17s %-17s' % ('run', 'epi', 'spin', 'regs meas/off/on', 'loop meas/off/on',
+                                                                'ow meas/off/on', 'lw meas/off/on', 'store meas/off/on'))
         for path in sorted(glob.glob(os.path.join(d, 'pingpong_*.h5'))):
             b = os.path.basename(path)
             if not re.match(r'pingpong_(ml|epi|both)_\d+(_\d+)?\.h5$', b) or b == 'pingpong_ml_00000.h5':
@@ -57,7 +57,7 @@ def main():
             e, m = delays(path)
             mm = measured(path)
             p = {k: predicted(cal, s, e, m) for k, s in scheds.items()}
-            col = lambda ph, off: '%5.0f/%5.0f/%5.0f' % (mm[ph] - off, p['built-in'][ph] - off, p['compute'][ph] - off)
+            col = lambda ph, off: '%5.0f/%5.0f/%5.0f' % (mm[ph] - off, p['off'][ph] - off, p['on'][ph] - off)
             print('%-28s %5d %5d  %s %s %s %s %s' % (b, e, m, col('epilogue_regs', e), col('mainloop', m),
                                                       col('order_wait', 0), col('load_wait', 0), col('epilogue_store', 0)))
             if m > 0:
