@@ -9,26 +9,28 @@
 #include "sched.h"
 
 #define CSFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->cs_line))
-#define CS_USAGE "usage: colshare LATENCY... blocks=B cal_blocks=B0 ratio=R [on=0|1]"
-#define CS_RANGE "(blocks and cal_blocks >= 1, 0 < ratio <= 4, on 0|1)"
+#define CS_USAGE "usage: colshare LATENCY... blocks=B cal_blocks=B0 ratio=R [whole=0|1] [on=0|1]"
+#define CS_RANGE "(blocks and cal_blocks >= 1, 0 < ratio <= 4, whole and on 0|1)"
 
-static const char *const k_keys[] = {"blocks", "cal_blocks", "ratio", "on", NULL};
+static const char *const k_keys[] = {"blocks", "cal_blocks", "ratio", "on", "whole", NULL};
 
 static int key_ok(const char *key, double v)
 {
-    if (strcmp(key, "on") == 0)
+    if (strcmp(key, "on") == 0 || strcmp(key, "whole") == 0)
         return v == 0 || v == 1;
     if (strcmp(key, "ratio") == 0)
         return v > 0 && v <= 4;
     return v >= 1 && v < 1e9;
 }
 
-/* the field of a number key (NULL for `on`) */
+/* the field of a number key (NULL for `on`: it is written as the
+ * schedule has it, an option's `$name` kept) */
 static const double *key_value_of(const pg_schedule *s, const char *key)
 {
     return strcmp(key, "blocks") == 0       ? &s->cs_blocks
            : strcmp(key, "cal_blocks") == 0 ? &s->cs_cal_blocks
            : strcmp(key, "ratio") == 0      ? &s->cs_ratio
+           : strcmp(key, "whole") == 0      ? &s->cs_whole
                                             : NULL;
 }
 
@@ -51,7 +53,7 @@ static double get_key(const pg_schedule *s, const char *key)
 /* the line's keys for the shared parse and override (sched_latline.c) */
 static sch_latline line_of(pg_schedule *s)
 {
-    return (sch_latline){"colshare", k_keys,    "blocks=, cal_blocks=, ratio= or on=", CS_RANGE, key_ok, set_key,
+    return (sch_latline){"colshare", k_keys,    "blocks=, cal_blocks=, ratio=, whole= or on=", CS_RANGE, key_ok, set_key,
                          get_key,    s->cs_spec, &s->cs_n, SCH_DQ_MAX};
 }
 
@@ -62,8 +64,9 @@ int sch_colshare_parse(pg_schedule *s, const char *const *tok, int ntok, const c
         return pg_fail("%s:%d: only one `colshare` line (first at line %d)", s->origin, line, s->cs_line);
     s->cs_line = line;
     s->cs_on = 1;
+    s->cs_whole = 1; /* M83's: the factor moves the whole latency */
     const sch_latline d = line_of(s);
-    int seen[4] = {0};
+    int seen[5] = {0};
     if (sch_latline_parse(s, &d, tok, ntok, line, seen))
         return -1;
     if (s->cs_n == 0 || !seen[0] || !seen[1] || !seen[2])

@@ -169,6 +169,9 @@ void storenear_reset(engine *E);
  * unless it is listed, the line on and its blocks differ from the
  * calibration's). */
 double colshare_factor(const pg_schedule *s, int dist);
+/* ... and what a k-block loop takes back off its load's queued part (the
+ * factor with whole=0, M110; else 1) */
+double colshare_queued_divisor(const pg_schedule *s, int dist);
 /* `rowfirst` (rowfirst.c): what a sample of distribution dist moves by
  * for the replayed row's traced tile row_tile (NAN: a parametric draw, the
  * mean move); 0 where the line is off, lists no dist, or B = B0. */

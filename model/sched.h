@@ -326,17 +326,20 @@ struct pg_schedule {
     char dq_spec[SCH_DQ_MAX][SCH_NAME];
     double dq_qscale, dq_bytes_per_s, dq_cal_bytes_per_s, dq_clock_cal;
     double dq_rho; /* the DRAM share the prediction runs at (dq_rho_set) */
-    /* `colshare LATENCY... blocks=B cal_blocks=B0 ratio=R [on=0|1]`
+    /* `colshare LATENCY... blocks=B cal_blocks=B0 ratio=R [whole=0|1] [on=0|1]`
      * (model/colshare.c, docs/experiments.md M83): the CTAs of one row
      * block (B column blocks) read its A block once from DRAM, the rest hit
      * the L2, so the listed A loads take (1/B + (1 - 1/B) R) of a DRAM
      * read, moved by that over the calibration's (B0): R an L2 hit's
      * latency over a DRAM read's.  `pegemm model fit` sets both B and B0 to
-     * the run's N / tile_n; `validate` sets B to another run's. */
+     * the run's N / tile_n; `validate` sets B to another run's.  whole=0
+     * (M110): on a `kblocks` line's load the factor moves only the part
+     * of its latency that line's queue= does not queue (1, the default:
+     * the whole latency, M83). */
     int cs_line, cs_on, cs_n;
     int cs_dist[SCH_DQ_MAX];
     char cs_spec[SCH_DQ_MAX][SCH_NAME];
-    double cs_blocks, cs_cal_blocks, cs_ratio;
+    double cs_blocks, cs_cal_blocks, cs_ratio, cs_whole;
     /* `rowfirst LATENCY... blocks=B cal_blocks=B0 extra=E [next=0|1] [fit=0|1] [on=0|1]`
      * (model/rowfirst.c, docs/experiments.md M96): the kernel does E more
      * cycles of the listed latency (pingpong's producer: its L2 prefetch of

@@ -232,8 +232,10 @@ static void test_whatif_traffic(void **state)
     pg_whatif w;
     pg_schedule *s = pingpong_whatifs(&cal, &run, &(pg_shape){200704, 512, 768, 4096}, &w);
     assert_int_equal(s->bw_traffic, SCH_TRAFFIC_DRAM_K);
-    /* ... and its `colshare` line (M84) takes the run's two column blocks */
-    expect_sets(&w, (const char *const[]){"tiles=6272", "flops=157840048128", "colshare.blocks=2"}, 3);
+    /* ... and its `colshare` line (M84) and `rowfirst` line (on since
+     * M110) take the run's two column blocks */
+    expect_sets(&w, (const char *const[]){"tiles=6272", "flops=157840048128", "colshare.blocks=2", "rowfirst.blocks=2"},
+                4);
     if (pg_schedule_set(s, "bandwidth.bytes_per_tile=49152", 0))
         fail_msg("%s", pg_last_error());
     s->bw_traffic = SCH_TRAFFIC_DRAM;
@@ -241,8 +243,8 @@ static void test_whatif_traffic(void **state)
         fail_msg("%s", pg_last_error());
     expect_sets(&w,
                 (const char *const[]){"tiles=6272", "flops=157840048128", "bandwidth.bytes_per_tile=57344",
-                                      "colshare.blocks=2"},
-                4);
+                                      "colshare.blocks=2", "rowfirst.blocks=2"},
+                5);
     s->bw_traffic = SCH_TRAFFIC_KBLOCKS;
     run = cal;
     run.problem.shape.K = 512;
