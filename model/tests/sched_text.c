@@ -34,3 +34,14 @@ void pg_test_refused(const char *text, const char *msg)
         fail_msg("'%s' not in '%s'", msg, pg_last_error());
     assert_non_null(strstr(pg_last_error(), "bad.sched:"));
 }
+
+double pg_test_phase_mean(const pg_schedule *s, int64_t tiles, const char *phase)
+{
+    pg_model_opts o = {.tiles = tiles, .seed = 1, .deterministic = 1};
+    pg_prediction p;
+    if (pg_model_predict(s, &o, &p))
+        fail_msg("%s", pg_last_error());
+    const pg_stat *st = pg_prediction_find(&p, phase);
+    assert_non_null(st);
+    return st->mean;
+}

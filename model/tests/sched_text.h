@@ -2,6 +2,7 @@
 #ifndef PG_SCHED_TEXT_H
 #define PG_SCHED_TEXT_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "model_ext.h"
@@ -14,6 +15,11 @@ char *pg_test_schedule_text(const pg_schedule *s, const char *header);
 /* Fails the cmocka test unless schedule `text` (loaded as "bad.sched") is
  * refused with an error that holds `msg` and names the file and line. */
 void pg_test_refused(const char *text, const char *msg);
+
+/* The mean of `phase` in a deterministic prediction of s (seed 1, `tiles`
+ * tiles); fails the cmocka test if the prediction fails or has no such
+ * phase.  s stays the caller's. */
+double pg_test_phase_mean(const pg_schedule *s, int64_t tiles, const char *phase);
 
 /* A schedule with a closed-form period (test_dramq.c, test_warmup.c): one
  * warp computes 1,000 cycles a tile, then waits for a 1,000-cycle load

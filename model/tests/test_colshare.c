@@ -98,12 +98,7 @@ static double pingpong_loop(const char *const *sets, int n)
     for (int i = 0; i < n; i++)
         if (pg_schedule_set(s, sets[i], 0))
             fail_msg("%s: %s", sets[i], pg_last_error());
-    pg_model_opts o = {.tiles = 4000, .seed = 1, .deterministic = 1};
-    pg_prediction p;
-    assert_int_equal(pg_model_predict(s, &o, &p), 0);
-    const pg_stat *m = pg_prediction_find(&p, "mainloop");
-    assert_non_null(m);
-    const double mean = m->mean;
+    const double mean = pg_test_phase_mean(s, 4000, "mainloop");
     pg_schedule_free(s);
     return mean;
 }

@@ -55,12 +55,7 @@ static double loop_mean(int count, int stages, double roundtrip, int on_line)
         snprintf(opt, sizeof opt, "kblocks.roundtrip=%g", roundtrip);
         assert_int_equal(pg_schedule_set(s, opt, 0), 0);
     }
-    pg_model_opts o = {.tiles = 200, .seed = 1, .deterministic = 1};
-    pg_prediction p;
-    assert_int_equal(pg_model_predict(s, &o, &p), 0);
-    const pg_stat *st = pg_prediction_find(&p, "mainloop");
-    assert_non_null(st);
-    const double m = st->mean;
+    const double m = pg_test_phase_mean(s, 200, "mainloop");
     pg_schedule_free(s);
     return m;
 }

@@ -281,12 +281,7 @@ static double bres_mainloop(double queue, double inflight)
      * its compute alone */
     assert_int_equal(pg_schedule_set(s, "contend.epilogue_regs.slowdown=0", 0), 0);
     assert_int_equal(pg_schedule_set(s, "contend.mainloop.slowdown=0", 0), 0);
-    pg_model_opts o = {.tiles = 4000, .seed = 1, .deterministic = 1};
-    pg_prediction p;
-    assert_int_equal(pg_model_predict(s, &o, &p), 0);
-    const pg_stat *st = pg_prediction_find(&p, "mainloop");
-    assert_non_null(st);
-    const double m = st->mean;
+    const double m = pg_test_phase_mean(s, 4000, "mainloop");
     pg_schedule_free(s);
     return m;
 }
