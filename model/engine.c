@@ -41,6 +41,7 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
     for (int i = 0; i < s->nslots; i++)
         E->dq[i] = dramq_factor(s, s->slots[i].dist) * l2reuse_factor(s, s->slots[i].dist) *
                    streamwall_factor(s, s->slots[i].dist) * colshare_factor(s, s->slots[i].dist);
+    E->kb_qdiv = s->kb_node >= 0 ? colshare_queued_divisor(s, s->slots[s->kb_load_slot].dist) : 1;
     for (int i = 0; i < s->nct; i++) {
         E->ct_at[s->ct[i].node] = E->ct_at[s->ct[i].by_node] = 1;
         E->ct_solve_by[s->ct[i].by_node] |= (unsigned char)s->ct[i].solve_tile;

@@ -30,6 +30,7 @@ typedef struct {
     int col[SCH_MAX_NODES]; /* slot -> trace table column, -1 = parametric */
     double scale[SCH_MAX_NODES]; /* slot -> factor on its samples (memory terms at another clock) */
     double dq[SCH_MAX_NODES];    /* slot -> `dramq` x `l2reuse` factor on its samples, replayed ones included */
+    double kb_qdiv; /* what a `kblocks` loop divides its load's queued part by (colshare whole=0, M110; else 1) */
     int means_only; /* deterministic: every sample at its mean */
     /* kblocks_fit's replay (non-NULL): each tile's loop solves for the load
      * latency that gives its sampled phase, stored here by table row */

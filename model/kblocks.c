@@ -87,8 +87,6 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
     const double *prev_land = k >= 1 ? E->kb_land + ((k - 1) % R) * n : NULL;
     double *land = E->kb_land + (k % R) * n;
     const double F = s->kb_queue, ncal = s->kb_inflight > 0 ? s->kb_inflight : st;
-    /* `load` carries colshare's factor; with whole=0 the queued part does not (M110) */
-    const double qdiv = colshare_queued_divisor(s, s->slots[s->kb_load_slot].dist);
     double issue = engine_start(E, s->kb_issue_node, k), end = start + c;
     b[0] = start;
     land[0] = start;
@@ -105,7 +103,8 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
         if (F > 0 || (count && E->kb_fit_load)) {
             const int nf = in_flight(land, j, prev_land, n, issue);
             if (F > 0)
-                lat = load * (1 - F + F * queue_depth(E, nf, ncal) / ncal / qdiv);
+                /* `load` carries colshare's factor; with whole=0 the queued part does not (M110) */
+                lat = load * (1 - F + F * queue_depth(E, nf, ncal) / ncal / E->kb_qdiv);
             if (count && E->kb_fit_load) {
                 E->kb_n_sum += nf;
                 E->kb_n_count++;
