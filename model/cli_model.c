@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli_model_out.h"
+#include "cli_model_trace.h"
 #include "fit.h"
 #include "commands.h"
 #include "model_ext.h"
@@ -19,7 +20,7 @@
 #define MAX_ASSIGN 32
 
 typedef struct {
-    const char *schedule, *json, *svg, *output, *vary, *row;
+    const char *schedule, *json, *svg, *output, *vary, *row, *trace_out;
     const char *sets[MAX_ASSIGN], *deltas[MAX_ASSIGN], *variant[MAX_ASSIGN];
     int nsets, ndeltas, nvariant;
     double from, to;
@@ -112,6 +113,8 @@ static int set_option(cli_args *a, const char *name, const char *v)
         a->svg = v;
     else if (!strcmp(name, "output"))
         a->output = v;
+    else if (!strcmp(name, "trace-out"))
+        a->trace_out = v;
     else if (!strcmp(name, "vary"))
         a->vary = v;
     else if (!strcmp(name, "row"))
@@ -349,6 +352,7 @@ static int cmd_sweep(int argc, char **argv)
 static const char k_fit_help[] =
     "usage: pegemm model fit RUN.h5 [--schedule NAME|FILE.sched] [--output FILE.sched]\n"
     "                        [--set P=V]... [--delta P=V]... [--json FILE] [--tiles N] [--seed S]\n"
+    "                        [--trace-out PRED.h5]\n"
     "Fit a schedule to the run's trace: per-tile phase samples (a tile's phases kept together),\n"
     "the first-load latency from the binding load waits, the run's SM count, clock and probes.\n"
     "The schedule: --schedule (a built-in name or a .sched file), else the one the run's trace\n"
@@ -356,11 +360,15 @@ static const char k_fit_help[] =
     "the kernel's name.  The trace's roles and phases must be the schedule's, by name (exit 2\n"
     "with the difference otherwise).  Prints the model's prediction beside the trace's\n"
     "measured figures.  --output writes the fit as a schedule file (fitted summaries);\n"
-    "--set/--delta apply what-ifs to the fitted schedule (e.g. --set epi_delay=400).\n";
+    "--set/--delta apply what-ifs to the fitted schedule (e.g. --set epi_delay=400).\n"
+    "--trace-out writes the model's own timeline (every SM of the run through its share of the\n"
+    "tiles, what-ifs applied) as a trace run file, which `pegemm trace export --chrome`, `pegemm\n"
+    "model fit` and scripts read as they read a measured one.\n";
 
 static const pg_cli_opt k_fit_opts[] = {
     {"schedule", 0, "NAME|FILE", "the schedule to fit (default: the run's kernel's)"},
     O_OUTPUT, O_SET, O_DELTA, O_JSON, O_FORMAT, O_TILES, O_SEED,
+    {"trace-out", 0, "PRED.h5", "also write the model's simulated trace as a run file (atomically)"},
 };
 
 typedef struct {
@@ -431,6 +439,13 @@ static int cmd_fit(int argc, char **argv)
         }
         pg_note("wrote %s (schedule %s fitted to %lld trace rows)", a.output, pg_schedule_name(s),
                 (long long)run.trace.n);
+    }
+    if (a.trace_out) {
+        if (model_trace_write(a.trace_out, s, &o, &run)) {
+            fail_usage("fit");
+            goto done;
+        }
+        pg_note("wrote %s (the model's simulated trace)", a.trace_out);
     }
     const fit_ctx ctx = {s, &p, &m, &run};
     const report r = {fit_text, fit_json, &ctx};

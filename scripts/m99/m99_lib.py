@@ -48,7 +48,7 @@ class _Trace:
             self.tile = t['tile'][:]
             self.beg, self.end = t['begin'][:].astype(np.int64), t['end'][:].astype(np.int64)
             self.kernel = dict(f['kernel'].attrs)
-            self.problem = dict(f['problem'].attrs)
+            self.problem = dict(f['problem'].attrs) if 'problem' in f else {}  # a model's trace (--trace-out) has none
 
     def sms(self):
         return np.unique(self.sm)
