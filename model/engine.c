@@ -10,10 +10,10 @@ int engine_init(engine *E, const pg_schedule *s, uint64_t seed, int means_only)
 {
     memset(E, 0, sizeof *E);
     E->s = s;
-    E->R = s->maxoff + 1; /* >= 2: `contend` reads the previous tile's record */
-    for (int i = 0; i < s->nct; i++)
-        if (s->ct[i].keep == SCH_KEEP_BUSY && E->R < 3)
-            E->R = 3; /* keep=busy reads tiles k - 1 and k + 1 beside k */
+    /* tile k reads back to k - maxoff; a tile is read once the next one
+     * settled it (engine.h), back to one more; >= 3: `contend` reads the
+     * previous tile's record, keep=busy tiles k - 1 and k + 1 beside k */
+    E->R = s->maxoff + 2 < 3 ? 3 : s->maxoff + 2;
     E->means_only = means_only;
     E->x = calloc((size_t)E->R * (size_t)s->nnodes, sizeof(double));
     E->smp = calloc((size_t)E->R * (size_t)(s->nslots ? s->nslots : 1), sizeof(double));

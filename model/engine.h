@@ -81,6 +81,12 @@ void engine_free(engine *E);
 /* Run one tile (E->k), then E->k++. */
 void engine_step(engine *E);
 /* Event time of node v at tile k (k within the last R tiles; k < 0 is 0). */
+/* Tile k is settled once tile k + 1 has run: a `contend ... solve=tile`
+ * line or a `stretch ... tile=next` line solves tile k's step when tile
+ * k + 1's `by` step runs, and re-runs what follows it in tile k.  Readers
+ * of a tile's steps (the predictions' statistics, a simulated trace) take
+ * tile k after stepping tile k + 1 (M111: they had read it before, and
+ * reported the contended step's unsolved work). */
 static inline double engine_x(const engine *E, int v, int64_t k)
 {
     return k < 0 ? 0.0 : E->x[(k % E->R) * E->s->nnodes + v];

@@ -1036,6 +1036,27 @@ int pg_trace_summarize_period(const pg_trace *t, double sm_clock_hz, const char 
 
 /* ------------------------------------------------------------ simulated trace */
 
+/* Tile k's traced steps (settled: engine.h) as rows of out from *row on. */
+static void emit_tile_rows(const pg_schedule *s, const engine *E, const int *roleid, int sm, int n_sm, int64_t k,
+                           pg_trace *out, int64_t *row)
+{
+    for (int v = 0; v < s->nnodes; v++) {
+        const sch_node *nd = &s->nodes[v];
+        const sch_role *R = &s->roles[nd->role];
+        int ph;
+        if (R->steps[nd->step].kind == STEP_DELAY || (ph = pg_vocab_phase(&s->vocab, R->steps[nd->step].name)) < 0)
+            continue;
+        out->sm[*row] = sm;
+        out->role[*row] = (uint8_t)roleid[nd->role];
+        out->warp[*row] = R->rotate ? (int32_t)(k % R->instances) : nd->chain;
+        out->tile[*row] = (int32_t)(k * n_sm + sm);
+        out->phase[*row] = (uint8_t)ph;
+        out->begin[*row] = (int64_t)llround(engine_start(E, v, k));
+        out->end[*row] = (int64_t)llround(engine_x(E, v, k));
+        (*row)++;
+    }
+}
+
 int pg_model_simulate_trace(const pg_schedule *s, const pg_model_opts *o, int n_sm, pg_trace *out)
 {
     memset(out, 0, sizeof *out);
@@ -1072,24 +1093,11 @@ int pg_model_simulate_trace(const pg_schedule *s, const pg_model_opts *o, int n_
     for (int sm = 0; sm < n_sm; sm++) {
         engine_reset(&E, o->seed * 31u + (uint64_t)sm + 1);
         for (int64_t k = 0; k < per_sm; k++) {
-            engine_step(&E);
-            for (int v = 0; v < s->nnodes; v++) {
-                const sch_node *nd = &s->nodes[v];
-                const sch_role *R = &s->roles[nd->role];
-                int ph;
-                if (R->steps[nd->step].kind == STEP_DELAY ||
-                    (ph = pg_vocab_phase(&s->vocab, R->steps[nd->step].name)) < 0)
-                    continue;
-                out->sm[row] = sm;
-                out->role[row] = (uint8_t)roleid[nd->role];
-                out->warp[row] = R->rotate ? (int32_t)(k % R->instances) : nd->chain;
-                out->tile[row] = (int32_t)(k * n_sm + sm);
-                out->phase[row] = (uint8_t)ph;
-                out->begin[row] = (int64_t)llround(engine_start(&E, v, k));
-                out->end[row] = (int64_t)llround(engine_x(&E, v, k));
-                row++;
-            }
+            engine_step(&E); /* settles tile k - 1 (engine.h); the SM's last has no next */
+            if (k >= 1)
+                emit_tile_rows(s, &E, roleid, sm, n_sm, k - 1, out, &row);
         }
+        emit_tile_rows(s, &E, roleid, sm, n_sm, per_sm - 1, out, &row);
     }
     engine_free(&E);
     pg_schedule_free(eq);

@@ -221,20 +221,23 @@ static void run_steady(const pg_schedule *s, engine *E, tile_series *T, int64_t 
                        pg_prediction *out)
 {
     const int vref = sch_node_of(s, s->period_role, 0, s->period_step);
-    double xref_w = 0;
-    for (int64_t k = 0; k < N; k++) {
-        engine_step(E);
+    double xref_w = 0, xref_last = 0;
+    for (int64_t k = 0; k <= N; k++) {
+        engine_step(E); /* tile k, which settles tile k - 1 (engine.h) */
         if (k == W - 1)
             xref_w = engine_x(E, vref, k);
-        if (k < W)
+        if (k == N - 1)
+            xref_last = engine_x(E, vref, k);
+        const int64_t j = k - 1;
+        if (j < W)
             continue;
-        const int b = (int)((k - W) * NBATCH / M);
-        record_tile(s, E, k, 1, T->ser_of, T->ser, T->idle0, b);
-        series_add(&T->period, engine_x(E, vref, k) - engine_x(E, vref, k - 1), b);
+        const int b = (int)((j - W) * NBATCH / M);
+        record_tile(s, E, j, 1, T->ser_of, T->ser, T->idle0, b);
+        series_add(&T->period, engine_x(E, vref, j) - engine_x(E, vref, j - 1), b);
     }
     pg_stat ps;
     series_stat(&T->period, &ps);
-    out->tile_period = (engine_x(E, vref, N - 1) - xref_w) / (double)M;
+    out->tile_period = (xref_last - xref_w) / (double)M;
     out->tile_period_ci95 = ps.ci95;
     publish_stats(T->ser, T->nser, out);
 }
@@ -274,10 +277,13 @@ static int run_whole(const pg_schedule *s, const pg_model_opts *o, engine *E, ti
         const int b = (int)(u * NBATCH / units);
         engine_reset(E, o->seed * 2654435761u + (uint64_t)u + 101);
         for (int64_t k = 0; k < n; k++) {
-            engine_step(E);
+            engine_step(E); /* settles tile k - 1 (engine.h); the unit's last has no next */
             /* the trace's idle gaps are between a unit's consecutive tiles */
-            record_tile(s, E, k, k > 0, T->ser_of, T->ser, T->idle0, b);
+            if (k >= 1)
+                record_tile(s, E, k - 1, k > 1, T->ser_of, T->ser, T->idle0, b);
         }
+        if (n >= 1)
+            record_tile(s, E, n - 1, n > 1, T->ser_of, T->ser, T->idle0, b);
     }
     publish_stats(T->ser, T->nser, out);
     return 0;

@@ -2,10 +2,13 @@
  * model's simulated timeline as a run file.  On bres's committed H100
  * calibration (argv[1], traces/held_out/bres_epi_00000.h5) with an
  * --epi-delay 1,600 what-if: the file reads back as a trace of every SM of
- * the run through its share of the tiles, names the what-if's delay, and
+ * the run through its share of the tiles, each warp's phases one after
+ * another (a tile written once the next one settled it), names the
+ * what-if's delay, and
  * its own statistics are the prediction's (the same simulation, another
  * seed), and the schedule fits it as it fits a measured trace; writing it over the run it was fitted from, or onto a directory,
  * is refused and leaves the run as it was. */
+#define _GNU_SOURCE /* qsort_r */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -57,6 +60,40 @@ static void check_layout(const pg_run *sim, int units, int64_t tiles_per_sm)
     free(count);
 }
 
+/* One warp's phases follow one another: sorted by begin, none begins
+ * before the one before it ended (a tile's contended step read before the
+ * next tile settled it ended after what followed it, M111). */
+static int cmp_row(const void *a, const void *b, void *t)
+{
+    const pg_trace *tr = t;
+    const int64_t i = *(const int64_t *)a, j = *(const int64_t *)b;
+    if (tr->sm[i] != tr->sm[j])
+        return tr->sm[i] < tr->sm[j] ? -1 : 1;
+    if (tr->role[i] != tr->role[j])
+        return tr->role[i] < tr->role[j] ? -1 : 1;
+    if (tr->warp[i] != tr->warp[j])
+        return tr->warp[i] < tr->warp[j] ? -1 : 1;
+    return tr->begin[i] < tr->begin[j] ? -1 : tr->begin[i] > tr->begin[j];
+}
+
+static void check_warps_sequential(const pg_trace *t)
+{
+    int64_t *ord = malloc(sizeof(int64_t) * (size_t)t->n);
+    assert_non_null(ord);
+    for (int64_t i = 0; i < t->n; i++)
+        ord[i] = i;
+    qsort_r(ord, (size_t)t->n, sizeof *ord, cmp_row, (void *)t);
+    int64_t bad = 0;
+    for (int64_t q = 1; q < t->n; q++) {
+        const int64_t a = ord[q - 1], b = ord[q];
+        bad += t->sm[a] == t->sm[b] && t->role[a] == t->role[b] && t->warp[a] == t->warp[b] &&
+               t->begin[b] < t->end[a];
+    }
+    free(ord);
+    if (bad)
+        fail_msg("%lld phases begin before the one before them on their warp ended", (long long)bad);
+}
+
 static void check_stat(const char *name, const pg_prediction *pred, const pg_prediction *meas)
 {
     const pg_stat *p = pg_prediction_find(pred, name), *m = pg_prediction_find(meas, name);
@@ -86,6 +123,7 @@ static void test_trace_out_reads_back(void **state)
         fail_msg("refit of pred.h5: %s", pg_last_error());
     pg_schedule_free(refit);
     check_layout(&sim, run.kernel.sm_count, 12544 / run.kernel.sm_count);
+    check_warps_sequential(&sim.trace);
     pg_prediction pred, meas;
     if (pg_model_predict(s, &o, &pred) ||
         pg_trace_summarize_period(&sim.trace, sim.kernel.sm_clock_hz, pg_schedule_period_phase(s), &meas))
