@@ -42,6 +42,7 @@ typedef struct {
 #define O_SEED {"seed", 0, "S", "Monte Carlo seed (default 1)"}
 #define O_DETERMINISTIC {"deterministic", 0, NULL, "every phase at its mean"}
 #define O_OUTPUT {"output", 'o', "FILE.sched", "write the schedule to FILE.sched (atomically)"}
+#define O_TRACE_OUT {"trace-out", 0, "PRED.h5", "also write the model's simulated trace as a run file (atomically)"}
 
 /* One floor of --floors, in bytes/s: a number (GB/s), or a `pegemm bench`
  * run file, whose D2D copy timing ("copy": its bytes over the median of its
@@ -222,7 +223,7 @@ static int emit_report(const cli_args *a, const report *r)
 /* ----------------------------------------------------------------- predict */
 static const char k_predict_help[] =
     "usage: pegemm model predict --schedule NAME [--set PARAM=VALUE]... [--delta PARAM=VALUE]...\n"
-    "                            [--json FILE] [--tiles N] [--seed S] [--deterministic]\n"
+    "                            [--json FILE] [--tiles N] [--seed S] [--deterministic] [--trace-out PRED.h5]\n"
     "Predict the equilibrium of a schedule: the max-plus cycle time and its critical cycle, and\n"
     "from a Monte Carlo over the recurrence the tile period (95% CI), every wait and phase\n"
     "(mean, p50, p95), wall clock and TFLOPS, and Clark's closed form.\n"
@@ -232,10 +233,12 @@ static const char k_predict_help[] =
     "  --delta P=V       relative: add V (e.g. --delta phase1.mean=-170); a new mean keeps the\n"
     "                    phase's calibrated spread\n"
     "  --tiles N         Monte Carlo tiles (default 100000)\n"
+    "  --trace-out F     the simulated run (every SM of the machine line through its share of the\n"
+    "                    tiles) as a trace run file, for `pegemm trace export --chrome F`\n"
     "  (--format json, the old spelling, is --json -)\n";
 
-static const pg_cli_opt k_predict_opts[] = {O_SCHEDULE, O_SET,  O_DELTA,         O_JSON,
-                                            O_FORMAT,   O_TILES, O_SEED, O_DETERMINISTIC};
+static const pg_cli_opt k_predict_opts[] = {O_SCHEDULE, O_SET,  O_DELTA, O_JSON,          O_FORMAT,
+                                            O_TILES,    O_SEED, O_DETERMINISTIC, O_TRACE_OUT};
 
 typedef struct {
     const pg_schedule *s;
@@ -273,6 +276,10 @@ static int cmd_predict(int argc, char **argv)
     const report r = {predict_text, predict_json, &ctx};
     if (pg_model_predict(s, &o, &p) || emit_report(&a, &r))
         rc = fail_usage("predict");
+    else if (a.trace_out && model_trace_write(a.trace_out, s, &o, NULL))
+        rc = fail_usage("predict");
+    else if (a.trace_out)
+        pg_note("wrote %s (the model's simulated trace)", a.trace_out);
     pg_schedule_free(s);
     return rc;
 }
@@ -367,8 +374,7 @@ static const char k_fit_help[] =
 
 static const pg_cli_opt k_fit_opts[] = {
     {"schedule", 0, "NAME|FILE", "the schedule to fit (default: the run's kernel's)"},
-    O_OUTPUT, O_SET, O_DELTA, O_JSON, O_FORMAT, O_TILES, O_SEED,
-    {"trace-out", 0, "PRED.h5", "also write the model's simulated trace as a run file (atomically)"},
+    O_OUTPUT, O_SET, O_DELTA, O_JSON, O_FORMAT, O_TILES, O_SEED, O_TRACE_OUT,
 };
 
 typedef struct {

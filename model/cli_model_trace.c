@@ -7,9 +7,11 @@
  *
  * The simulation (pg_model_simulate_trace) runs every SM of the fitted
  * machine from an empty pipeline through its share of the tiles, at the
- * bandwidth equilibrium, as a traced run holds them.  The file records the
- * measured run's kernel and GPU with the what-if's delays and the model's
- * clock; it has no problem or outputs (a trace-only v2 file). */
+ * bandwidth equilibrium, as a traced run holds them.  From `model fit` the
+ * file records the measured run's kernel and GPU with the what-if's delays
+ * and the model's clock; from `model predict` (no run) the trace names the
+ * schedule and has no kernel record.  Neither has a problem or outputs (a
+ * trace-only v2 file). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,8 +58,14 @@ int model_trace_write(const char *path, const pg_schedule *s, const pg_model_opt
     whole.tiles = 0;
     int rc = pg_model_simulate_trace(s, &whole, n_sm, &sim.trace);
     if (rc == 0) {
-        simulated_kernel(s, measured, n_sm, &sim.kernel);
-        snprintf(sim.trace.kernel, sizeof sim.trace.kernel, "%s", sim.kernel.name);
+        /* without a measured run (`model predict`), or one without a kernel
+         * record (a trace of another kernel), there is none to carry: the
+         * trace names the kernel, else the schedule */
+        const int has_kernel = measured && measured->kernel.present;
+        if (has_kernel)
+            simulated_kernel(s, measured, n_sm, &sim.kernel);
+        snprintf(sim.trace.kernel, sizeof sim.trace.kernel, "%s",
+                 has_kernel ? sim.kernel.name : measured && measured->trace.kernel[0] ? measured->trace.kernel : s->name);
         sim.trace.clock_hz = s->machine.clock_hz;
         rc = pg_run_write(path, &sim, 0);
     }

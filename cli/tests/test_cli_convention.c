@@ -136,6 +136,18 @@ static void test_model_fit_schedule(void **state)
     assert_contains(g_err, "wrote fit.json");
     assert_int_equal(pegemm(NULL, "model predict --schedule h100-pingpong --tiles 1000 --format json"), 0);
     assert_int_equal(g_out[0], '{');
+    /* --trace-out: the prediction as a trace, which the same commands read;
+     * never over the run it came from */
+    assert_int_equal(pegemm(NULL, "model predict --schedule h100-pingpong --tiles 1000 --trace-out pred.h5"), 0);
+    assert_contains(g_err, "wrote pred.h5");
+    assert_int_equal(pegemm(NULL, "model fit pred.h5 --tiles 2000"), 0);
+    assert_int_equal(pegemm(NULL, "trace export --chrome pred.h5 -o pred.json"), 0);
+    assert_true(exists("pred.json"));
+    assert_int_equal(pegemm(NULL, "model fit %s --tiles 2000 --set epi_delay=800 --trace-out fitpred.h5", run), 0);
+    assert_int_equal(pegemm(NULL, "model fit fitpred.h5 --tiles 2000"), 0);
+    assert_contains(g_out, "epi_delay 800");
+    assert_int_equal(pegemm(NULL, "model fit pred.h5 --tiles 2000 --trace-out pred.h5"), 2);
+    assert_contains(g_err, "input file");
 }
 
 static int have_gpu(void) { return access("/dev/nvidia0", F_OK) == 0; }
