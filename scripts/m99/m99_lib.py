@@ -47,7 +47,7 @@ class _Trace:
             self.ph, self.ro, self.sm, self.wp = t['phase'][:], t['role'][:], t['sm'][:], t['warp'][:]
             self.tile = t['tile'][:]
             self.beg, self.end = t['begin'][:].astype(np.int64), t['end'][:].astype(np.int64)
-            self.kernel = dict(f['kernel'].attrs)
+            self.kernel = dict(f['kernel'].attrs) if 'kernel' in f else {}  # model predict --trace-out has none
             self.problem = dict(f['problem'].attrs) if 'problem' in f else {}  # a model's trace (--trace-out) has none
 
     def sms(self):
