@@ -80,8 +80,8 @@ void engine_reset(engine *E, uint64_t seed);
 void engine_free(engine *E);
 /* Run one tile (E->k), then E->k++. */
 void engine_step(engine *E);
-/* Event time of node v at tile k (k within the last R tiles; k < 0 is 0). */
-/* Tile k is settled once tile k + 1 has run: a `contend ... solve=tile`
+/* Event time of node v at tile k (k within the last R tiles; k < 0 is 0).
+ * Tile k is settled once tile k + 1 has run: a `contend ... solve=tile`
  * line or a `stretch ... tile=next` line solves tile k's step when tile
  * k + 1's `by` step runs, and re-runs what follows it in tile k.  Readers
  * of a tile's steps (the predictions' statistics, a simulated trace) take
