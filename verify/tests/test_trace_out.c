@@ -2,13 +2,14 @@
  * model's simulated timeline as a run file.  On bres's committed H100
  * calibration (argv[1], traces/held_out/bres_epi_00000.h5) with an
  * --epi-delay 1,600 what-if: the file reads back as a trace of every SM of
- * the run through its share of the tiles, each warp's phases one after
- * another (a tile written once the next one settled it), names the
- * what-if's delay, and
- * its own statistics are the prediction's (the same simulation, another
- * seed), and the schedule fits it as it fits a measured trace; writing it over the run it was fitted from, or onto a directory,
- * is refused and leaves the run as it was. */
-#define _GNU_SOURCE /* qsort_r */
+ * the run through its share of the tiles; it is a possible trace by
+ * `verify trace`'s own check (each warp's phases one after another: a
+ * tile is written once the next one settled it, M111); it names the
+ * what-if's delay; its statistics are the prediction's (the same
+ * simulation, another seed); and the schedule fits it as it fits a
+ * measured trace.  Writing it over the run it was fitted from, or onto a
+ * directory, is refused and leaves the run as it was.  Here beside
+ * verify/'s tests because it uses verify/'s trace check. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,6 +28,7 @@
 #include "model_ext.h"
 #include "pg_error.h"
 #include "runfile.h"
+#include "trace_check.h"
 
 static const char *g_cal;
 
@@ -60,38 +62,15 @@ static void check_layout(const pg_run *sim, int units, int64_t tiles_per_sm)
     free(count);
 }
 
-/* One warp's phases follow one another: sorted by begin, none begins
- * before the one before it ended (a tile's contended step read before the
- * next tile settled it ended after what followed it, M111). */
-static int cmp_row(const void *a, const void *b, void *t)
+/* The written trace is possible: `verify trace`'s check finds no warp
+ * doing two things at once and no phase out of its step order. */
+static void check_possible(const pg_run *sim, const pg_schedule *s)
 {
-    const pg_trace *tr = t;
-    const int64_t i = *(const int64_t *)a, j = *(const int64_t *)b;
-    if (tr->sm[i] != tr->sm[j])
-        return tr->sm[i] < tr->sm[j] ? -1 : 1;
-    if (tr->role[i] != tr->role[j])
-        return tr->role[i] < tr->role[j] ? -1 : 1;
-    if (tr->warp[i] != tr->warp[j])
-        return tr->warp[i] < tr->warp[j] ? -1 : 1;
-    return tr->begin[i] < tr->begin[j] ? -1 : tr->begin[i] > tr->begin[j];
-}
-
-static void check_warps_sequential(const pg_trace *t)
-{
-    int64_t *ord = malloc(sizeof(int64_t) * (size_t)t->n);
-    assert_non_null(ord);
-    for (int64_t i = 0; i < t->n; i++)
-        ord[i] = i;
-    qsort_r(ord, (size_t)t->n, sizeof *ord, cmp_row, (void *)t);
-    int64_t bad = 0;
-    for (int64_t q = 1; q < t->n; q++) {
-        const int64_t a = ord[q - 1], b = ord[q];
-        bad += t->sm[a] == t->sm[b] && t->role[a] == t->role[b] && t->warp[a] == t->warp[b] &&
-               t->begin[b] < t->end[a];
-    }
-    free(ord);
-    if (bad)
-        fail_msg("%lld phases begin before the one before them on their warp ended", (long long)bad);
+    pg_trace_issues issues;
+    if (pg_trace_check(sim, s, &issues))
+        fail_msg("trace check: %s", pg_last_error());
+    if (issues.impossible)
+        fail_msg("%lld impossible records, e.g. %s", (long long)issues.impossible, issues.nnotes ? issues.notes[0] : "");
 }
 
 static void check_stat(const char *name, const pg_prediction *pred, const pg_prediction *meas)
@@ -123,7 +102,7 @@ static void test_trace_out_reads_back(void **state)
         fail_msg("refit of pred.h5: %s", pg_last_error());
     pg_schedule_free(refit);
     check_layout(&sim, run.kernel.sm_count, 12544 / run.kernel.sm_count);
-    check_warps_sequential(&sim.trace);
+    check_possible(&sim, s);
     pg_prediction pred, meas;
     if (pg_model_predict(s, &o, &pred) ||
         pg_trace_summarize_period(&sim.trace, sim.kernel.sm_clock_hz, pg_schedule_period_phase(s), &meas))
