@@ -15,6 +15,10 @@
 #                                           --mainloop-delay 2200 spin, --epi-delay 1700, and at K = 640
 #   KBT_PPD=1 scripts/gpu_kbt.sh OUTDIR     M102: pingpong's k-blocks across --epi-delay 0 / 800 /
 #                                           1,600 / 2,400 / 3,200 and --mainloop-delay 1,000 / 2,000
+#   KBT_M113=1 scripts/gpu_kbt.sh OUTDIR    M113: bres at K = 768 (zero delay, --epi-delay 2,600) and
+#                                           K = 512 (zero delay, --epi-delay 1,400); pingpong at N = 768
+#                                           and 256 (zero delay): where the releases fall in the loop
+#   KBT_N, KBT_K, KBT_SHAPE (M)             the run's N, K and M (768, 768, 200,704)
 set -uo pipefail
 [ $# = 1 ] || { echo "usage: scripts/gpu_kbt.sh OUTDIR" >&2; exit 2; }
 mkdir -p "$1" || exit 2
@@ -35,7 +39,7 @@ kbt() { # kbt NAME ARGS...  (with $BIN)
     shift
     echo "== $name: $*" >>"$OUT/kbt.log"
     if PG_KBT_OUT="$OUT/$name.kbt" timeout 120 $BIN run --trace --rows 0:64 --reps 3 \
-        --shape ${KBT_SHAPE:-200704},768,${KBT_K:-768},196 "$@" -o "$OUT/$name.h5" >>"$OUT/kbt.log" 2>&1 && [ -s "$OUT/$name.kbt" ]; then
+        --shape ${KBT_SHAPE:-200704},${KBT_N:-768},${KBT_K:-768},196 "$@" -o "$OUT/$name.h5" >>"$OUT/kbt.log" 2>&1 && [ -s "$OUT/$name.kbt" ]; then
         echo "ok     $name"
     else
         echo "FAILED $name"
@@ -66,6 +70,16 @@ if [ "${KBT_PPD:-0}" = 1 ]; then
     for d in 1000 2000; do
         kbt pp_ml$d --variant pingpong --mainloop-delay $d
     done
+    [ $fails -eq 0 ]
+    exit
+fi
+if [ "${KBT_M113:-0}" = 1 ]; then
+    kbt br_0 --variant bres
+    kbt br_epi2600 --variant bres --epi-delay 2600
+    KBT_K=512 kbt br_k512_0 --variant bres
+    KBT_K=512 kbt br_k512_epi1400 --variant bres --epi-delay 1400
+    kbt pp_0 --variant pingpong
+    KBT_N=256 kbt pp_n256_0 --variant pingpong
     [ $fails -eq 0 ]
     exit
 fi
