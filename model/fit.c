@@ -426,7 +426,7 @@ static int latency_column_edge(fit_state *F, int d, int ei)
         const sch_edge *o = &s->edges[ej];
         if (ej == ei || o->to != e->to || o->kind == EDGE_SEQ)
             continue;
-        if (!(o->from == tn->prev && o->off == 0 && o->at_node < 0))
+        if (!sch_edge_is_floor(s, o))
             return 0;
     }
     /* where the dependency bound: a wait with a floor (another dependency

@@ -147,10 +147,14 @@ static double edge_source(const pg_schedule *s, const trace_index *x, const sch_
             return NAN;
         return (double)x->b[e->at_node][kk] + e->at_frac * (double)(x->e[e->at_node][kk] - x->b[e->at_node][kk]);
     }
+    const sch_node *fn = &s->nodes[e->from];
+    if (sch_edge_is_floor(s, e) && s->roles[fn->role].steps[fn->step].kind == STEP_DELAY)
+        /* a floor on a step whose step before is untraced (a role's first
+         * step after its `delay`): that step's end is this one's begin */
+        return x->b[e->to] && x->b[e->to][k] >= 0 ? (double)x->b[e->to][k] : NAN;
     int64_t kk = tile_before(x, k, e->off);
     if (kk < 0 || !x->e[e->from] || x->e[e->from][kk] < 0)
         return NAN;
-    (void)s;
     return (double)x->e[e->from][kk];
 }
 
@@ -267,7 +271,7 @@ static int cens_push(cens_obs *o, double y, int exact)
  * at its floor, so a short wait does not censor it. */
 static int edge_is_floor(const pg_schedule *s, const sch_edge *e, int v)
 {
-    return e->from == s->nodes[v].prev && e->off == 0 && e->at_node < 0;
+    return e->to == v && sch_edge_is_floor(s, e);
 }
 
 /* How long a step must have waited beyond its own work to count as blocked

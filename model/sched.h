@@ -434,6 +434,16 @@ static inline int sch_node_of(const pg_schedule *s, int role, int chain, int ste
 {
     return s->roles[role].node0 + chain * s->roles[role].nsteps + step;
 }
+/* Is edge e a floor of the step it leads to: a dependency on the step's
+ * own start (the end of the step before it, the previous tile's last step
+ * for a role's first step), not an event at a fraction of a step?  A wait
+ * with a floor cannot end sooner than that latency after it began
+ * (load_floor; pingpong's producer_floor, M113). */
+static inline int sch_edge_is_floor(const pg_schedule *s, const sch_edge *e)
+{
+    const sch_node *to = &s->nodes[e->to];
+    return e->kind != EDGE_SEQ && e->from == to->prev && e->off == to->prev_off && e->at_node < 0;
+}
 /* "role.step" of a node, for messages and cycle names. */
 void sch_node_name(const pg_schedule *s, int node, char *buf, int n);
 /* Find a distribution by name, -1 if none. */

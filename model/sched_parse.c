@@ -632,6 +632,25 @@ static int seq_edge_terms(pg_schedule *s, const sch_role *R, const sch_step *S, 
     return parse_terms(s, t->tok, first_until, warp, e, S->line);
 }
 
+/* `until start + TERM...`: a floor on step v, which cannot end sooner
+ * than the terms after it began (the end of the step before it, for a
+ * role's first step its previous tile's last): a wait's poll and clock
+ * reads when there is nothing to wait for (docs/model.md; M113). */
+static int add_start_dep(pg_schedule *s, const sch_role *R, int c, int v, char **tok, int n, int line)
+{
+    if (n == 0)
+        return FAIL(line, "`until start` needs a term (until start + LATENCY)");
+    sch_edge e = {0};
+    e.to = v;
+    e.from = s->nodes[v].prev;
+    e.off = s->nodes[v].prev_off;
+    e.kind = EDGE_DEP;
+    e.label = -1;
+    e.at_node = -1;
+    e.line = line;
+    return parse_terms(s, tok, n, (double)(c % R->group), &e, line) || add_edge(s, &e) ? -1 : 0;
+}
+
 /* Node v's (step st of chain c of role r) edges: the sequential one (the
  * step starts when the previous one ends) and one dependency per `until`. */
 static int add_step_edges(pg_schedule *s, int r, int c, int st)
@@ -663,8 +682,9 @@ static int add_step_edges(pg_schedule *s, int r, int c, int st)
         while (j < t.n && strcmp(t.tok[j], "until") != 0)
             j++;
         if (j == i + 1)
-            return FAIL(S->line, "`until` needs an EVENT (ROLE.STEP[@F][[OFF]])");
-        if (add_event_deps(s, r, c, v, t.tok + i + 1, j - i - 1, 0, EDGE_DEP, -1, S->line))
+            return FAIL(S->line, "`until` needs an EVENT (ROLE.STEP[@F][[OFF]], or `start`)");
+        if (strcmp(t.tok[i + 1], "start") == 0 ? add_start_dep(s, R, c, v, t.tok + i + 2, j - i - 2, S->line)
+                                               : add_event_deps(s, r, c, v, t.tok + i + 1, j - i - 1, 0, EDGE_DEP, -1, S->line))
             return -1;
         i = j;
     }

@@ -112,8 +112,10 @@ static void test_epi_and_structure(void **state)
          * With the wgmma round trip on bres's loop (M29, R = 320): -4.9%
          * (the loop's fixed part and the epilogue overlap, M29 item 4).
          * With the fixed part measured by the fit and R = 344, the typical
-         * round trip (M36): -0.5% */
-        expect_in(period_error(H100_BRES0, H100_BRES64, b64, 2, seed), -0.025, 0.015, "H100 bres64 from bres", seed);
+         * round trip (M36): -0.5%.  With the producer's floor (M113; its
+         * wait 13 -> 111 cycles against 141 measured, `model validate`),
+         * the first stage leaves later and the load wait grows: +1.9% */
+        expect_in(period_error(H100_BRES0, H100_BRES64, b64, 2, seed), 0.005, 0.03, "H100 bres64 from bres", seed);
     }
 }
 

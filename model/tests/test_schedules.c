@@ -100,6 +100,31 @@ static void test_invalid_files(void **state)
     expect_reject(with_line(8, "  work phase1"), "bad.sched:8", "has no distribution");
 }
 
+/* `until start + TERM` (M113): a floor on a wait, from its own start --
+ * for the producer's first step, its previous tile's last step.  In k_good
+ * the producer waits 100 cycles a tile (the 200-cycle mainloop less its
+ * 100-cycle issue); a 150-cycle floor holds it there, so the producer's
+ * 250-cycle tile sets the period. */
+static void test_wait_floor(void **state)
+{
+    (void)state;
+    pg_schedule *s = NULL;
+    if (pg_schedule_load_text(with_line(7, "  wait producer_wait until start + 150"), "floor.sched", &s))
+        fail_msg("%s", pg_last_error());
+    pg_model_opts o = {1000, 1, 0};
+    pg_prediction p;
+    assert_int_equal(pg_model_predict(s, &o, &p), 0);
+    assert_true(fabs(pg_prediction_find(&p, "producer_wait")->mean - 150) < 1e-6);
+    assert_true(fabs(p.tile_period - 250) < 1e-6);
+    pg_schedule_free(s);
+    assert_int_equal(pg_schedule_load_text(k_good, "good.sched", &s), 0);
+    assert_int_equal(pg_model_predict(s, &o, &p), 0);
+    assert_true(fabs(pg_prediction_find(&p, "producer_wait")->mean - 100) < 1e-6);
+    assert_true(fabs(p.tile_period - 200) < 1e-6);
+    pg_schedule_free(s);
+    expect_reject(with_line(7, "  wait producer_wait until start"), "bad.sched:7", "`until start` needs a term");
+}
+
 static void test_file_rejected_names_file(void **state)
 {
     (void)state;
@@ -560,6 +585,7 @@ int main(void)
         cmocka_unit_test(test_bandwidth_floor_device),
                 cmocka_unit_test(test_lognormal_fit),
         cmocka_unit_test(test_mem_clock),         cmocka_unit_test(test_whole_run),
+        cmocka_unit_test(test_wait_floor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
