@@ -192,7 +192,8 @@ static void eval_node(engine *E, int64_t k, int v)
             const double sample = e->coef[q] * E->smp[(ks % R) * s->nslots + e->slot[q]];
             const int dist = s->slots[e->slot[q]].dist;
             t += sample;
-            t += stretch_extra(E, k, dist, t, sample) + storenear_extra(E, k, dist, t, sample);
+            t += stretch_extra(E, k, dist, t, sample) + storenear_extra(E, k, dist, t, sample) +
+                 inflight_extra(E, k, dist, t, sample);
         }
         if (t > best)
             best = t;

@@ -66,6 +66,8 @@ typedef struct {
      * running mean, and a calibration pass's switch (record, move nothing) */
     double st_sum[SCH_ST_MAX], sn_sum, sn_mean;
     int64_t st_n[SCH_ST_MAX], sn_n;
+    double if_sum; /* `inflight`: the loads counted at LATENCY's issues, and how many issues */
+    int64_t if_n;
     double *st_iv;      /* [R][SCH_ST_MAX][2]: a tile=next line's interval of tile k before its stretch (NAN: none) */
     double *st_rec[SCH_ST_MAX]; /* the fit's replay: each line's (sample, overlap) pairs where set, st_rec_cap at most */
     int64_t st_rec_n[SCH_ST_MAX], st_rec_cap;
@@ -172,6 +174,10 @@ void stretch_solve_previous(engine *E, int64_t k, int v);
 void stretch_reset(engine *E);
 double storenear_extra(engine *E, int64_t k, int dist, double end, double sample);
 void storenear_reset(engine *E);
+/* The `inflight` line (inflight.c): what LATENCY's sample of tile k, ending
+ * at `end`, gains from the loop's loads in flight at its issue; counts them
+ * into if_sum / if_n (the fit's calibration point) either way. */
+double inflight_extra(engine *E, int64_t k, int dist, double end, double sample);
 /* `colshare` (colshare.c): the factor on a distribution's samples (1
  * unless it is listed, the line on and its blocks differ from the
  * calibration's). */

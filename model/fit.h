@@ -117,8 +117,9 @@ int64_t fit_tile_starts(const pg_trace *t, int phase, fit_interval *iv);
 /* Measure a `warmup` line's start-up transient on the calibration's trace
  * (warmup_fit.c); 0 without the line. */
 int warmup_fit(pg_schedule *s, const pg_trace *t);
-/* The `stretch` overlap and the `storenear` position at the calibration
- * (store_lines_fit.c), from the fitted schedule's replay; 0 without the lines. */
+/* The `stretch` overlap, the `storenear` position and the `inflight` count
+ * at the calibration (store_lines_fit.c), from the fitted schedule's replay;
+ * 0 without the lines. */
 int store_lines_fit(pg_schedule *s);
 /* A latency the fit read off waits that held under this share of the tiles
  * that saw it is known from its longest values only (fit_evidence.c). */

@@ -176,7 +176,7 @@ static int warmup_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row
     return warmup_fit(s, &run->trace);
 }
 
-/* `stretch`, `storenear`: their calibration points, last (the replay they
+/* `stretch`, `storenear`, `inflight`: their calibration points, last (the replay they
  * read needs every other line fitted); with storenear own=1 the rows'
  * traced positions first */
 static int store_lines_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
@@ -218,7 +218,7 @@ static const fit_line fit_line_table[] = {
     {"tmaqueue", NULL, NULL, tmaqueue_fit_line},
     {"dramq", NULL, NULL, dramq_fit_line},
     {"warmup", NULL, NULL, warmup_fit_line},
-    {"stretch, storenear", NULL, NULL, store_lines_fit_line},
+    {"stretch, storenear, inflight", NULL, NULL, store_lines_fit_line},
     {"streamwall", NULL, NULL, streamwall_fit_line},
 };
 #define NLINES (int)(sizeof fit_line_table / sizeof fit_line_table[0])

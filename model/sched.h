@@ -385,6 +385,14 @@ struct pg_schedule {
     int sn_on, sn_line, sn_dist, sn_store_node, sn_back, sn_own;
     double sn_gain, sn_far, sn_near, sn_after, sn_fall, sn_window, sn_cal;
     char sn_spec[2][SCH_NAME]; /* LATENCY, store= */
+    /* `inflight LATENCY share=F stages=S [cal=N] [on=0|1]` (model/inflight.c,
+     * M115): LATENCY's sample moves by (1 - F + F n / N), n = 1 + the
+     * `kblocks` loop's loads of the two tiles before still in flight at its
+     * issue, N the calibration's mean n; nothing at a ring depth other than
+     * S. */
+    int if_on, if_line, if_dist, if_stages;
+    double if_share, if_cal;
+    char if_spec[SCH_NAME]; /* LATENCY */
     /* `streamwall LATENCY... bytes_per_s=B [copy_bytes_per_s=C
      * write_bytes=W] [floor=device|written] [on=0|1]` (model/streamwall.c):
      * the period is at least the `bandwidth` line's bytes per tile x units x
@@ -625,6 +633,13 @@ int sch_storenear_parse(pg_schedule *s, const char *const *tok, int ntok, const 
 int sch_storenear_resolve(pg_schedule *s);
 int sch_storenear_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
 int sch_storenear_write(FILE *f, const pg_schedule *s, char *text);
+/* The `inflight` line (inflight_parse.c): parse, resolve (its latency, the
+ * `kblocks` loop), `inflight.KEY` overrides, write-back (its engine part:
+ * engine.h; its fit: store_lines_fit.c). */
+int sch_inflight_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
+int sch_inflight_resolve(pg_schedule *s);
+int sch_inflight_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+int sch_inflight_write(FILE *f, const pg_schedule *s, char *text);
 /* The `streamwall` line (streamwall_parse.c): parse, resolve against the
  * `bandwidth` line and the listed latencies, `streamwall.KEY` overrides,
  * write-back (its engine part: engine.h; its fit: fit_lines.c). */

@@ -21,6 +21,7 @@ const sch_line sch_lines[] = {
     {"warmup", sch_warmup_parse, NULL, NULL, sch_warmup_override, sch_warmup_write},
     {"stretch", sch_stretch_parse, NULL, sch_stretch_resolve, sch_stretch_override, sch_stretch_write},
     {"storenear", sch_storenear_parse, NULL, sch_storenear_resolve, sch_storenear_override, sch_storenear_write},
+    {"inflight", sch_inflight_parse, sch_inflight_resolve, NULL, sch_inflight_override, sch_inflight_write},
     {"streamwall", sch_streamwall_parse, NULL, sch_streamwall_resolve, sch_streamwall_override, sch_streamwall_write},
     {"colshare", sch_colshare_parse, NULL, sch_colshare_resolve, sch_colshare_override, sch_colshare_write},
     {"rowfirst", sch_rowfirst_parse, NULL, sch_rowfirst_resolve, sch_rowfirst_override, sch_rowfirst_write},

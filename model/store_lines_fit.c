@@ -1,9 +1,10 @@
-/* The calibration points of the `stretch` and `storenear` lines (stretch.c,
- * storenear.c say what they do): the calibration's mean overlap of the
- * stretched latency with its `by` step, and its mean store position, read
- * off the fitted schedule's own replay of the trace with both lines only
- * recording, so that at the calibration neither moves anything and the
- * traced latencies replay as measured. */
+/* The calibration points of the `stretch`, `storenear` and `inflight` lines
+ * (stretch.c, storenear.c, inflight.c say what they do): the calibration's
+ * mean overlap of the stretched latency with its `by` step, its mean store
+ * position and its mean count of loads in flight, read off the fitted
+ * schedule's own replay of the trace with the lines only recording, so
+ * that at the calibration none moves anything and the traced latencies
+ * replay as measured. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,7 +79,7 @@ static int fit_stretch(pg_schedule *s, const engine *E, int l)
 
 int store_lines_fit(pg_schedule *s)
 {
-    if (!s->nst && !s->sn_line)
+    if (!s->nst && !s->sn_line && !s->if_line)
         return 0;
     engine E;
     if (engine_init(&E, s, 1, 0))
@@ -92,6 +93,11 @@ int store_lines_fit(pg_schedule *s)
     if (rc == 0 && s->sn_line && E.sn_n > 0) {
         char set[64];
         snprintf(set, sizeof set, "storenear.cal=%.9g", E.sn_sum / (double)E.sn_n);
+        rc = pg_schedule_set(s, set, 0);
+    }
+    if (rc == 0 && s->if_line && E.if_n > 0) {
+        char set[64];
+        snprintf(set, sizeof set, "inflight.cal=%.9g", E.if_sum / (double)E.if_n);
         rc = pg_schedule_set(s, set, 0);
     }
     for (int l = 0; l < s->nst; l++)
