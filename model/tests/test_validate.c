@@ -596,11 +596,13 @@ static void test_validate_other_gpu(void **state)
      * H200's own zero-delay stores sit nearer its issues, which the dramq
      * transfer (fitted on zero-delay pairs) already carries, so the line
      * counts part of it twice here (across GPUs on probe sets 20 and 21 it
-     * gains 9 periods within 3%) */
+     * gains 9 periods within 3%).  M114's producer floor: +3.2%; M116's
+     * `inflight` line (the first load against the loop's loads in flight,
+     * fewer on the faster GPU): +3.9% */
     assert_true(r.rows[1].period_predicted < r.rows[0].period_predicted);
     const double err = r.rows[1].period_predicted / r.rows[1].period_measured - 1;
-    if (!(err > 0.015 && err < 0.035))
-        fail_msg("H200 from H100 at zero delay: period %+.1f%%, pinned to +1.5..+3.5%% (M67)", 100 * err);
+    if (!(err > 0.025 && err < 0.05))
+        fail_msg("H200 from H100 at zero delay: period %+.1f%%, pinned to +2.5..+5.0%% (M67, M116)", 100 * err);
     const int i = wait_index(&r.rows[1], "load_wait"), i0 = wait_index(&r.rows[0], "load_wait");
     assert_true(i >= 0 && i0 >= 0);
     assert_true(r.rows[1].wait_predicted[i] < 0.8 * r.rows[0].wait_predicted[i0]);
