@@ -266,14 +266,6 @@ static int cens_push(cens_obs *o, double y, int exact)
     return 0;
 }
 
-/* Is edge e (into node v) the wait's floor: a dependency on the step's own
- * previous step of the same tile?  That one binds exactly when the wait is
- * at its floor, so a short wait does not censor it. */
-static int edge_is_floor(const pg_schedule *s, const sch_edge *e, int v)
-{
-    return e->to == v && sch_edge_is_floor(s, e);
-}
-
 /* How long a step must have waited beyond its own work to count as blocked
  * by its latest dependency: a wait its shortest (p1 over the traced tiles)
  * + 50 cycles, the poll and clock reads of a wait that did not wait; a work
@@ -305,7 +297,9 @@ static int censored_observations(const pg_schedule *s, const trace_index *x, con
         int lat;
         if (e->to != v || e->kind == EDGE_SEQ || (lat = fit_edge_latency(s, e)) < 0)
             continue;
-        if (edge_is_floor(s, e, v) || (e->at_node >= 0 && e->at_frac != 0)) {
+        /* a floor (sch_edge_is_floor) binds exactly when the wait is at its
+         * floor, so a short wait does not censor it */
+        if (sch_edge_is_floor(s, e) || (e->at_node >= 0 && e->at_frac != 0)) {
             co[lat].old = 1;
             continue;
         }

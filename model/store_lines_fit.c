@@ -77,6 +77,16 @@ static int fit_stretch(pg_schedule *s, const engine *E, int l)
     return rc;
 }
 
+/* KEY=sum / n where the replay recorded any (else the line keeps its own) */
+static int set_mean(pg_schedule *s, const char *key, double sum, int64_t n)
+{
+    char set[64];
+    if (n <= 0)
+        return 0;
+    snprintf(set, sizeof set, "%s=%.9g", key, sum / (double)n);
+    return pg_schedule_set(s, set, 0);
+}
+
 int store_lines_fit(pg_schedule *s)
 {
     if (!s->nst && !s->sn_line && !s->if_line)
@@ -90,16 +100,10 @@ int store_lines_fit(pg_schedule *s)
         engine_step(&E);
     for (int l = 0; l < s->nst && rc == 0; l++)
         rc = fit_stretch(s, &E, l);
-    if (rc == 0 && s->sn_line && E.sn_n > 0) {
-        char set[64];
-        snprintf(set, sizeof set, "storenear.cal=%.9g", E.sn_sum / (double)E.sn_n);
-        rc = pg_schedule_set(s, set, 0);
-    }
-    if (rc == 0 && s->if_line && E.if_n > 0) {
-        char set[64];
-        snprintf(set, sizeof set, "inflight.cal=%.9g", E.if_sum / (double)E.if_n);
-        rc = pg_schedule_set(s, set, 0);
-    }
+    if (rc == 0 && s->sn_line)
+        rc = set_mean(s, "storenear.cal", E.sn_sum, E.sn_n);
+    if (rc == 0 && s->if_line)
+        rc = set_mean(s, "inflight.cal", E.if_sum, E.if_n);
     for (int l = 0; l < s->nst; l++)
         free(E.st_rec[l]);
     engine_free(&E);
