@@ -14,6 +14,10 @@ within 3%, whose every mean wait is within 15% or 150 cycles, and both.
                                                (the bench's D2D copy floor)
   FLOOR=1                                      same machine with --floors CAL too (the bandwidth
                                                line at the set's own copy floor: M42, not the default)
+  BIAS=1                                       also, per GPU, kernel and what the runs change (validate's
+                                               `change`: delay, K, delay+N, ...), the mean signed period
+                                               error, the mean |error| and the period misses: a bias
+                                               the counts hide (docs/experiments.md M117)
 
 Exit 0 when every table was computed, 1 if a validate call failed, 2 on bad input."""
 import glob, json, os, subprocess, sys, collections
@@ -71,6 +75,7 @@ def main(argv):
         print(__doc__ if not argv else 'no pegemm at %s (build first, or set PEGEMM)' % PG, file=sys.stderr)
         return 2
     tot, failed = collections.Counter(), 0
+    bias = collections.defaultdict(list)  # (gpu, kernel, change) -> [(period error, ok)]
     labels = []
     for sd in argv:
         for g, cal_dir, runs_dir, xargs in tables(sd, os.environ.get('X')):
@@ -90,10 +95,12 @@ def main(argv):
                     if row['kind'] != 'out-of-sample':
                         continue
                     p, w = row['tile_period_ok'], row['waits_ok']
+                    err = row['tile_period_predicted'] / row['tile_period_measured'] - 1
+                    bias[(g, kind.split('_')[0], row['change'])].append((err, p))
                     for k, v in (('n', 1), ('p', p), ('w', w), ('b', p and w)):
                         tot[(g, kind, k)] += v
                     if os.environ.get('V'):
-                        d = row['tile_period_predicted'] / row['tile_period_measured'] - 1
+                        d = err
                         print('%s %s %-9s %-28s %+6.1f%% %-4s %-4s %s' % (os.path.basename(sd.rstrip('/')), g, kind,
                               os.path.basename(row['path']), 100 * d, 'ok' if p else 'MISS', 'ok' if w else 'MISS',
                               ' '.join(k for k, v in row['waits'].items() if not v['ok'])))
@@ -103,7 +110,18 @@ def main(argv):
             if tot[(g, kind, 'n')]:
                 print('%-9s %-9s %4d %6d %5d %4d' % (g, kind, tot[(g, kind, 'n')], tot[(g, kind, 'p')],
                                                     tot[(g, kind, 'w')], tot[(g, kind, 'b')]))
+    if os.environ.get('BIAS'):
+        print_bias(bias)
     return 1 if failed else 0
+
+def print_bias(bias):
+    """One row per (gpu, kernel, change): runs, mean signed and mean absolute
+    period error (%), period misses."""
+    print('gpu       kernel    change              runs   mean   |mean|  period misses')
+    for (g, kind, change), rows in sorted(bias.items()):
+        errs = [100 * e for e, _ in rows]
+        print('%-9s %-9s %-18s %5d %+6.2f%% %6.2f%%  %d' % (g, kind, change or '(none)', len(rows),
+              sum(errs) / len(errs), sum(abs(e) for e in errs) / len(errs), sum(1 for _, ok in rows if not ok)))
 
 if __name__ == '__main__':
     sys.exit(main(sys.argv[1:]))
