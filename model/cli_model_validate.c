@@ -61,6 +61,10 @@ typedef struct {
     int n;
     const char *kind[MAX_KINDS];
     int runs[MAX_KINDS], period_ok[MAX_KINDS], waits_ok[MAX_KINDS], both_ok[MAX_KINDS];
+    /* the period's relative error (predicted / measured - 1): its sum, least
+     * and greatest, so that a bias that repeats across a change shows beside
+     * the counts (docs/experiments.md M117) */
+    double err_sum[MAX_KINDS], err_min[MAX_KINDS], err_max[MAX_KINDS];
 } kind_counts;
 
 static void count_kinds(const pg_validate_report *r, kind_counts *c)
@@ -78,6 +82,12 @@ static void count_kinds(const pg_validate_report *r, kind_counts *c)
                 continue; /* more kinds than combinations of seven: cannot happen */
             c->kind[c->n++] = row->whatif.kind;
         }
+        const double err = row->period_predicted / row->period_measured - 1;
+        if (c->runs[k] == 0 || err < c->err_min[k])
+            c->err_min[k] = err;
+        if (c->runs[k] == 0 || err > c->err_max[k])
+            c->err_max[k] = err;
+        c->err_sum[k] += err;
         c->runs[k]++;
         c->period_ok[k] += row->period_ok;
         c->waits_ok[k] += row->waits_ok;
@@ -104,8 +114,10 @@ static int report_text(FILE *f, const pg_validate_report *r)
     kind_counts c;
     count_kinds(r, &c);
     for (int k = 0; k < c.n; k++)
-        fprintf(f, "by change %s: %d runs; period within target %d, waits %d, both %d\n", c.kind[k], c.runs[k],
-                c.period_ok[k], c.waits_ok[k], c.both_ok[k]);
+        fprintf(f, "by change %s: %d runs; period within target %d, waits %d, both %d; period error mean %+.1f%% "
+                   "(%+.1f..%+.1f%%)\n",
+                c.kind[k], c.runs[k], c.period_ok[k], c.waits_ok[k], c.both_ok[k], 100 * c.err_sum[k] / c.runs[k],
+                100 * c.err_min[k], 100 * c.err_max[k]);
     fprintf(f, "out-of-sample: %d runs; period within target %d, waits %d, both %d", r->oos, r->oos_period_ok,
             r->oos_waits_ok, r->oos_both_ok);
     if (r->not_predicted)
@@ -187,6 +199,9 @@ static int report_json(FILE *f, const pg_validate_report *r)
         pg_json_kv_int(&j, "period_ok", c.period_ok[k]);
         pg_json_kv_int(&j, "waits_ok", c.waits_ok[k]);
         pg_json_kv_int(&j, "both_ok", c.both_ok[k]);
+        pg_json_kv_number(&j, "period_error_mean", c.err_sum[k] / c.runs[k]);
+        pg_json_kv_number(&j, "period_error_min", c.err_min[k]);
+        pg_json_kv_number(&j, "period_error_max", c.err_max[k]);
         pg_json_object_end(&j);
     }
     pg_json_array_end(&j);

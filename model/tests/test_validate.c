@@ -475,9 +475,18 @@ static void test_validate_runs(void **state)
         if (json) {
             assert_non_null(strstr(buf, "\"by_change\""));
             assert_non_null(strstr(buf, "\"change\": \"structure\""));
+            assert_non_null(strstr(buf, "\"period_error_mean\""));
         } else {
             assert_non_null(strstr(buf, "what-if (structure): kblocks=12 stages=8"));
-            assert_non_null(strstr(buf, "by change structure: 1 runs; period within target"));
+            const char *line = strstr(buf, "by change structure: 1 runs; period within target");
+            assert_non_null(line);
+            /* one run: its error is the mean, the least and the greatest */
+            const char *e = strstr(line, "period error mean ");
+            assert_non_null(e);
+            double mean, lo, hi;
+            assert_int_equal(sscanf(e, "period error mean %lf%% (%lf..%lf%%)", &mean, &lo, &hi), 3);
+            assert_true(mean == lo && lo == hi);
+            assert_true(fabs(mean) < 50);
         }
     }
     pg_validate_report_free(&r);
