@@ -15,6 +15,9 @@
 #                                           --mainloop-delay 2200 spin, --epi-delay 1700, and at K = 640
 #   KBT_PPD=1 scripts/gpu_kbt.sh OUTDIR     M102: pingpong's k-blocks across --epi-delay 0 / 800 /
 #                                           1,600 / 2,400 / 3,200 and --mainloop-delay 1,000 / 2,000
+#   KBT_M119=1 scripts/gpu_kbt.sh OUTDIR    M119: pingpong at --epi-delay 0 / 1,600 / 3,200 and
+#                                           --mainloop-delay 1,000 / 2,000 / 3,000; bres K = 512 at
+#                                           --epi-delay 2,000 (each load against the machine's loads in flight)
 #   KBT_M113=1 scripts/gpu_kbt.sh OUTDIR    M113: bres at K = 768 (zero delay, --epi-delay 2,600) and
 #                                           K = 512 (zero delay, --epi-delay 1,400); pingpong at N = 768
 #                                           and 256 (zero delay): where the releases fall in the loop
@@ -70,6 +73,17 @@ if [ "${KBT_PPD:-0}" = 1 ]; then
     for d in 1000 2000; do
         kbt pp_ml$d --variant pingpong --mainloop-delay $d
     done
+    [ $fails -eq 0 ]
+    exit
+fi
+if [ "${KBT_M119:-0}" = 1 ]; then
+    for d in 0 1600 3200; do
+        kbt pp_epi$d --variant pingpong --epi-delay $d
+    done
+    for d in 1000 2000 3000; do
+        kbt pp_ml$d --variant pingpong --mainloop-delay $d
+    done
+    KBT_K=512 kbt br_k512_epi2000 --variant bres --epi-delay 2000
     [ $fails -eq 0 ]
     exit
 fi
