@@ -43,6 +43,17 @@ static int in_flight(const double *land, int j, const double *prev_land, int n, 
     return count;
 }
 
+/* fifo= (M119): the landing of the load this SM issued before k-block j's:
+ * the loop's j - 1 for j >= 2; for j = 1 (the tile's first k-block is the
+ * `first_load` term, not run here) the previous tile's last; -INFINITY
+ * when there is none. */
+static double fifo_previous(const double *land, int j, const double *prev_land, int n)
+{
+    if (j >= 2)
+        return land[j - 1];
+    return prev_land && n >= 2 ? prev_land[n - 1] : -INFINITY;
+}
+
 /* The loads in flight that set a load's queueing: its own count at issue
  * (M25), or with `queue_mean=1` the mean over the loads run so far (M46:
  * the SMs share one memory path, so a load waits behind every SM's loads,
@@ -114,7 +125,9 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
                 E->kb_run_count++;
             }
         }
-        const double landed = issue + lat + tmaqueue_extra(E, k, start, issue + lat, hit);
+        double landed = issue + lat + tmaqueue_extra(E, k, start, issue + lat, hit);
+        if (s->kb_fifo > 0) /* no sooner than fifo= after the load the SM issued before it */
+            landed = fmax(landed, fifo_previous(land, j, prev_land, n) + s->kb_fifo);
         land[j] = landed;
         b[j] = kblock_start(s, b, j, c, landed, end);
         end = b[j] + c;

@@ -116,7 +116,7 @@ static int spec_optional(pg_schedule *s, const char *key, double max, const char
 static int kb_check_words(pg_schedule *s, char *phase, size_t n)
 {
     static const char *const keys[] = {"count", "stages", "compute", "issue", "load", "release", "calibrated_mean",
-                                       "queue", "queue_mean", "inflight", "roundtrip", "fixed", "fixed_mode", "boundaries", "shift_count",
+                                       "queue", "queue_mean", "inflight", "roundtrip", "fifo", "fixed", "fixed_mode", "boundaries", "shift_count",
                                        "shift_stages", NULL};
     const char *p = s->kb_spec;
     for (int first = 1; *p; first = 0) {
@@ -136,7 +136,7 @@ static int kb_check_words(pg_schedule *s, char *phase, size_t n)
             if (!ok)
                 return FAIL(s->kb_line, "kblocks: '%.*s': expected KEY=VALUE with KEY one of count, stages, compute, "
                                         "issue, load, release, calibrated_mean, queue, queue_mean, inflight, "
-                                        "roundtrip, fixed, boundaries, shift1..shift16, shift_count, "
+                                        "roundtrip, fifo, fixed, boundaries, shift1..shift16, shift_count, "
                                         "shift_stages",
                             (int)len, p);
         }
@@ -178,6 +178,7 @@ static int kb_optional(pg_schedule *s)
         spec_optional(s, "queue_mean", 1, "{0, 1}", "1: by the run's mean loads in flight", &s->kb_queue_mean) ||
         spec_optional(s, "inflight", 1024, "[0, 1024]", "0: the stage count", &s->kb_inflight) ||
         spec_optional(s, "roundtrip", 1e6, "[0, 1e6] cycles", "the consumer's wgmma round trip", &s->kb_roundtrip) ||
+        spec_optional(s, "fifo", 1e6, "[0, 1e6] cycles", "the SM's least gap between its loads' landings", &s->kb_fifo) ||
         spec_optional(s, "fixed", 1e6, "[0, 1e6] cycles", "the loop's cycles besides its k-blocks", &s->kb_fixed) ||
         spec_optional(s, "fixed_mode", 1, "{0, 1}", "1: fixed= fitted as the low tail's commonest value",
                       &s->kb_fixed_mode) ||
@@ -316,6 +317,7 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
                 : strcmp(stat, "shift_stages") == 0    ? &s->kb_shift_stages
                 : strcmp(stat, "inflight") == 0        ? &s->kb_inflight
                 : strcmp(stat, "roundtrip") == 0       ? &s->kb_roundtrip
+                : strcmp(stat, "fifo") == 0            ? &s->kb_fifo
                 : strcmp(stat, "fixed") == 0           ? &s->kb_fixed
                 : strcmp(stat, "fixed_mode") == 0      ? &s->kb_fixed_mode
                                                        : NULL;
@@ -323,11 +325,11 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
         return pg_fail("'%s': %s", param,
                        s->kb_node < 0 ? "this schedule has no kblocks line"
                                       : "kblocks takes compute, tile_compute, calibrated_mean, queue, queue_mean, "
-                                        "inflight, roundtrip, fixed, fixed_mode, boundaries, shift1..shift16, "
+                                        "inflight, roundtrip, fifo, fixed, fixed_mode, boundaries, shift1..shift16, "
                                         "shift_count, shift_stages");
     const double scale = tile ? s->kb_count : 1;
     double v = relative ? *f * scale + value : value;
-    const int cycles = f == &s->kb_roundtrip || f == &s->kb_fixed;
+    const int cycles = f == &s->kb_roundtrip || f == &s->kb_fixed || f == &s->kb_fifo;
     const int shape = f == &s->kb_shift_count || f == &s->kb_shift_stages;
     const int flag = f == &s->kb_queue_mean || f == &s->kb_boundaries || f == &s->kb_fixed_mode;
     if (!(v >= 0) || (f == &s->kb_queue && v > 1) || (flag && v != 0 && v != 1) ||
@@ -357,7 +359,7 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
         count[0] = '\0';
     char *save = NULL;
     int first = 1, wrote_inflight = 0, wrote_roundtrip = 0, wrote_fixed = 0, wrote_qmean = 0, wrote_bound = 0,
-        wrote_fmode = 0;
+        wrote_fmode = 0, wrote_fifo = 0;
     for (char *tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), first = 0) {
         if (shift_key(tok, strlen(tok)))
             continue; /* written below, from the fitted values */
@@ -385,6 +387,10 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
             fputs(tok, f), wrote_roundtrip = 1;
         else if (strncmp(tok, "fixed=", 6) == 0)
             fprintf(f, "fixed=%.9g", s->kb_fixed), wrote_fixed = 1;
+        else if (strncmp(tok, "fifo=", 5) == 0 && !strchr(tok, '$'))
+            fprintf(f, "fifo=%.9g", s->kb_fifo), wrote_fifo = 1;
+        else if (strncmp(tok, "fifo=", 5) == 0)
+            fputs(tok, f), wrote_fifo = 1;
         else if (strncmp(tok, "fixed_mode=", 11) == 0)
             fprintf(f, "fixed_mode=%.9g", s->kb_fixed_mode), wrote_fmode = 1;
         else
@@ -407,6 +413,8 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
         fprintf(f, " roundtrip=%.9g", s->kb_roundtrip);
     if (!wrote_fixed && s->kb_fixed > 0)
         fprintf(f, " fixed=%.9g", s->kb_fixed);
+    if (!wrote_fifo && s->kb_fifo > 0)
+        fprintf(f, " fifo=%.9g", s->kb_fifo);
     if (!wrote_fmode && s->kb_fixed_mode > 0)
         fprintf(f, " fixed_mode=%.9g", s->kb_fixed_mode);
     fputc('\n', f);

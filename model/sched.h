@@ -274,6 +274,12 @@ struct pg_schedule {
      * j's compute starts no earlier than roundtrip after j - 2's compute
      * ended.  0 (default): no floor (docs/experiments.md M29) */
     double kb_roundtrip;
+    /* fifo= (cycles, >= 0): the SM serves its ring's loads in the order it
+     * issued them, one every `fifo` cycles at most: a load lands no sooner
+     * than that after the load issued before it (the loop's own, and the
+     * previous tile's for its first in-loop one).  M119's clocks: 450 on
+     * every pingpong run, spins and delays alike.  0 (default): off */
+    double kb_fifo;
     /* fixed= (cycles, >= 0): what a loop spends besides its k-blocks and
      * their stalls, once per tile (first issue to the tensor cores' start,
      * the last group's retire to the release of its stage).  A load-bound

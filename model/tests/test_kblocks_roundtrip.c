@@ -172,12 +172,66 @@ static void test_fixed(void **state)
     pg_schedule_free(s);
 }
 
+/* the deterministic tile period of k_loop with 6 k-blocks of 384 on a ring
+ * deeper than the tile (every stage issued with the tile, landing at once
+ * without fifo=) and the given fifo= (on the line) */
+static double fifo_period(double fifo)
+{
+    char text[sizeof k_loop + 320];
+    snprintf(text, sizeof text, "%skblocks mainloop count=6 stages=8 compute=2304/6 issue=producer.producer_issue "
+                                "load=L release=H calibrated_mean=2304 fifo=%g\n",
+             k_loop, fifo);
+    pg_schedule *s = NULL;
+    assert_int_equal(pg_schedule_load_text(text, "fifo.sched", &s), 0);
+    pg_model_opts o = {.tiles = 400, .seed = 1, .deterministic = 1};
+    pg_prediction p;
+    assert_int_equal(pg_model_predict(s, &o, &p), 0);
+    pg_schedule_free(s);
+    return p.tile_period;
+}
+
+/* fifo= (M119): the SM serves its loads in order, one landing at least
+ * fifo after the one issued before it.  Five loads a tile run here (the
+ * first k-block's is the first-load term), chained across tiles, so a gap
+ * longer than a k-block's compute sets the period at 5 x fifo; one shorter
+ * than the compute (384) never binds.  Parsed, overridden, written back,
+ * refused below 0. */
+static void test_fifo(void **state)
+{
+    (void)state;
+    const double none = fifo_period(0);
+    assert_true(fabs(none - 2304) < 2);
+    assert_true(fabs(fifo_period(300) - none) < 1e-6);
+    assert_true(fabs(fifo_period(1000) - 5000) < 2);
+    assert_true(fabs(fifo_period(700) - 3500) < 2);
+    pg_schedule *s = NULL;
+    assert_int_equal(pg_schedule_load("h100-pingpong", &s), 0);
+    assert_true(s->kb_fifo == 0); /* off unless a line or a variant says */
+    assert_int_equal(pg_schedule_set(s, "kblocks.fifo=450", 0), 0);
+    assert_int_equal(pg_schedule_set(s, "stages=3", 0), 0); /* survives a recompile */
+    assert_true(fabs(s->kb_fifo - 450) < 1e-12);
+    char *buf = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(buf, " fifo=450"));
+    free(buf);
+    assert_int_not_equal(pg_schedule_set(s, "kblocks.fifo=-1", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "kblocks.fifo"));
+    pg_schedule_free(s);
+    char text[sizeof k_loop + 320];
+    snprintf(text, sizeof text, "%s%s", k_loop,
+             "kblocks mainloop count=6 stages=8 compute=384 issue=producer.producer_issue load=L release=H "
+             "calibrated_mean=2304 fifo=-2\n");
+    pg_clear_error();
+    assert_int_not_equal(pg_schedule_load_text(text, "bad.sched", &s), 0);
+    assert_non_null(strstr(pg_last_error(), "fifo= must be in [0, 1e6]"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_count_doubling_costs_the_round_trip),
         cmocka_unit_test(test_roundtrip_parse_and_write),
         cmocka_unit_test(test_fixed),
+        cmocka_unit_test(test_fifo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
