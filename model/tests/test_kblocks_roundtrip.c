@@ -72,6 +72,19 @@ static double closed_form(int count, double c, double rt)
     return b[count - 1] + c;
 }
 
+/* a kblocks line (appended to k_loop as bad.sched) is refused, the error
+ * naming what: `want` */
+static void assert_line_refused(const char *kb_line, const char *want)
+{
+    char text[sizeof k_loop + 320];
+    snprintf(text, sizeof text, "%s%s", k_loop, kb_line);
+    pg_schedule *t = NULL;
+    pg_clear_error();
+    assert_int_not_equal(pg_schedule_load_text(text, "bad.sched", &t), 0);
+    assert_null(t);
+    assert_non_null(strstr(pg_last_error(), want));
+}
+
 static void test_count_doubling_costs_the_round_trip(void **state)
 {
     (void)state;
@@ -117,14 +130,9 @@ static void test_roundtrip_parse_and_write(void **state)
     free(buf);
     pg_schedule_free(s);
 
-    char text[sizeof k_loop + 256];
-    snprintf(text, sizeof text, "%s%s", k_loop,
-             "kblocks mainloop count=4 stages=2 compute=2 issue=producer.producer_issue load=L release=H "
-             "calibrated_mean=2304 roundtrip=-3\n");
-    pg_clear_error();
-    assert_int_not_equal(pg_schedule_load_text(text, "bad.sched", &t), 0);
-    assert_null(t);
-    assert_non_null(strstr(pg_last_error(), "roundtrip= must be in [0, 1e6]"));
+    assert_line_refused("kblocks mainloop count=4 stages=2 compute=2 issue=producer.producer_issue load=L release=H "
+                        "calibrated_mean=2304 roundtrip=-3\n",
+                        "roundtrip= must be in [0, 1e6]");
     assert_non_null(strstr(pg_last_error(), "bad.sched:15"));
 }
 
@@ -216,13 +224,9 @@ static void test_fifo(void **state)
     assert_int_not_equal(pg_schedule_set(s, "kblocks.fifo=-1", 0), 0);
     assert_non_null(strstr(pg_last_error(), "kblocks.fifo"));
     pg_schedule_free(s);
-    char text[sizeof k_loop + 320];
-    snprintf(text, sizeof text, "%s%s", k_loop,
-             "kblocks mainloop count=6 stages=8 compute=384 issue=producer.producer_issue load=L release=H "
-             "calibrated_mean=2304 fifo=-2\n");
-    pg_clear_error();
-    assert_int_not_equal(pg_schedule_load_text(text, "bad.sched", &s), 0);
-    assert_non_null(strstr(pg_last_error(), "fifo= must be in [0, 1e6]"));
+    assert_line_refused("kblocks mainloop count=6 stages=8 compute=384 issue=producer.producer_issue load=L release=H "
+                        "calibrated_mean=2304 fifo=-2\n",
+                        "fifo= must be in [0, 1e6]");
 }
 
 int main(void)
