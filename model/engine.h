@@ -104,6 +104,12 @@ static inline double engine_start(const engine *E, int v, int64_t k)
 /* Run tile k's k-block loop from `start` (kblocks.c): b[j] = k-block j's
  * start, b[count] = the loop's end (+ extra). */
 void kblocks_run(engine *E, int64_t k, double start, double extra, double *b);
+/* How many of this SM's k-block loads are in flight at time t, one more
+ * included (the load being issued): `land`'s k-blocks 1 .. j - 1 and
+ * `prev_land`'s 1 .. n - 1 (NULL: none) that land after t (k-block 0's
+ * stage is the `first_load` term, not counted either time); kblocks.c's
+ * queue and the `inflight` line count with it. */
+int kblocks_in_flight(const double *land, int j, const double *prev_land, int n, double t);
 /* EVENT = the loop's step @frac of tile k: that fraction of the loop the
  * model ran (its start + frac x its duration). */
 double kblocks_at(const engine *E, int64_t k, double frac, int event);

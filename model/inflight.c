@@ -17,25 +17,15 @@
 #include "engine.h"
 #include "sched.h"
 
-/* loads of the loop of tiles k - 1 and k - 2 still in flight at t, plus one */
-static int loads_at(const engine *E, int64_t k, double t)
-{
-    const pg_schedule *s = E->s;
-    int n = 1;
-    for (int back = 1; back <= 2 && k - back >= 0; back++) {
-        const double *land = E->kb_land + ((k - back) % E->R) * s->kb_count;
-        for (int j = 1; j < s->kb_count; j++) /* k-block 0's stage is the first load itself */
-            n += land[j] > t;
-    }
-    return n;
-}
-
 double inflight_extra(engine *E, int64_t k, int dist, double end, double sample)
 {
     const pg_schedule *s = E->s;
     if (!s->if_line || dist != s->if_dist || k < 2 || E->kb_fit_load)
         return 0;
-    const int n = loads_at(E, k, end - sample);
+    /* the loops of tiles k - 1 and k - 2, as kblocks.c counts a load's queue */
+    const int nk = s->kb_count;
+    const int n = kblocks_in_flight(E->kb_land + ((k - 1) % E->R) * nk, nk, E->kb_land + ((k - 2) % E->R) * nk, nk,
+                                    end - sample);
     E->if_sum += n;
     E->if_n++;
     if (!s->if_on || E->lines_record_only || s->kb_stages != s->if_stages)

@@ -30,10 +30,7 @@
  * tile's ring nor the producer's `@F` events wait for it. */
 static double loop_extra(const pg_schedule *s) { return s->edges[s->in_edge[s->in_begin[s->kb_node]]].w; }
 
-/* How many of this SM's k-block loads are in flight at time t, this one
- * included: this tile's loads before k-block j and the previous tile's
- * (k-block 0's stage is the `first_load` term, not counted either time) */
-static int in_flight(const double *land, int j, const double *prev_land, int n, double t)
+int kblocks_in_flight(const double *land, int j, const double *prev_land, int n, double t)
 {
     int count = 1;
     for (int i = 1; i < j; i++)
@@ -112,7 +109,7 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
             issue = rel + handover;
         double lat = load;
         if (F > 0 || (count && E->kb_fit_load)) {
-            const int nf = in_flight(land, j, prev_land, n, issue);
+            const int nf = kblocks_in_flight(land, j, prev_land, n, issue);
             if (F > 0)
                 /* `load` carries colshare's factor; with whole=0 the queued part does not (M110) */
                 lat = load * (1 - F + F * queue_depth(E, nf, ncal) / ncal / E->kb_qdiv);
