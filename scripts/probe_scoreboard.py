@@ -100,9 +100,8 @@ def main(argv):
                     for k, v in (('n', 1), ('p', p), ('w', w), ('b', p and w)):
                         tot[(g, kind, k)] += v
                     if os.environ.get('V'):
-                        d = err
                         print('%s %s %-9s %-28s %+6.1f%% %-4s %-4s %s' % (os.path.basename(sd.rstrip('/')), g, kind,
-                              os.path.basename(row['path']), 100 * d, 'ok' if p else 'MISS', 'ok' if w else 'MISS',
+                              os.path.basename(row['path']), 100 * err, 'ok' if p else 'MISS', 'ok' if w else 'MISS',
                               ' '.join(k for k, v in row['waits'].items() if not v['ok'])))
     print('gpu       kernel    runs period waits both')
     for g in labels:

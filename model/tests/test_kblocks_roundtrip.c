@@ -72,17 +72,13 @@ static double closed_form(int count, double c, double rt)
     return b[count - 1] + c;
 }
 
-/* a kblocks line (appended to k_loop as bad.sched) is refused, the error
- * naming what: `want` */
+/* k_loop with this kblocks line is refused, the error naming `want`
+ * (sched_text.c's pg_test_refused) */
 static void assert_line_refused(const char *kb_line, const char *want)
 {
     char text[sizeof k_loop + 320];
     snprintf(text, sizeof text, "%s%s", k_loop, kb_line);
-    pg_schedule *t = NULL;
-    pg_clear_error();
-    assert_int_not_equal(pg_schedule_load_text(text, "bad.sched", &t), 0);
-    assert_null(t);
-    assert_non_null(strstr(pg_last_error(), want));
+    pg_test_refused(text, want);
 }
 
 static void test_count_doubling_costs_the_round_trip(void **state)
