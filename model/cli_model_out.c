@@ -271,6 +271,18 @@ static void evidence_print(FILE *f, const pg_schedule *s)
                     s->dists[d].name, 100 * FIT_FEW_BOUND_SHARE);
 }
 
+/* a `tmaqueue` penalty the fit could not settle (tmaqueue_fit.c, M120) */
+static void tmaqueue_print(FILE *f, const pg_schedule *s)
+{
+    if (!s->tq_on || s->tq_fit_state != SCH_TQ_UNSETTLED)
+        return;
+    fprintf(f,
+            "  tmaqueue: the penalty did not settle on this trace (the loads in the store's window still %+.0f cycles "
+            "against the others at penalty %.0f): they differ for another reason than the queue; kept the written "
+            "penalty=%.9g\n",
+            s->tq_fit_excess, s->tq_fit_reached, s->tq_penalty);
+}
+
 int fit_print_text(FILE *f, const pg_schedule *s, const pg_prediction *p, const pg_prediction *m, const pg_run *run)
 {
     char v[64] = "";
@@ -298,6 +310,7 @@ int fit_print_text(FILE *f, const pg_schedule *s, const pg_prediction *p, const 
     fprintf(f, "  critical cycle: %s (bottleneck %s)\n", p->critical_cycle, p->bottleneck);
     startup_print(f, s);
     evidence_print(f, s);
+    tmaqueue_print(f, s);
     return ferror(f) ? pg_fail("write error") : 0;
 }
 
@@ -336,6 +349,14 @@ int fit_print_json(FILE *f, const pg_schedule *s, const pg_prediction *p, const 
     json_prediction_body(&j, m);
     pg_json_object_end(&j);
     json_evidence(&j, s);
+    if (s->tq_on) {
+        pg_json_key(&j, "tmaqueue_fit");
+        pg_json_object_begin(&j);
+        pg_json_kv_bool(&j, "settled", s->tq_fit_state == SCH_TQ_SETTLED);
+        pg_json_kv_number(&j, "penalty", s->tq_penalty);
+        pg_json_kv_number(&j, "excess_left", s->tq_fit_excess);
+        pg_json_object_end(&j);
+    }
     pg_json_object_end(&j);
     return pg_json_finish(&j);
 }

@@ -9,6 +9,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* tmaqueue_fit.c's outcome (pg_schedule.tq_fit_state, M120) */
+enum { SCH_TQ_SETTLED = 0, SCH_TQ_UNSETTLED = 1 };
+
 #include "dist.h"
 #include "model.h"
 
@@ -314,6 +317,12 @@ struct pg_schedule {
     int tq_after_node, tq_win_slot;
     double tq_penalty;
     int tq_line;
+    /* `pegemm model fit`'s penalty (tmaqueue_fit.c, M120): SCH_TQ_SETTLED
+     * where its fixed point settled (or was not run), SCH_TQ_UNSETTLED where
+     * the window's excess did not fall and the written penalty was kept;
+     * then the excess left (cycles) at the penalty the steps reached */
+    int tq_fit_state;
+    double tq_fit_excess, tq_fit_reached;
     char tq_spec[3][SCH_NAME]; /* PHASE, after=, window= */
     /* `storewin PHASE after=STEP span=S gain=G [fit=0|1] [on=0|1]`
      * (model/storewin.c, docs/experiments.md M99): PHASE's k-block loop runs

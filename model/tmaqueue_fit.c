@@ -32,6 +32,21 @@ static int hit_gap(const pg_schedule *s, const unsigned char *hit, double *gap, 
     return 0;
 }
 
+/* The fixed point C += the excess runs at most TQ_STEPS steps and is taken
+ * where the excess fell to TQ_SETTLED of the first step's (or a cycle), or
+ * to a penalty of 0 with the window's tiles faster (the bound is the
+ * answer).  Where it did not fall (M120: bres's one-sided state, whose
+ * window tiles have their loads issued long before they are needed, so the
+ * replay's solved latency there is slack that no penalty removes), the
+ * written penalty stays and the schedule says so (tq_fit_state). */
+#define TQ_STEPS 6
+#define TQ_SETTLED 0.05
+
+static int settled(double gap, double first, double c)
+{
+    return fabs(gap) <= fmax(1, TQ_SETTLED * first) || (c == 0 && gap < 0);
+}
+
 int tmaqueue_fit(pg_schedule *s, double traced_mean)
 {
     if (!s->tq_on || !s->table)
@@ -41,20 +56,27 @@ int tmaqueue_fit(pg_schedule *s, double traced_mean)
         return pg_fail("out of memory");
     int rc = -1;
     char opt[64];
-    /* fixed point: C += the latency's excess on the tiles in the window */
-    double c = 0;
-    for (int it = 0;; it++) {
+    const double written = s->tq_penalty;
+    double c = 0, gap = 0, first = 0;
+    int64_t nhit = 0;
+    for (int it = 0; it < TQ_STEPS; it++) {
         snprintf(opt, sizeof opt, "tmaqueue.penalty=%.9g", c);
         memset(hit, 2, (size_t)s->table->rows);
-        if (pg_schedule_set(s, opt, 0) || kblocks_fit_hits(s, traced_mean, hit))
+        if (pg_schedule_set(s, opt, 0) || kblocks_fit_hits(s, traced_mean, hit) || hit_gap(s, hit, &gap, &nhit))
             goto done;
-        double gap;
-        int64_t nhit;
-        if (hit_gap(s, hit, &gap, &nhit))
-            goto done;
-        if (nhit == 0 || fabs(gap) < 1 || it == 5)
+        if (it == 0)
+            first = fabs(gap);
+        if (nhit == 0 || fabs(gap) < 1 || it == TQ_STEPS - 1)
             break;
         c = c + gap > 0 ? c + gap : 0;
+    }
+    s->tq_fit_state = nhit == 0 || settled(gap, first, c) ? SCH_TQ_SETTLED : SCH_TQ_UNSETTLED;
+    s->tq_fit_excess = gap;
+    s->tq_fit_reached = c;
+    if (s->tq_fit_state == SCH_TQ_UNSETTLED) {
+        snprintf(opt, sizeof opt, "tmaqueue.penalty=%.9g", written);
+        if (pg_schedule_set(s, opt, 0))
+            goto done;
     }
     rc = 0;
 done:
