@@ -300,8 +300,17 @@ static int fit_set_probes(fit_state *F)
     if (pg_schedule_option(s, "mainloop_delay", NULL, 0) == 0 && pg_schedule_set(s, opt, 0))
         return -1;
     /* the k-blocks per tile (bres64: 12 of 64); schedules without the option ignore it.
-     * Set before the stage count: the schedule checks stages against kblocks */
+     * Set before the stage count: the schedule checks stages against kblocks.
+     * The loop's tile compute is held at the written count first, so the
+     * run's count splits the tile and only fit_set_machine's work ratio
+     * scales it: a line written per k-block (h100-pingpong's) was scaled by
+     * the count and the ratio both, x (K / K0)^2 (M121) */
     if (run->kernel.tile_k > 0 && run->problem.shape.K > 0 && pg_schedule_option(s, "kblocks", NULL, 0) == 0) {
+        if (s->kb_node >= 0) {
+            snprintf(opt, sizeof opt, "kblocks.tile_compute=%.17g", s->kb_compute * s->kb_count);
+            if (pg_schedule_set(s, opt, 0))
+                return -1;
+        }
         snprintf(opt, sizeof opt, "kblocks=%lld", (long long)(run->problem.shape.K / run->kernel.tile_k));
         if (pg_schedule_set(s, opt, 0))
             return -1;

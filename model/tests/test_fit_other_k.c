@@ -1,0 +1,112 @@
+/* A fit at another K than the schedule was written for (model/fit.c
+ * fit_set_probes, docs/experiments.md M121): the k-block loop's tile compute
+ * follows the run's work once, whether the schedule writes it per tile
+ * (h100-bres: 2304/$kblocks) or per k-block (h100-pingpong: 512 each), and
+ * the self-fit reproduces the run.
+ * argv: traces/probes/h200/pingpong_ml_00000.h5 (pingpong at K = 768),
+ * traces/probes/h200_s40/pingpong_k1536.h5 (pingpong at K = 1,536: +43%
+ * before, its loop's compute scaled x 4), traces/probes/h200_s44/
+ * bres_k512_epi_02000.h5 (bres at K = 512). */
+#define _GNU_SOURCE
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model.h"
+#include "model_ext.h"
+#include "pg_error.h"
+#include "runfile.h"
+#include "sched.h"
+
+enum { PINGPONG_768, PINGPONG_1536, BRES_512, N_RUNS };
+static const char *g_path[N_RUNS];
+
+typedef struct {
+    pg_run run;
+    pg_schedule *s;
+    double model_period, measured_period;
+} fitted;
+
+static void fit_one(int which, fitted *f)
+{
+    memset(f, 0, sizeof *f);
+    const pg_model_opts o = {20000, 1, 0};
+    pg_prediction p, m;
+    if (pg_run_read(g_path[which], &f->run, PG_READ_TRACE) || pg_schedule_fit(&f->run, &f->s) ||
+        pg_model_predict(f->s, &o, &p) ||
+        pg_trace_summarize_period(&f->run.trace, f->s->machine.clock_hz, pg_schedule_period_phase(f->s), &m))
+        fail_msg("%s: %s", g_path[which], pg_last_error());
+    f->model_period = p.tile_period;
+    f->measured_period = m.tile_period;
+}
+
+static void fitted_free(fitted *f)
+{
+    pg_schedule_free(f->s);
+    pg_run_free(&f->run);
+}
+
+/* the loop's tensor-core cycles per tile: K / 128 k-blocks of 64 x N_tile x 128 at 8,192 FLOP a cycle */
+static double tile_compute(const pg_schedule *s)
+{
+    return s->kb_compute * s->kb_count;
+}
+
+static void expect_self_fit(const fitted *f, const char *what)
+{
+    const double err = f->model_period / f->measured_period - 1;
+    if (fabs(err) > 0.03)
+        fail_msg("%s: self-fit period %.1f against %.1f measured (%+.1f%%)", what, f->model_period,
+                 f->measured_period, 100 * err);
+}
+
+static void test_pingpong_other_k(void **state)
+{
+    (void)state;
+    fitted at768, at1536;
+    fit_one(PINGPONG_768, &at768);
+    fit_one(PINGPONG_1536, &at1536);
+    assert_int_equal(at1536.s->kb_count, 12);
+    assert_true(fabs(tile_compute(at768.s) - 3072) < 1);
+    assert_true(fabs(tile_compute(at1536.s) - 6144) < 1); /* 12,288 before M121 */
+    expect_self_fit(&at1536, "pingpong K = 1,536");
+    /* the loop's stall-free overhead is the SM's, not K's: 0 before (the
+     * extra compute ate it), ~240 at K = 768 */
+    assert_true(fabs(at1536.s->kb_fixed - at768.s->kb_fixed) < 600);
+    assert_true(at1536.s->kb_fixed > 0);
+    fitted_free(&at768);
+    fitted_free(&at1536);
+}
+
+static void test_bres_other_k(void **state)
+{
+    (void)state;
+    fitted f;
+    fit_one(BRES_512, &f);
+    assert_int_equal(f.s->kb_count, 4);
+    assert_true(fabs(tile_compute(f.s) - 1536) < 1); /* 4 x 384: unchanged by M121 */
+    expect_self_fit(&f, "bres K = 512");
+    fitted_free(&f);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 1 + N_RUNS) {
+        fprintf(stderr, "usage: %s PINGPONG_768.h5 PINGPONG_1536.h5 BRES_512.h5\n", argv[0]);
+        return 2;
+    }
+    for (int i = 0; i < N_RUNS; i++)
+        g_path[i] = argv[1 + i];
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pingpong_other_k),
+        cmocka_unit_test(test_bres_other_k),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
