@@ -18,6 +18,9 @@
 #   KBT_M119=1 scripts/gpu_kbt.sh OUTDIR    M119: pingpong at --epi-delay 0 / 1,600 / 3,200 and
 #                                           --mainloop-delay 1,000 / 2,000 / 3,000; bres K = 512 at
 #                                           --epi-delay 2,000 (each load against the machine's loads in flight)
+#   KBT_M122=1 scripts/gpu_kbt.sh OUTDIR    M122: pingpong at K = 512 / 640 / 768 / 1,024 / 1,280 /
+#                                           1,536 (zero delay) and K = 640 / 1,280 with --epi-delay
+#                                           1,000: does the tile's first load join the SM's FIFO at every K
 #   KBT_M113=1 scripts/gpu_kbt.sh OUTDIR    M113: bres at K = 768 (zero delay, --epi-delay 2,600) and
 #                                           K = 512 (zero delay, --epi-delay 1,400); pingpong at N = 768
 #                                           and 256 (zero delay): where the releases fall in the loop
@@ -84,6 +87,16 @@ if [ "${KBT_M119:-0}" = 1 ]; then
         kbt pp_ml$d --variant pingpong --mainloop-delay $d
     done
     KBT_K=512 kbt br_k512_epi2000 --variant bres --epi-delay 2000
+    [ $fails -eq 0 ]
+    exit
+fi
+if [ "${KBT_M122:-0}" = 1 ]; then
+    for k in 512 640 768 1024 1280 1536; do
+        KBT_K=$k kbt pp_k${k}_0 --variant pingpong
+    done
+    for k in 640 1280; do
+        KBT_K=$k kbt pp_k${k}_epi1000 --variant pingpong --epi-delay 1000
+    done
     [ $fails -eq 0 ]
     exit
 fi
