@@ -271,6 +271,14 @@ static void evidence_print(FILE *f, const pg_schedule *s)
                     s->dists[d].name, 100 * FIT_FEW_BOUND_SHARE);
 }
 
+/* a loop whose ring holds the whole tile (fit_evidence.c, M123) */
+static void loop_unmeasured_print(FILE *f, const pg_schedule *s)
+{
+    char note[256];
+    if (fit_loop_unmeasured(s, note, sizeof note))
+        fprintf(f, "  note: %s\n", note);
+}
+
 /* a `tmaqueue` penalty the fit could not settle (tmaqueue_fit.c, M120) */
 static void tmaqueue_print(FILE *f, const pg_schedule *s)
 {
@@ -311,6 +319,7 @@ int fit_print_text(FILE *f, const pg_schedule *s, const pg_prediction *p, const 
     startup_print(f, s);
     evidence_print(f, s);
     tmaqueue_print(f, s);
+    loop_unmeasured_print(f, s);
     return ferror(f) ? pg_fail("write error") : 0;
 }
 
@@ -349,6 +358,9 @@ int fit_print_json(FILE *f, const pg_schedule *s, const pg_prediction *p, const 
     json_prediction_body(&j, m);
     pg_json_object_end(&j);
     json_evidence(&j, s);
+    char note[256];
+    fit_loop_unmeasured(s, note, sizeof note);
+    pg_json_kv_string(&j, "loop_unmeasured", note);
     if (s->tq_on) {
         pg_json_key(&j, "tmaqueue_fit");
         pg_json_object_begin(&j);

@@ -109,6 +109,8 @@ static int report_text(FILE *f, const pg_validate_report *r)
         fprintf(f, "held few of the calibration's waits, so known from their longest values only (runs where they "
                    "bind more test them): %s\n",
                 r->thin_latencies);
+    if (r->loop_unmeasured[0])
+        fprintf(f, "note: %s\n", r->loop_unmeasured);
     for (int i = 0; i < r->n; i++)
         row_text(f, &r->rows[i]);
     kind_counts c;
@@ -174,6 +176,7 @@ static int report_json(FILE *f, const pg_validate_report *r)
     pg_json_kv_string(&j, "schedule", r->schedule);
     pg_json_kv_string(&j, "fitted_on", r->rows[0].path);
     pg_json_kv_string(&j, "thin_latencies", r->thin_latencies);
+    pg_json_kv_string(&j, "loop_unmeasured", r->loop_unmeasured);
     pg_json_kv_string(&j, "model_changes", r->model_changes);
     pg_json_kv_number(&j, "target_period_rel", PG_VALIDATE_PERIOD_REL);
     pg_json_kv_number(&j, "target_wait_rel", PG_VALIDATE_WAIT_REL);

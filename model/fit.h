@@ -127,5 +127,10 @@ int store_lines_fit(pg_schedule *s);
 int fit_latency_is_thin(const sch_dist *d);
 /* "NAME (B of S tiles), ..." of s's thin latencies into buf; their count. */
 int fit_thin_latencies(const pg_schedule *s, char *buf, size_t cap);
+/* A fitted `kblocks` loop whose ring holds the whole tile (count <= stages):
+ * every stage was issued before the loop began, so the in-loop load latency
+ * the fit solved for is bounded by the slack, not measured (M123).  The
+ * sentence into buf and 1, else "" and 0. */
+int fit_loop_unmeasured(const pg_schedule *s, char *buf, size_t cap);
 
 #endif

@@ -29,3 +29,17 @@ int fit_thin_latencies(const pg_schedule *s, char *buf, size_t cap)
     }
     return n;
 }
+
+int fit_loop_unmeasured(const pg_schedule *s, char *buf, size_t cap)
+{
+    if (cap)
+        buf[0] = '\0';
+    if (s->kb_node < 0 || s->kb_count > s->kb_stages)
+        return 0;
+    snprintf(buf, cap,
+             "the calibration's k-block loop has %d k-blocks on a %d-stage ring: every stage was issued before the "
+             "loop began, so its load latency is bounded by the slack, not measured; runs with more k-blocks than "
+             "stages rest on it",
+             s->kb_count, s->kb_stages);
+    return 1;
+}

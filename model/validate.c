@@ -198,6 +198,7 @@ int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n
         goto done;
     snprintf(out->schedule, sizeof out->schedule, "%s", pg_schedule_name(fit));
     fit_thin_latencies(fit, out->thin_latencies, sizeof out->thin_latencies);
+    fit_loop_unmeasured(fit, out->loop_unmeasured, sizeof out->loop_unmeasured);
     describe_changes(v, out->model_changes, sizeof out->model_changes);
     out->rows[0].path = cal_path;
     out->rows[0].self_fit = 1;

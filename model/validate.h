@@ -68,6 +68,9 @@ typedef struct {
      * FIT_FEW_BOUND_SHARE of them ("NAME (B of S tiles), ..."; "" none):
      * known from their longest values only (model/fit_evidence.c) */
     char thin_latencies[256];
+    /* the calibration's loop never waited on a load it issued (its ring holds
+     * the whole tile: fit_loop_unmeasured, M123; "" otherwise) */
+    char loop_unmeasured[256];
     /* the model changes made for every run, as given ("" none): "variant
      * P=V ...; set P=V ...; delta P=+V ..." -- a report read later says
      * what it was predicted with */

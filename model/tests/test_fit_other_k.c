@@ -23,6 +23,7 @@
 #include "model_ext.h"
 #include "pg_error.h"
 #include "runfile.h"
+#include "fit.h"
 #include "sched.h"
 
 enum { PINGPONG_768, PINGPONG_1536, BRES_512, N_RUNS };
@@ -77,6 +78,9 @@ static void test_pingpong_other_k(void **state)
     assert_true(fabs(tile_compute(at768.s) - 3072) < 1);
     assert_true(fabs(tile_compute(at1536.s) - 6144) < 1); /* 12,288 before M121 */
     expect_self_fit(&at1536, "pingpong K = 1,536");
+    char note[256];
+    assert_int_equal(fit_loop_unmeasured(at768.s, note, sizeof note), 0); /* 6 k-blocks on 4 stages */
+    assert_string_equal(note, "");
     /* the loop's stall-free overhead is the SM's, not K's: 0 before (the
      * extra compute ate it), ~240 at K = 768 */
     assert_true(fabs(at1536.s->kb_fixed - at768.s->kb_fixed) < 600);
@@ -93,6 +97,10 @@ static void test_bres_other_k(void **state)
     assert_int_equal(f.s->kb_count, 4);
     assert_true(fabs(tile_compute(f.s) - 1536) < 1); /* 4 x 384: unchanged by M121 */
     expect_self_fit(&f, "bres K = 512");
+    /* 4 k-blocks on 4 stages: the loop's latency is not measured (M123) */
+    char note[256];
+    assert_int_equal(fit_loop_unmeasured(f.s, note, sizeof note), 1);
+    assert_non_null(strstr(note, "4 k-blocks on a 4-stage ring"));
     fitted_free(&f);
 }
 
