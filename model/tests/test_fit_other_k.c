@@ -24,35 +24,11 @@
 #include "pg_error.h"
 #include "runfile.h"
 #include "fit.h"
+#include "fitted_run.h"
 #include "sched.h"
 
 enum { PINGPONG_768, PINGPONG_1536, BRES_512, N_RUNS };
 static const char *g_path[N_RUNS];
-
-typedef struct {
-    pg_run run;
-    pg_schedule *s;
-    double model_period, measured_period;
-} fitted;
-
-static void fit_one(int which, fitted *f)
-{
-    memset(f, 0, sizeof *f);
-    const pg_model_opts o = {20000, 1, 0};
-    pg_prediction p, m;
-    if (pg_run_read(g_path[which], &f->run, PG_READ_TRACE) || pg_schedule_fit(&f->run, &f->s) ||
-        pg_model_predict(f->s, &o, &p) ||
-        pg_trace_summarize_period(&f->run.trace, f->s->machine.clock_hz, pg_schedule_period_phase(f->s), &m))
-        fail_msg("%s: %s", g_path[which], pg_last_error());
-    f->model_period = p.tile_period;
-    f->measured_period = m.tile_period;
-}
-
-static void fitted_free(fitted *f)
-{
-    pg_schedule_free(f->s);
-    pg_run_free(&f->run);
-}
 
 /* the loop's tensor-core cycles per tile: K / 128 k-blocks of 64 x N_tile x 128 at 8,192 FLOP a cycle */
 static double tile_compute(const pg_schedule *s)
@@ -60,20 +36,20 @@ static double tile_compute(const pg_schedule *s)
     return s->kb_compute * s->kb_count;
 }
 
-static void expect_self_fit(const fitted *f, const char *what)
+static void expect_self_fit(const pg_fitted_run *f, const char *what)
 {
-    const double err = f->model_period / f->measured_period - 1;
+    const double err = f->model.tile_period / f->measured.tile_period - 1;
     if (fabs(err) > 0.03)
-        fail_msg("%s: self-fit period %.1f against %.1f measured (%+.1f%%)", what, f->model_period,
-                 f->measured_period, 100 * err);
+        fail_msg("%s: self-fit period %.1f against %.1f measured (%+.1f%%)", what, f->model.tile_period,
+                 f->measured.tile_period, 100 * err);
 }
 
 static void test_pingpong_other_k(void **state)
 {
     (void)state;
-    fitted at768, at1536;
-    fit_one(PINGPONG_768, &at768);
-    fit_one(PINGPONG_1536, &at1536);
+    pg_fitted_run at768, at1536;
+    pg_fitted_run_load(g_path[PINGPONG_768], 20000, &at768);
+    pg_fitted_run_load(g_path[PINGPONG_1536], 20000, &at1536);
     assert_int_equal(at1536.s->kb_count, 12);
     assert_true(fabs(tile_compute(at768.s) - 3072) < 1);
     assert_true(fabs(tile_compute(at1536.s) - 6144) < 1); /* 12,288 before M121 */
@@ -85,15 +61,15 @@ static void test_pingpong_other_k(void **state)
      * extra compute ate it), ~240 at K = 768 */
     assert_true(fabs(at1536.s->kb_fixed - at768.s->kb_fixed) < 600);
     assert_true(at1536.s->kb_fixed > 0);
-    fitted_free(&at768);
-    fitted_free(&at1536);
+    pg_fitted_run_free(&at768);
+    pg_fitted_run_free(&at1536);
 }
 
 static void test_bres_other_k(void **state)
 {
     (void)state;
-    fitted f;
-    fit_one(BRES_512, &f);
+    pg_fitted_run f;
+    pg_fitted_run_load(g_path[BRES_512], 20000, &f);
     assert_int_equal(f.s->kb_count, 4);
     assert_true(fabs(tile_compute(f.s) - 1536) < 1); /* 4 x 384: unchanged by M121 */
     expect_self_fit(&f, "bres K = 512");
@@ -101,7 +77,7 @@ static void test_bres_other_k(void **state)
     char note[256];
     assert_int_equal(fit_loop_unmeasured(f.s, note, sizeof note), 1);
     assert_non_null(strstr(note, "4 k-blocks on a 4-stage ring"));
-    fitted_free(&f);
+    pg_fitted_run_free(&f);
 }
 
 int main(int argc, char **argv)

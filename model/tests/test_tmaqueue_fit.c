@@ -19,6 +19,7 @@
 #include <math.h>
 
 #include "cli_model_out.h"
+#include "fitted_run.h"
 #include "model.h"
 #include "model_ext.h"
 #include "pg_error.h"
@@ -28,31 +29,8 @@
 enum { SETTLES, ONE_SIDED, N_RUNS };
 static const char *g_path[N_RUNS];
 
-typedef struct {
-    pg_run run;
-    pg_schedule *s;
-    pg_prediction model, measured;
-} fitted;
-
-static void fit_one(int which, fitted *f)
-{
-    memset(f, 0, sizeof *f);
-    const pg_model_opts o = {20000, 1, 0};
-    if (pg_run_read(g_path[which], &f->run, PG_READ_TRACE) || pg_schedule_fit(&f->run, &f->s) ||
-        pg_model_predict(f->s, &o, &f->model) ||
-        pg_trace_summarize_period(&f->run.trace, f->s->machine.clock_hz, pg_schedule_period_phase(f->s),
-                                  &f->measured))
-        fail_msg("%s: %s", g_path[which], pg_last_error());
-}
-
-static void fitted_free(fitted *f)
-{
-    pg_schedule_free(f->s);
-    pg_run_free(&f->run);
-}
-
 /* the fit's text report, as `pegemm model fit` prints it */
-static char *report_of(const fitted *f)
+static char *report_of(const pg_fitted_run *f)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -66,22 +44,22 @@ static char *report_of(const fitted *f)
 static void test_settles(void **state)
 {
     (void)state;
-    fitted f;
-    fit_one(SETTLES, &f);
+    pg_fitted_run f;
+    pg_fitted_run_load(g_path[SETTLES], 20000, &f);
     assert_int_equal(f.s->tq_fit_state, SCH_TQ_SETTLED);
     assert_true(f.s->tq_penalty > 100 && f.s->tq_penalty < 400);
     assert_true(fabs(f.s->tq_fit_excess) < 1);
     char *text = report_of(&f);
     assert_null(strstr(text, "did not settle"));
     free(text);
-    fitted_free(&f);
+    pg_fitted_run_free(&f);
 }
 
 static void test_one_sided_keeps_written(void **state)
 {
     (void)state;
-    fitted f;
-    fit_one(ONE_SIDED, &f);
+    pg_fitted_run f;
+    pg_fitted_run_load(g_path[ONE_SIDED], 20000, &f);
     assert_int_equal(f.s->tq_fit_state, SCH_TQ_UNSETTLED);
     assert_true(f.s->tq_penalty == 0);                  /* h100-bres's written penalty */
     assert_true(f.s->tq_fit_reached > 1000);             /* where the steps had got to */
@@ -94,7 +72,7 @@ static void test_one_sided_keeps_written(void **state)
     assert_non_null(strstr(text, "tmaqueue: the penalty did not settle"));
     assert_non_null(strstr(text, "kept the written penalty=0"));
     free(text);
-    fitted_free(&f);
+    pg_fitted_run_free(&f);
 }
 
 int main(int argc, char **argv)
