@@ -74,8 +74,10 @@ int tmaqueue_fit(pg_schedule *s, double traced_mean)
     s->tq_fit_excess = gap;
     s->tq_fit_reached = c;
     if (s->tq_fit_state == SCH_TQ_UNSETTLED) {
+        /* the written penalty, and the loop's per-tile latencies solved again at it */
         snprintf(opt, sizeof opt, "tmaqueue.penalty=%.9g", written);
-        if (pg_schedule_set(s, opt, 0))
+        memset(hit, 2, (size_t)s->table->rows);
+        if (pg_schedule_set(s, opt, 0) || kblocks_fit_hits(s, traced_mean, hit))
             goto done;
     }
     rc = 0;
