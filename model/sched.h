@@ -9,11 +9,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* tmaqueue_fit.c's outcome (pg_schedule.tq_fit_state, M120) */
-enum { SCH_TQ_SETTLED = 0, SCH_TQ_UNSETTLED = 1 };
-
 #include "dist.h"
 #include "model.h"
+
+/* tmaqueue_fit.c's outcome (pg_schedule.tq_fit_state, M120) */
+enum { SCH_TQ_SETTLED = 0, SCH_TQ_UNSETTLED = 1 };
 
 #define SCH_NAME 48
 #define SCH_MAX_OPTIONS 16

@@ -59,7 +59,7 @@ int tmaqueue_fit(pg_schedule *s, double traced_mean)
     const double written = s->tq_penalty;
     double c = 0, gap = 0, first = 0;
     int64_t nhit = 0;
-    for (int it = 0; it < TQ_STEPS; it++) {
+    for (int it = 0;; it++) { /* ends at the last step, below */
         snprintf(opt, sizeof opt, "tmaqueue.penalty=%.9g", c);
         memset(hit, 2, (size_t)s->table->rows);
         if (pg_schedule_set(s, opt, 0) || kblocks_fit_hits(s, traced_mean, hit) || hit_gap(s, hit, &gap, &nhit))
