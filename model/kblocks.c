@@ -81,17 +81,6 @@ static double kblock_start(const pg_schedule *s, const double *b, int j, double 
     return t;
 }
 
-/* ring= (M126): what a load's latency is multiplied by for the ring the
- * loop runs (stages x one k-block's compute) against the calibration's:
- * by Little's law at the calibration's bandwidth, every SM's loads in
- * flight scale with the ring, so the share `ring` of the latency does */
-static double ring_factor(const pg_schedule *s)
-{
-    if (!(s->kb_ring > 0) || !(s->kb_ring_cal > 0))
-        return 1;
-    return 1 - s->kb_ring + s->kb_ring * s->kb_stages * s->kb_compute / s->kb_ring_cal;
-}
-
 /* the loop from `start` with load latency `load`: b[j] = k-block j's start,
  * land[j] its stage's landing; returns the loop's end.  With `queue=` a
  * load's latency grows with the loads in flight at its issue (Little's law
@@ -107,7 +96,6 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
     double *land = E->kb_land + (k % R) * n;
     const double F = s->kb_queue, ncal = s->kb_inflight > 0 ? s->kb_inflight : st;
     double issue = engine_start(E, s->kb_issue_node, k), end = start + c;
-    load *= ring_factor(s);
     b[0] = start;
     land[0] = start;
     for (int j = 1; j < n; j++) {
@@ -134,8 +122,6 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
                 E->kb_run_count++;
             }
         }
-        if (getenv("PG_EXP_FS"))
-            lat *= 1 - atof(getenv("PG_EXP_FS")) + atof(getenv("PG_EXP_FS")) * st / 4.0;
         double landed = issue + lat + tmaqueue_extra(E, k, start, issue + lat, hit);
         if (s->kb_fifo > 0) /* no sooner than fifo= after the load the SM issued before it */
             landed = fmax(landed, fifo_previous(land, j, prev_land, n) + s->kb_fifo);

@@ -116,7 +116,7 @@ static int spec_optional(pg_schedule *s, const char *key, double max, const char
 static int kb_check_words(pg_schedule *s, char *phase, size_t n)
 {
     static const char *const keys[] = {"count", "stages", "compute", "issue", "load", "release", "calibrated_mean",
-                                       "queue", "queue_mean", "inflight", "ring", "ring_cal", "roundtrip", "fifo", "fixed", "fixed_mode", "boundaries", "shift_count",
+                                       "queue", "queue_mean", "inflight", "roundtrip", "fifo", "fixed", "fixed_mode", "boundaries", "shift_count",
                                        "shift_stages", NULL};
     const char *p = s->kb_spec;
     for (int first = 1; *p; first = 0) {
@@ -136,7 +136,7 @@ static int kb_check_words(pg_schedule *s, char *phase, size_t n)
             if (!ok)
                 return FAIL(s->kb_line, "kblocks: '%.*s': expected KEY=VALUE with KEY one of count, stages, compute, "
                                         "issue, load, release, calibrated_mean, queue, queue_mean, inflight, "
-                                        "ring, ring_cal, roundtrip, fifo, fixed, boundaries, shift1..shift16, shift_count, "
+                                        "roundtrip, fifo, fixed, boundaries, shift1..shift16, shift_count, "
                                         "shift_stages",
                             (int)len, p);
         }
@@ -177,10 +177,6 @@ static int kb_optional(pg_schedule *s)
     if (spec_optional(s, "queue", 1, "[0, 1]", "the share of the load latency that is queueing", &s->kb_queue) ||
         spec_optional(s, "queue_mean", 1, "{0, 1}", "1: by the run's mean loads in flight", &s->kb_queue_mean) ||
         spec_optional(s, "inflight", 1024, "[0, 1024]", "0: the stage count", &s->kb_inflight) ||
-        spec_optional(s, "ring", 1, "[0, 1]", "the share of the load latency that follows the ring's capacity",
-                      &s->kb_ring) ||
-        spec_optional(s, "ring_cal", 1e9, "[0, 1e9] cycles", "the calibration's stages x k-block compute",
-                      &s->kb_ring_cal) ||
         spec_optional(s, "roundtrip", 1e6, "[0, 1e6] cycles", "the consumer's wgmma round trip", &s->kb_roundtrip) ||
         spec_optional(s, "fifo", 1e6, "[0, 1e6] cycles", "the SM's least gap between its loads' landings", &s->kb_fifo) ||
         spec_optional(s, "fixed", 1e6, "[0, 1e6] cycles", "the loop's cycles besides its k-blocks", &s->kb_fixed) ||
@@ -265,11 +261,6 @@ int sch_kblocks_resolve(pg_schedule *s)
     s->kb_fixed_named = spec_value(s->kb_spec, "fixed", v, sizeof v);
     s->kb_count = (int)count;
     s->kb_stages = (int)stages;
-    /* the ring its latencies were measured at must be stated: from the
-     * line's own stages= it would follow a --set stages= and move nothing */
-    if (s->kb_ring > 0 && !(s->kb_ring_cal > 0))
-        return FAIL(s->kb_line, "kblocks ring= needs ring_cal= (stages x compute of the ring the load latency was "
-                                "measured at; `pegemm model fit` sets it)");
     s->kb_tile_form = 0;
     int kn;
     if (kb_phase_node(s, phase, &kn) || kb_issue_and_latencies(s, kn))
@@ -325,8 +316,6 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
                 : strcmp(stat, "shift_count") == 0     ? &s->kb_shift_count
                 : strcmp(stat, "shift_stages") == 0    ? &s->kb_shift_stages
                 : strcmp(stat, "inflight") == 0        ? &s->kb_inflight
-                : strcmp(stat, "ring") == 0            ? &s->kb_ring
-                : strcmp(stat, "ring_cal") == 0        ? &s->kb_ring_cal
                 : strcmp(stat, "roundtrip") == 0       ? &s->kb_roundtrip
                 : strcmp(stat, "fifo") == 0            ? &s->kb_fifo
                 : strcmp(stat, "fixed") == 0           ? &s->kb_fixed
@@ -336,19 +325,17 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
         return pg_fail("'%s': %s", param,
                        s->kb_node < 0 ? "this schedule has no kblocks line"
                                       : "kblocks takes compute, tile_compute, calibrated_mean, queue, queue_mean, "
-                                        "inflight, ring, ring_cal, roundtrip, fifo, fixed, fixed_mode, boundaries, "
-                                        "shift1..shift16, "
+                                        "inflight, roundtrip, fifo, fixed, fixed_mode, boundaries, shift1..shift16, "
                                         "shift_count, shift_stages");
     const double scale = tile ? s->kb_count : 1;
     double v = relative ? *f * scale + value : value;
     const int cycles = f == &s->kb_roundtrip || f == &s->kb_fixed || f == &s->kb_fifo;
     const int shape = f == &s->kb_shift_count || f == &s->kb_shift_stages;
     const int flag = f == &s->kb_queue_mean || f == &s->kb_boundaries || f == &s->kb_fixed_mode;
-    if (!(v >= 0) || ((f == &s->kb_queue || f == &s->kb_ring) && v > 1) || (f == &s->kb_ring_cal && v > 1e9) || (flag && v != 0 && v != 1) ||
+    if (!(v >= 0) || (f == &s->kb_queue && v > 1) || (flag && v != 0 && v != 1) ||
         ((f == &s->kb_inflight || shape) && v > 1024) || (cycles && v > 1e6))
         return pg_fail("'%s' must be >= 0%s", param,
-                       f == &s->kb_queue || f == &s->kb_ring ? " and <= 1"
-                       : f == &s->kb_ring_cal ? " and <= 1e9"
+                       f == &s->kb_queue      ? " and <= 1"
                        : flag                 ? " and 0 or 1"
                        : f == &s->kb_inflight || shape ? " and <= 1024"
                        : cycles               ? " and <= 1e6"
@@ -372,7 +359,7 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
         count[0] = '\0';
     char *save = NULL;
     int first = 1, wrote_inflight = 0, wrote_roundtrip = 0, wrote_fixed = 0, wrote_qmean = 0, wrote_bound = 0,
-        wrote_fmode = 0, wrote_fifo = 0, wrote_ring_cal = 0;
+        wrote_fmode = 0, wrote_fifo = 0;
     for (char *tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), first = 0) {
         if (shift_key(tok, strlen(tok)))
             continue; /* written below, from the fitted values */
@@ -392,10 +379,6 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
             fprintf(f, "boundaries=%.9g", s->kb_boundaries), wrote_bound = 1;
         else if (strncmp(tok, "queue_mean=", 11) == 0)
             fprintf(f, "queue_mean=%.9g", s->kb_queue_mean), wrote_qmean = 1;
-        else if (strncmp(tok, "ring=", 5) == 0 && !strchr(tok, '$'))
-            fprintf(f, "ring=%.9g", s->kb_ring);
-        else if (strncmp(tok, "ring_cal=", 9) == 0)
-            fprintf(f, "ring_cal=%.9g", s->kb_ring_cal), wrote_ring_cal = 1;
         else if (strncmp(tok, "inflight=", 9) == 0)
             fprintf(f, "inflight=%.9g", s->kb_inflight), wrote_inflight = 1;
         else if (strncmp(tok, "roundtrip=", 10) == 0 && !strchr(tok, '$'))
@@ -424,8 +407,6 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
         fprintf(f, " queue_mean=%.9g", s->kb_queue_mean);
     if (!wrote_inflight && s->kb_inflight > 0)
         fprintf(f, " inflight=%.9g", s->kb_inflight);
-    if (!wrote_ring_cal && s->kb_ring > 0)
-        fprintf(f, " ring_cal=%.9g", s->kb_ring_cal);
     /* a --set kblocks.roundtrip= on a line without the key: the written
      * schedule must run the loop the prediction ran */
     if (!wrote_roundtrip && s->kb_roundtrip > 0)

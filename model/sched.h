@@ -261,18 +261,6 @@ struct pg_schedule {
      * queue=0 (default): the latency as replayed (docs/experiments.md M25) */
     double kb_queue, kb_inflight;
     double kb_queue_mean; /* 1: queue= scales by the run's mean loads in flight, not each load's own (M46) */
-    /* ring= (0..1, docs/experiments.md M126, M127): the share of a k-block
-     * load's latency that scales with the ring's capacity, stages x one
-     * k-block's compute (its bytes, at a fixed tile), against ring_cal=, the
-     * calibration's (required with ring=; `pegemm model fit` sets it): what
-     * every SM keeps in flight when the ring limits it.  A ring of 3 stages
-     * where 4 were fitted takes 3/4 of the latency at ring=1 (Little's law
-     * at a fixed bandwidth; h100-pingpong has 0.6, M127); a ring of twice
-     * the stages of half the k-block, the same.  Unlike queue=, it does not
-     * follow the count in flight at a load's own issue, which a probe's
-     * delay moves on one SM without moving what every SM keeps in flight.
-     * 0 (default): off */
-    double kb_ring, kb_ring_cal;
     /* boundaries=1 (M46): the N-th event ROLE.STEP@F on the loop (edges in
      * order, kb_event = N - 1) with F x count a whole number j is k-block
      * j's start plus kb_shift[N - 1] (shiftN=: the fit's mean offset of the

@@ -79,7 +79,7 @@ static void bad_lines_are_refused(void **st)
     assert_int_not_equal(pg_schedule_set(s, "storewin.gain=-1", 0), 0);
     assert_int_not_equal(pg_schedule_set(s, "storewin.on=2", 0), 0);
     assert_int_not_equal(pg_schedule_set(s, "storewin.width=1", 0), 0);
-    assert_true(s->wn_gain == 0.25 && s->wn_on == 1); /* refused: unchanged (the option is on, M127) */
+    assert_true(s->wn_gain == 0.25 && s->wn_on == 0); /* refused: unchanged (the option is off) */
     pg_schedule_free(s);
     free(text);
 }
@@ -95,7 +95,7 @@ static void the_line_is_written_back(void **st)
     char *buf = pg_test_schedule_text(s, NULL);
     assert_non_null(strstr(buf, "storewin mainloop after=epilogue_store span=2500 gain=0.2125 fit=1 on=$storewin\n"));
     assert_int_equal(pg_schedule_load_text(buf, "again.sched", &t), 0);
-    assert_true(t->wn_span == 2500 && t->wn_gain == 0.2125 && t->wn_fit == 1 && t->wn_on == 1);
+    assert_true(t->wn_span == 2500 && t->wn_gain == 0.2125 && t->wn_fit == 1 && t->wn_on == 0);
     free(buf);
     free(text);
     pg_schedule_free(t);
@@ -125,10 +125,9 @@ static void the_fit_measures_the_gain(void **st)
     (void)st;
     pg_run run;
     pg_schedule *on = NULL, *off = NULL;
-    /* on by default since M127; storewin=0 fits the same schedule without it */
-    const char *variant[] = {"storewin=0"};
-    if (pg_run_read(g_pingpong, &run, PG_READ_TRACE) || pg_schedule_fit(&run, &on) ||
-        pg_schedule_fit_variant(&run, "h100-pingpong", variant, 1, &off))
+    const char *variant[] = {"storewin=1"};
+    if (pg_run_read(g_pingpong, &run, PG_READ_TRACE) ||
+        pg_schedule_fit_variant(&run, "h100-pingpong", variant, 1, &on) || pg_schedule_fit(&run, &off))
         fail_msg("%s", pg_last_error());
     assert_true(on->wn_on == 1 && off->wn_on == 0);
     assert_true(on->wn_gain > 0.12 && on->wn_gain < 0.40); /* 0.22 */
