@@ -11,13 +11,11 @@
  * Carlo seed, not the target.
  * argv: traces/probes/h200_s57/pingpong_ml_00000.h5, then its
  * pingpong_s2_epi_00900, pingpong_s2_ml_02000 and pingpong_s3_ml_01500. */
-#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 #include <cmocka.h>
 
