@@ -8,6 +8,7 @@
 #include "pg_error.h"
 #include "pg_json.h"
 #include "pg_svg.h"
+#include "predict_run.h"
 #include "sched.h"
 
 static void json_stat(pg_json *j, const pg_stat *st)
@@ -25,6 +26,7 @@ static void json_prediction_body(pg_json *j, const pg_prediction *p)
 {
     pg_json_kv_number(j, "tile_period", p->tile_period);
     pg_json_kv_number(j, "tile_period_ci95", p->tile_period_ci95);
+    pg_json_kv_number(j, "tile_period_chain", p->tile_period_chain);
     pg_json_kv_number(j, "cycle_time_deterministic", p->cycle_time_deterministic);
     pg_json_kv_string(j, "critical_cycle", p->critical_cycle);
     pg_json_kv_string(j, "bottleneck", p->bottleneck);
@@ -102,6 +104,10 @@ int model_print_text(FILE *f, const pg_schedule *s, const pg_model_opts *o, cons
     fprintf(f, "Monte Carlo (%lld tiles, seed %llu%s)\n", (long long)o->tiles, (unsigned long long)o->seed,
             o->deterministic ? ", deterministic" : "");
     fprintf(f, "  tile period             %.1f +- %.1f cycles (95%% CI)\n", p->tile_period, p->tile_period_ci95);
+    if (isfinite(p->tile_period_chain))
+        fprintf(f, "  steady chain            %.1f cycles (the period above is the run's own: each unit from an empty "
+                   "pipeline, its first %d gaps left out)\n",
+                p->tile_period_chain, PG_RUN_FILL_GAPS);
     if (p->startup_shift != 0)
         fprintf(f, "  start-up transient      %+.1f cycles of it (%.4g tiles per unit against the calibration's %.4g)\n",
                 p->startup_shift, s->machine.tiles / s->machine.units, s->wu_tiles);

@@ -45,6 +45,9 @@ static void row_text(FILE *f, const pg_validate_row *row)
         fprintf(f, "    (of the predicted period, %+.0f cycles: the calibration's start-up transient at this run's tiles "
                    "per SM)\n",
                 row->startup_shift);
+    if (isfinite(row->period_chain) && fabs(row->period_predicted / row->period_chain - 1) > 0.005)
+        fprintf(f, "    (the steady chain alone: %.1f, %+.1f%%: the phase this run's start gives the roles holds)\n",
+                row->period_chain, 100 * (row->period_chain / row->period_measured - 1));
     if (isfinite(row->l2_kept) && row->l2_kept != row->l2_kept_cal)
         fprintf(f, "    (%.0f%% of its %.1f MB working set kept in the L2 between launches, the calibration's %.0f%%: "
                    "the l2reuse line's loads moved)\n",
@@ -149,6 +152,7 @@ static void row_json(pg_json *j, const pg_validate_row *row)
     pg_json_kv_number(j, "tile_period_predicted", row->period_predicted);
     pg_json_kv_bool(j, "tile_period_ok", row->period_ok);
     pg_json_kv_number(j, "startup_shift_cycles", row->startup_shift);
+    pg_json_kv_number(j, "tile_period_chain", row->period_chain);
     pg_json_kv_number(j, "l2_working_set_bytes", row->l2_working_set);
     pg_json_kv_number(j, "l2_kept", row->l2_kept);
     pg_json_kv_number(j, "l2_kept_calibration", row->l2_kept_cal);

@@ -80,7 +80,7 @@ void engine_reset(engine *E, uint64_t seed)
     E->block_left = 0;
     E->unit_row0 = -1;
     const sch_table *T = E->s->table;
-    if (T && E->s->machine.whole_run && T->nunits > 0 && !E->means_only) {
+    if (T && E->s->machine.whole_run && T->nunits > 0 && !E->means_only && !E->no_replay) {
         /* a unit from an empty pipeline: replay one traced SM from its first tile */
         E->unit_row0 = T->unit_first[rng_below(&E->r, (uint64_t)T->nunits)];
         E->row = E->unit_row0 - 1;

@@ -32,6 +32,10 @@ typedef struct {
     double dq[SCH_MAX_NODES];    /* slot -> `dramq` x `l2reuse` factor on its samples, replayed ones included */
     double kb_qdiv; /* what a `kblocks` loop divides its load's queued part by (colshare whole=0, M110; else 1) */
     int means_only; /* deterministic: every sample at its mean */
+    /* engine_reset on a fitted run: 0 replays a traced SM from its first
+     * tile (its start-up swing with it); 1 draws rows as the steady chain
+     * does, from an empty pipeline (predict_run.c) */
+    int no_replay;
     /* kblocks_fit's replay (non-NULL): each tile's loop solves for the load
      * latency that gives its sampled phase, stored here by table row */
     double *kb_fit_load;

@@ -20,12 +20,14 @@
 double inflight_extra(engine *E, int64_t k, int dist, double end, double sample)
 {
     const pg_schedule *s = E->s;
-    if (!s->if_line || dist != s->if_dist || k < 2 || E->kb_fit_load)
+    if (!s->if_line || dist != s->if_dist || k < 1 || E->kb_fit_load)
         return 0;
-    /* the loops of tiles k - 1 and k - 2, as kblocks.c counts a load's queue */
+    /* the loops of tiles k - 1 and k - 2, as kblocks.c counts a load's queue
+     * (tile 1: tile 0's alone; skipping it started the model's second
+     * warpgroup a full calibrated latency late, docs/experiments.md M128) */
     const int nk = s->kb_count;
-    const int n = kblocks_in_flight(E->kb_land + ((k - 1) % E->R) * nk, nk, E->kb_land + ((k - 2) % E->R) * nk, nk,
-                                    end - sample);
+    const int n = kblocks_in_flight(E->kb_land + ((k - 1) % E->R) * nk, nk,
+                                    k >= 2 ? E->kb_land + ((k - 2) % E->R) * nk : NULL, nk, end - sample);
     E->if_sum += n;
     E->if_n++;
     if (!s->if_on || E->lines_record_only || s->kb_stages != s->if_stages)

@@ -63,6 +63,10 @@ typedef struct {
 
 typedef struct {
     double tile_period, tile_period_ci95;  /* cycles per tile per SM (per CTA pair for b200) */
+    /* a fitted run's steady chain, where the run's own period (every unit
+     * from an empty pipeline, predict_run.c) replaced it; NAN otherwise.
+     * The ci95 above is the chain's. */
+    double tile_period_chain;
     double cycle_time_deterministic;      /* max cycle mean of the max-plus recurrence */
     char critical_cycle[128];             /* e.g. "epilogue.phase1 -> mma.epi_wait (acc buffers)" */
     char bottleneck[64];                  /* role or resource that bounds the period */

@@ -12,6 +12,7 @@
 #include "maxplus.h"
 #include "model.h"
 #include "model_ext.h"
+#include "predict_run.h"
 #include "sched.h"
 #include "pg_error.h"
 
@@ -313,6 +314,7 @@ static int finish_prediction(const pg_schedule *s, const pg_model_opts *o, int w
 static int predict_core(const pg_schedule *s, const pg_model_opts *o, pg_prediction *out, int with_wall)
 {
     memset(out, 0, sizeof *out);
+    out->tile_period_chain = NAN;
     const int64_t N = o->tiles > 0 ? o->tiles : 100000;
     if (N < 100)
         return pg_fail("--tiles must be at least 100 (got %lld)", (long long)N);
@@ -330,8 +332,15 @@ static int predict_core(const pg_schedule *s, const pg_model_opts *o, pg_predict
         goto done;
     eng = 1;
     run_steady(s, &E, &T, N, W, M, out);
-    if (with_wall && s->machine.whole_run && !o->deterministic && run_whole(s, o, &E, &T, M, out))
-        goto done;
+    if (with_wall && s->machine.whole_run && !o->deterministic) {
+        if (run_whole(s, o, &E, &T, M, out))
+            goto done;
+        const double run = predict_run_period(s, o, &E);
+        if (isfinite(run)) { /* the run's own period replaces the chain's (predict_run.c) */
+            out->tile_period_chain = out->tile_period;
+            out->tile_period = run;
+        }
+    }
     if (finish_prediction(s, o, with_wall, out))
         goto done;
     rc = 0;

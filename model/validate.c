@@ -43,6 +43,7 @@ static void compare(pg_validate_row *row, const pg_prediction *m, const pg_predi
     row->period_measured = m->tile_period;
     row->period_predicted = p->tile_period;
     row->startup_shift = p->startup_shift;
+    row->period_chain = p->tile_period_chain;
     row->l2_working_set = p->l2_working_set;
     row->l2_kept = p->l2_kept;
     row->l2_kept_cal = p->l2_kept_cal;

@@ -51,6 +51,7 @@ typedef struct {
     pg_whatif whatif;    /* whatif.why_not set: nothing below is filled */
     double period_measured, period_predicted;
     double startup_shift; /* cycles of period_predicted from the `warmup` line (0: none) */
+    double period_chain;  /* the steady chain's period where the run's own replaced it (NAN: none) */
     double l2_working_set, l2_kept, l2_kept_cal; /* the `l2reuse` line's working set (bytes), share kept, and
                                                     the calibration's share (NAN: none) */
     int period_ok;

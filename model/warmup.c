@@ -64,6 +64,8 @@ void warmup_apply(const pg_schedule *s, pg_prediction *p)
     if (d == 0)
         return;
     p->tile_period += d;
+    if (isfinite(p->tile_period_chain))
+        p->tile_period_chain += d;
     p->startup_shift = d;
     if (isfinite(p->wall_ms) && s->machine.clock_hz > 0) {
         /* each unit's gaps all move by d */
