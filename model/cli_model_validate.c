@@ -46,7 +46,8 @@ static void row_text(FILE *f, const pg_validate_row *row)
                    "per SM)\n",
                 row->startup_shift);
     if (isfinite(row->period_chain) && fabs(row->period_predicted / row->period_chain - 1) > 0.005)
-        fprintf(f, "    (the steady chain alone: %.1f, %+.1f%%: the phase this run's start gives the roles holds)\n",
+        fprintf(f, "    (the steady chain alone: %.1f, %+.1f%%: the run keeps a state its start set, which the chain's "
+                   "long average loses)\n",
                 row->period_chain, 100 * (row->period_chain / row->period_measured - 1));
     if (isfinite(row->l2_kept) && row->l2_kept != row->l2_kept_cal)
         fprintf(f, "    (%.0f%% of its %.1f MB working set kept in the L2 between launches, the calibration's %.0f%%: "

@@ -1,7 +1,9 @@
 /* pg_model_predict: deterministic equilibrium (max-plus), the stochastic
  * equilibrium (Monte Carlo over the recurrence: waits, phases, tile period
  * with batch-means confidence intervals), wall clock over all units, TFLOPS,
- * and the Clark closed form. */
+ * and the Clark closed form.  A fitted run (`whole_run`) takes its waits,
+ * phases and period from every unit's run from an empty pipeline
+ * (predict_run.c for the period), the chain's period kept beside it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
