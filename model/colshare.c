@@ -20,6 +20,14 @@
  * many this SM has out) and 1 - F parts the read itself, so only that part
  * moves: colshare_queued_divisor() gives the factor the loop takes back
  * off the queued part.  whole=1 (M83's, the default) moves it all.
+ * whole=2 (M130): all of it where the run has fewer column blocks than the
+ * calibration (factor > 1), the unqueued part where it has more.  With
+ * fewer, DRAM serves more of each tile's bytes (pingpong at N = 256 reads
+ * its whole A block there: 81,920 B a tile against 49,152 at N = 768, the
+ * H200's DRAM at ~3.1 TB/s against ~2.0), so the loads in flight ahead of
+ * this SM's are served slower too and its queue grows with the read; with
+ * more, the extra reads are L2 hits and the queue stays what the ring
+ * holds.
  *
  * This file is the line's engine part; its parse is in colshare_parse.c,
  * its fit (B = B0 = the run's N / tile_n) in colshare_fit.c. */
@@ -42,8 +50,10 @@ double colshare_factor(const pg_schedule *s, int dist)
 }
 
 /* What the k-block loop divides its load's queued part by (its `load`
- * already carries colshare_factor): the factor with whole=0, else 1. */
+ * already carries colshare_factor): the factor where the queue does not
+ * move (whole=0; whole=2 at more column blocks), else 1. */
 double colshare_queued_divisor(const pg_schedule *s, int dist)
 {
-    return s->cs_whole == 0 ? colshare_factor(s, dist) : 1;
+    const double f = colshare_factor(s, dist);
+    return s->cs_whole == 0 || (s->cs_whole == 2 && f < 1) ? f : 1;
 }

@@ -9,14 +9,16 @@
 #include "sched.h"
 
 #define CSFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->cs_line))
-#define CS_USAGE "usage: colshare LATENCY... blocks=B cal_blocks=B0 ratio=R [whole=0|1] [on=0|1]"
-#define CS_RANGE "(blocks and cal_blocks >= 1, 0 < ratio <= 4, whole and on 0|1)"
+#define CS_USAGE "usage: colshare LATENCY... blocks=B cal_blocks=B0 ratio=R [whole=0|1|2] [on=0|1]"
+#define CS_RANGE "(blocks and cal_blocks >= 1, 0 < ratio <= 4, whole 0|1|2, on 0|1)"
 
 static const char *const k_keys[] = {"blocks", "cal_blocks", "ratio", "on", "whole", NULL};
 
 static int key_ok(const char *key, double v)
 {
-    if (strcmp(key, "on") == 0 || strcmp(key, "whole") == 0)
+    if (strcmp(key, "whole") == 0)
+        return v == 0 || v == 1 || v == 2;
+    if (strcmp(key, "on") == 0)
         return v == 0 || v == 1;
     if (strcmp(key, "ratio") == 0)
         return v > 0 && v <= 4;

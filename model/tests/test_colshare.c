@@ -109,7 +109,7 @@ static double pingpong_loop(const char *const *sets, int n)
  * makes the loop's loads slower under whole=1 than under whole=0 (3,686
  * against 3,545 cycles when written); at the calibration's blocks whole=
  * changes nothing */
-static void whole0_moves_the_unqueued_part(void **st)
+static void whole_moves_the_unqueued_part(void **st)
 {
     (void)st;
 #define LOOP(...) pingpong_loop((const char *const[]){__VA_ARGS__}, sizeof((const char *const[]){__VA_ARGS__}) / sizeof(char *))
@@ -123,8 +123,16 @@ static void whole0_moves_the_unqueued_part(void **st)
      * so the loop itself is shorter than the calibration's either way) */
     assert_true(part + 50 < whole);
     assert_float_equal(LOOP("kblocks.queue=0.6", "colshare.blocks=3", "colshare.whole=1"), cal, 1e-9);
+    /* whole=2 (M130): whole=1's at fewer column blocks than the
+     * calibration's, whole=0's at more (8 blocks: L2 hits, the loop's own
+     * queue unmoved, so the loop is slower than whole=1 has it) */
+    assert_float_equal(LOOP("kblocks.queue=0.6", "colshare.blocks=1", "colshare.whole=2"), whole, 1e-9);
+    const double more_part = LOOP("kblocks.queue=0.6", "colshare.blocks=8", "colshare.whole=0");
+    const double more_whole = LOOP("kblocks.queue=0.6", "colshare.blocks=8", "colshare.whole=1");
+    assert_float_equal(LOOP("kblocks.queue=0.6", "colshare.blocks=8", "colshare.whole=2"), more_part, 1e-9);
+    assert_true(more_whole + 20 < more_part);
 #undef LOOP
-    pg_test_refused(SCHED("colshare first_load blocks=1 cal_blocks=3 ratio=0.71 whole=2\n"), "whole=2 is out of range");
+    pg_test_refused(SCHED("colshare first_load blocks=1 cal_blocks=3 ratio=0.71 whole=3\n"), "whole 0|1|2");
 }
 
 /* the fit's blocks: N over the tile's N, rounded up; none without a tile
@@ -155,7 +163,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(the_share_moves_the_load),
         cmocka_unit_test(the_line_is_written_back),
-        cmocka_unit_test(whole0_moves_the_unqueued_part),
+        cmocka_unit_test(whole_moves_the_unqueued_part),
         cmocka_unit_test(bad_lines_are_refused),
         cmocka_unit_test(the_run_gives_the_blocks),
     };
