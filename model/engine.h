@@ -30,7 +30,10 @@ typedef struct {
     int col[SCH_MAX_NODES]; /* slot -> trace table column, -1 = parametric */
     double scale[SCH_MAX_NODES]; /* slot -> factor on its samples (memory terms at another clock) */
     double dq[SCH_MAX_NODES];    /* slot -> `dramq` x `l2reuse` factor on its samples, replayed ones included */
-    double kb_qdiv; /* what a `kblocks` loop divides its load's queued part by (colshare whole=0, M110; else 1) */
+    /* what a `kblocks` loop divides its load's queued part by
+     * (colshare_queued_divisor: whole=0, M110, or whole=2 at more column
+     * blocks, M130; else 1) */
+    double kb_qdiv;
     int means_only; /* deterministic: every sample at its mean */
     /* engine_reset on a fitted run: 0 replays a traced SM from its first
      * tile (its start-up swing with it); 1 draws rows as the steady chain
