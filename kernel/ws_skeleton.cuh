@@ -45,12 +45,23 @@ static __device__ __forceinline__ void kbt_mark(uint32_t g, int nstages, int wha
         g_kbt[((blockIdx.x * KBT_TILES + tile) * KBT_K + k) * 3 + what] = clock64();
 }
 #define KBT_MARK(g, n, what) kbt_mark((g), (n), (what))
-/* Host: the TU's buffer to `path` (raw int64, [cta][tile][k][issue, landed,
- * released]); 0 or -1. */
-__attribute__((unused)) static int kbt_write(const char *path)
+/* ... and the epilogue's steps per consumer warp (docs/experiments.md M134;
+ * bres only): its start, the combined rows landed, the register work and
+ * staging done, the probe's spin done, the warpgroup's barrier passed --
+ * lane 0 of each warp, tile i = 2 j + w of the CTA's own. */
+#define EPT_WARPS 4
+enum { EPT_START = 0, EPT_COMBINED, EPT_STAGED, EPT_SPUN, EPT_BARRIER, EPT_POINTS };
+static __device__ long long g_ept[KBT_CTAS * KBT_TILES * EPT_WARPS * EPT_POINTS];
+static __device__ __forceinline__ void ept_mark(int tile, int warp, int lane, int what)
 {
-    static long long h[KBT_CTAS * KBT_TILES * KBT_K * 3];
-    if (cudaMemcpyFromSymbol(h, g_kbt, sizeof h) != cudaSuccess)
+    if (lane == 0 && blockIdx.x < KBT_CTAS && tile < KBT_TILES)
+        g_ept[((blockIdx.x * KBT_TILES + tile) * EPT_WARPS + warp) * EPT_POINTS + what] = clock64();
+}
+/* one device buffer to `path` (raw int64); 0 or -1 */
+template <class T, size_t N> static int kbt_dump_buffer(const T (&sym)[N], const char *path)
+{
+    static T h[N];
+    if (cudaMemcpyFromSymbol(h, sym, sizeof h) != cudaSuccess)
         return -1;
     FILE *f = fopen(path, "wb");
     if (!f)
@@ -58,8 +69,25 @@ __attribute__((unused)) static int kbt_write(const char *path)
     const size_t n = fwrite(h, sizeof h, 1, f);
     return fclose(f) == 0 && n == 1 ? 0 : -1;
 }
+/* Host: the TU's buffers, the k-block clocks to `path` (raw int64,
+ * [cta][tile][k][issue, landed, released]) and the epilogue's to
+ * `path`.ept ([cta][tile][warp][EPT_POINTS]); 0 or -1. */
+__attribute__((unused)) static int kbt_write(const char *path)
+{
+    char ept[4096];
+    if (snprintf(ept, sizeof ept, "%s.ept", path) >= (int)sizeof ept)
+        return -1;
+    return kbt_dump_buffer(g_kbt, path) == 0 && kbt_dump_buffer(g_ept, ept) == 0 ? 0 : -1;
+}
 #else
 #define KBT_MARK(g, n, what) ((void)0)
+#endif
+
+/* The epilogue's step clocks (M134) in the diagnostic build, else nothing */
+#ifdef PG_KB_TRACE
+#define EPT_MARK(tile, warp, lane, what) ept_mark((tile), (warp), (lane), (what))
+#else
+#define EPT_MARK(tile, warp, lane, what) ((void)0)
 #endif
 
 #define EPI_SUB_COLS 64 /* 64 bf16 = one 128-byte swizzle row */

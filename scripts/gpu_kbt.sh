@@ -24,6 +24,9 @@
 #   KBT_M113=1 scripts/gpu_kbt.sh OUTDIR    M113: bres at K = 768 (zero delay, --epi-delay 2,600) and
 #                                           K = 512 (zero delay, --epi-delay 1,400); pingpong at N = 768
 #                                           and 256 (zero delay): where the releases fall in the loop
+#   KBT_M134=1 scripts/gpu_kbt.sh OUTDIR    M134: bres at --epi-delay 0 / 200 / 600 / 1,500 / 2,900 /
+#                                           5,200 and K = 512 at 1,000, with the epilogue's step clocks
+#                                           (NAME.kbt.ept, raw int64 [cta][tile][warp][5])
 #   KBT_N, KBT_K, KBT_SHAPE (M)             the run's N, K and M (768, 768, 200,704)
 set -uo pipefail
 [ $# = 1 ] || { echo "usage: scripts/gpu_kbt.sh OUTDIR" >&2; exit 2; }
@@ -107,6 +110,14 @@ if [ "${KBT_M113:-0}" = 1 ]; then
     KBT_K=512 kbt br_k512_epi1400 --variant bres --epi-delay 1400
     kbt pp_0 --variant pingpong
     KBT_N=256 kbt pp_n256_0 --variant pingpong
+    [ $fails -eq 0 ]
+    exit
+fi
+if [ "${KBT_M134:-0}" = 1 ]; then
+    for d in 0 200 600 1500 2900 5200; do
+        kbt br_epi$d --variant bres --epi-delay $d
+    done
+    KBT_K=512 kbt br_k512_epi1000 --variant bres --epi-delay 1000
     [ $fails -eq 0 ]
     exit
 fi
