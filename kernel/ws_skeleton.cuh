@@ -57,27 +57,33 @@ static __device__ __forceinline__ void ept_mark(int tile, int warp, int lane, in
     if (lane == 0 && blockIdx.x < KBT_CTAS && tile < KBT_TILES)
         g_ept[((blockIdx.x * KBT_TILES + tile) * EPT_WARPS + warp) * EPT_POINTS + what] = clock64();
 }
-/* one device buffer to `path` (raw int64); 0 or -1 */
-template <class T, size_t N> static int kbt_dump_buffer(const T (&sym)[N], const char *path)
+/* One device buffer to `path` (raw int64); 0 or -1.  mode "wb" for the
+ * file the caller named, "wbx" for one derived from it, which must not
+ * replace a file already there.  A file left short by a failed write is
+ * removed: the clocks are whole or absent. */
+template <class T, size_t N> static int kbt_dump_buffer(const T (&sym)[N], const char *path, const char *mode)
 {
     static T h[N];
     if (cudaMemcpyFromSymbol(h, sym, sizeof h) != cudaSuccess)
         return -1;
-    FILE *f = fopen(path, "wb");
+    FILE *f = fopen(path, mode);
     if (!f)
         return -1;
     const size_t n = fwrite(h, sizeof h, 1, f);
-    return fclose(f) == 0 && n == 1 ? 0 : -1;
+    if (fclose(f) == 0 && n == 1)
+        return 0;
+    remove(path);
+    return -1;
 }
 /* Host: the TU's buffers, the k-block clocks to `path` (raw int64,
- * [cta][tile][k][issue, landed, released]) and the epilogue's to
- * `path`.ept ([cta][tile][warp][EPT_POINTS]); 0 or -1. */
+ * [cta][tile][k][issue, landed, released]) and the epilogue's to a new
+ * file `path`.ept ([cta][tile][warp][EPT_POINTS]); 0 or -1. */
 __attribute__((unused)) static int kbt_write(const char *path)
 {
     char ept[4096];
     if (snprintf(ept, sizeof ept, "%s.ept", path) >= (int)sizeof ept)
         return -1;
-    return kbt_dump_buffer(g_kbt, path) == 0 && kbt_dump_buffer(g_ept, ept) == 0 ? 0 : -1;
+    return kbt_dump_buffer(g_kbt, path, "wb") == 0 && kbt_dump_buffer(g_ept, ept, "wbx") == 0 ? 0 : -1;
 }
 #else
 #define KBT_MARK(g, n, what) ((void)0)
