@@ -202,20 +202,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
             mbar_wait(bars.comb + 8 * w, j & 1);
             EPT_MARK(i, warp, lane, EPT_COMBINED);
             bres_epilogue(acc, my_epi, warp, lane);
-#ifdef PG_KB_TRACE
-            /* ws_epilogue_staged's steps, each clocked (M134) */
-            EPT_MARK(i, warp, lane, EPT_STAGED);
-#ifndef PG_DIAG_DELAY_AFTER_STORE
-            if (p.epi_delay > 0)
-                spin_cycles(p.epi_delay);
-#endif
-            EPT_MARK(i, warp, lane, EPT_SPUN);
-            fence_proxy_async();
-            named_barrier_sync(1 + w, 128);
-            EPT_MARK(i, warp, lane, EPT_BARRIER);
-#else
-            ws_epilogue_staged(p, w);
-#endif
+            ws_epilogue_staged(p, w, i, warp, lane);
             const int64_t t4 = trace_clock<TRACE>();
             if (ltid == 0)
                 ws_store_tile<BR_EPI_SUBTILES, !(ABL & PG_ABLATE_STORE)>(p, my_epi, m0, n0);

@@ -27,5 +27,5 @@ static_assert(BR_TILE_N == PG_BRES_TILE_N && BR_MAX_K == PG_BRES_MAX_K && BR_A_R
 static_assert(BR_SMEM_BYTES <= 232448, "bres: shared memory over the 227 KB a block can opt into");
 
 #ifdef PG_KB_TRACE
-extern "C" int pg_kbt_dump_bres(const char *path) { return kbt_write(path); }
+extern "C" int pg_kbt_dump_bres(const char *path) { return ept_write(path) == 0 && kbt_write(path) == 0 ? 0 : -1; }
 #endif

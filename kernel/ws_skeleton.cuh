@@ -44,7 +44,6 @@ static __device__ __forceinline__ void kbt_mark(uint32_t g, int nstages, int wha
     if (blockIdx.x < KBT_CTAS && tile < KBT_TILES && k < KBT_K)
         g_kbt[((blockIdx.x * KBT_TILES + tile) * KBT_K + k) * 3 + what] = clock64();
 }
-#define KBT_MARK(g, n, what) kbt_mark((g), (n), (what))
 /* ... and the epilogue's steps per consumer warp (docs/experiments.md M134;
  * bres only): its start, the combined rows landed, the register work and
  * staging done, the probe's spin done, the warpgroup's barrier passed --
@@ -54,7 +53,7 @@ enum { EPT_START = 0, EPT_COMBINED, EPT_STAGED, EPT_SPUN, EPT_BARRIER, EPT_POINT
 static __device__ long long g_ept[KBT_CTAS * KBT_TILES * EPT_WARPS * EPT_POINTS];
 static __device__ __forceinline__ void ept_mark(int tile, int warp, int lane, int what)
 {
-    if (lane == 0 && blockIdx.x < KBT_CTAS && tile < KBT_TILES)
+    if (lane == 0 && blockIdx.x < KBT_CTAS && tile >= 0 && tile < KBT_TILES)
         g_ept[((blockIdx.x * KBT_TILES + tile) * EPT_WARPS + warp) * EPT_POINTS + what] = clock64();
 }
 /* One device buffer to `path` (raw int64); 0 or -1.  mode "wb" for the
@@ -72,27 +71,29 @@ template <class T, size_t N> static int kbt_dump_buffer(const T (&sym)[N], const
     const size_t n = fwrite(h, sizeof h, 1, f);
     if (fclose(f) == 0 && n == 1)
         return 0;
-    remove(path);
+    if (remove(path) != 0)
+        fprintf(stderr, "pegemm: %s was left short and could not be removed\n", path);
     return -1;
 }
-/* Host: the TU's buffers, the k-block clocks to `path` (raw int64,
- * [cta][tile][k][issue, landed, released]) and the epilogue's to a new
- * file `path`.ept ([cta][tile][warp][EPT_POINTS]); 0 or -1. */
-__attribute__((unused)) static int kbt_write(const char *path)
+/* Host: the TU's k-block clocks to `path` (raw int64, [cta][tile][k][issue,
+ * landed, released]); 0 or -1. */
+__attribute__((unused)) static int kbt_write(const char *path) { return kbt_dump_buffer(g_kbt, path, "wb"); }
+/* Host: the epilogue's clocks to a new file `path`.ept ([cta][tile][warp]
+ * [EPT_POINTS]), written before `path` itself so that a run whose .ept
+ * could not be made leaves no fresh k-block file beside an old .ept (bres
+ * only: pingpong does not clock its epilogue); 0 or -1. */
+__attribute__((unused)) static int ept_write(const char *path)
 {
     char ept[4096];
-    if (snprintf(ept, sizeof ept, "%s.ept", path) >= (int)sizeof ept)
+    const int n = snprintf(ept, sizeof ept, "%s.ept", path);
+    if (n < 0 || n >= (int)sizeof ept)
         return -1;
-    return kbt_dump_buffer(g_kbt, path, "wb") == 0 && kbt_dump_buffer(g_ept, ept, "wbx") == 0 ? 0 : -1;
+    return kbt_dump_buffer(g_ept, ept, "wbx");
 }
-#else
-#define KBT_MARK(g, n, what) ((void)0)
-#endif
-
-/* The epilogue's step clocks (M134) in the diagnostic build, else nothing */
-#ifdef PG_KB_TRACE
+#define KBT_MARK(g, n, what) kbt_mark((g), (n), (what))
 #define EPT_MARK(tile, warp, lane, what) ept_mark((tile), (warp), (lane), (what))
 #else
+#define KBT_MARK(g, n, what) ((void)0)
 #define EPT_MARK(tile, warp, lane, what) ((void)0)
 #endif
 
@@ -268,14 +269,20 @@ static __device__ __forceinline__ int64_t ws_mainloop(float *acc, const ws_bars<
 /* After the epilogue wrote the tile into consumer w's staging buffer: the
  * model probe's delay, then make the writes visible to the TMA unit and
  * wait for the whole warpgroup. */
-static __device__ __forceinline__ void ws_epilogue_staged(const pg_kernel_params &p, int w)
+static __device__ __forceinline__ void ws_epilogue_staged(const pg_kernel_params &p, int w, int ept_tile = -1,
+                                                          int warp = 0, int lane = 0)
 {
+    /* ept_tile >= 0: the diagnostic build clocks the steps (M134; bres's
+     * epilogue, that tile of the CTA, lane 0 of each warp) */
+    EPT_MARK(ept_tile, warp, lane, EPT_STAGED);
 #ifndef PG_DIAG_DELAY_AFTER_STORE
     if (p.epi_delay > 0)
         spin_cycles(p.epi_delay);
 #endif
+    EPT_MARK(ept_tile, warp, lane, EPT_SPUN);
     fence_proxy_async();
     named_barrier_sync(1 + w, 128);
+    EPT_MARK(ept_tile, warp, lane, EPT_BARRIER);
 }
 
 /* After the tile's store was issued (and traced).  Diagnostic builds only

@@ -114,10 +114,14 @@ if [ "${KBT_M113:-0}" = 1 ]; then
     exit
 fi
 if [ "${KBT_M134:-0}" = 1 ]; then
+    kbt_ept() { # kbt_ept NAME ARGS...: kbt, and the epilogue's clocks written beside it
+        kbt "$@"
+        [ -s "$OUT/$1.kbt.ept" ] || { echo "FAILED $1: no epilogue clocks ($1.kbt.ept)"; fails=$((fails + 1)); }
+    }
     for d in 0 200 600 1500 2900 5200; do
-        kbt br_epi$d --variant bres --epi-delay $d
+        kbt_ept br_epi$d --variant bres --epi-delay $d
     done
-    KBT_K=512 kbt br_k512_epi1000 --variant bres --epi-delay 1000
+    KBT_K=512 kbt_ept br_k512_epi1000 --variant bres --epi-delay 1000
     [ $fails -eq 0 ]
     exit
 fi

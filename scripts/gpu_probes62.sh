@@ -10,7 +10,6 @@
 SET=62
 source "$(dirname "$0")/probe_set_lib.sh"
 S134="--seed 134"
-M=200704
 P=196
 probe bres_ml_00000 $PG --variant bres --shape $SH $S134
 for d in 200 600 1500 2100 2900 5200; do

@@ -32,8 +32,9 @@ def drains(path):
     return np.array(y), np.array(ov), np.array(bound)
 
 
-for path in sys.argv[1:]:
-    y, ov, bound = drains(path)
-    fit = np.polyfit(ov[bound], y[bound], 1) if bound.sum() > 10 else (np.nan, np.nan)
-    print("%-40s bound %5.1f%%  drain %5.0f at overlap %5.0f  drain = %5.0f + %.2f x overlap"
-          % (path[-40:], 100 * bound.mean(), y[bound].mean(), ov[bound].mean(), fit[1], fit[0]))
+if __name__ == '__main__':
+    for path in sys.argv[1:]:
+        y, ov, bound = drains(path)
+        fit = np.polyfit(ov[bound], y[bound], 1) if bound.sum() > 10 else (np.nan, np.nan)
+        print("%-40s bound %5.1f%%  drain %5.0f at overlap %5.0f  drain = %5.0f + %.2f x overlap"
+              % (path[-40:], 100 * bound.mean(), y[bound].mean(), ov[bound].mean(), fit[1], fit[0]))

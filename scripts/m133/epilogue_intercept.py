@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """M133: the epilogue's register work (the traced phase less --epi-delay)
 per tile against its overlap with the other warpgroup's mainloop:
-work = a + b x overlap, least squares per run.   usage:
-epilogue_intercept.py RUN.h5..."""
+work = a + b x overlap, least squares per run, over every traced tile.
+The work's interval is taken as the phase's start to its end less D, as
+if the spin ended the phase; the fence and the warpgroup's barrier
+(~80-120 cycles, M134) come after the spin, so the interval is that much
+early.   usage: epilogue_intercept.py RUN.h5..."""
 import sys
 
 import numpy as np
