@@ -199,6 +199,8 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                 ws_pass_turn(bars.order, w);
 
             EPT_MARK(i, warp, lane, EPT_START);
+            EPT_PUT(i, warp, lane, EPT_LOOP_BEGIN, t2);
+            EPT_PUT(i, warp, lane, EPT_LOOP_END, t3 - p.mainloop_delay);
             mbar_wait(bars.comb + 8 * w, j & 1);
             EPT_MARK(i, warp, lane, EPT_COMBINED);
             bres_epilogue(acc, my_epi, warp, lane);

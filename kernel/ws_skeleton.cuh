@@ -47,14 +47,21 @@ static __device__ __forceinline__ void kbt_mark(uint32_t g, int nstages, int wha
 /* ... and the epilogue's steps per consumer warp (docs/experiments.md M134;
  * bres only): its start, the combined rows landed, the register work and
  * staging done, the probe's spin done, the warpgroup's barrier passed --
- * lane 0 of each warp, tile i = 2 j + w of the CTA's own. */
+ * lane 0 of each warp, tile i = 2 j + w of the CTA's own -- and (M135) the
+ * tile's loop, from its first stage landed to its end before any
+ * --mainloop-delay spin (the trace build's own t2 and t3, stored once the
+ * epilogue has begun so that no store lands on the loop's handover). */
 #define EPT_WARPS 4
-enum { EPT_START = 0, EPT_COMBINED, EPT_STAGED, EPT_SPUN, EPT_BARRIER, EPT_POINTS };
+enum { EPT_START = 0, EPT_COMBINED, EPT_STAGED, EPT_SPUN, EPT_BARRIER, EPT_LOOP_BEGIN, EPT_LOOP_END, EPT_POINTS };
 static __device__ long long g_ept[KBT_CTAS * KBT_TILES * EPT_WARPS * EPT_POINTS];
-static __device__ __forceinline__ void ept_mark(int tile, int warp, int lane, int what)
+static __device__ __forceinline__ void ept_put(int tile, int warp, int lane, int what, long long value)
 {
     if (lane == 0 && blockIdx.x < KBT_CTAS && tile >= 0 && tile < KBT_TILES)
-        g_ept[((blockIdx.x * KBT_TILES + tile) * EPT_WARPS + warp) * EPT_POINTS + what] = clock64();
+        g_ept[((blockIdx.x * KBT_TILES + tile) * EPT_WARPS + warp) * EPT_POINTS + what] = value;
+}
+static __device__ __forceinline__ void ept_mark(int tile, int warp, int lane, int what)
+{
+    ept_put(tile, warp, lane, what, clock64());
 }
 /* One device buffer to `path` (raw int64); 0 or -1.  mode "wb" for the
  * file the caller named, "wbx" for one derived from it, which must not
@@ -92,9 +99,11 @@ __attribute__((unused)) static int ept_write(const char *path)
 }
 #define KBT_MARK(g, n, what) kbt_mark((g), (n), (what))
 #define EPT_MARK(tile, warp, lane, what) ept_mark((tile), (warp), (lane), (what))
+#define EPT_PUT(tile, warp, lane, what, value) ept_put((tile), (warp), (lane), (what), (value))
 #else
 #define KBT_MARK(g, n, what) ((void)0)
 #define EPT_MARK(tile, warp, lane, what) ((void)0)
+#define EPT_PUT(tile, warp, lane, what, value) ((void)0)
 #endif
 
 #define EPI_SUB_COLS 64 /* 64 bf16 = one 128-byte swizzle row */

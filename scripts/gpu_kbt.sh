@@ -27,6 +27,9 @@
 #   KBT_M134=1 scripts/gpu_kbt.sh OUTDIR    M134: bres at --epi-delay 0 / 200 / 600 / 1,500 / 2,900 /
 #                                           5,200 and K = 512 at 1,000, with the epilogue's step clocks
 #                                           (NAME.kbt.ept, raw int64 [cta][tile][warp][5])
+#   KBT_M135=1 scripts/gpu_kbt.sh OUTDIR    M135: bres at --epi-delay 600 / 1,000 / 1,500 / 2,100 / 2,900
+#                                           / 5,200 and K = 512 at 1,000; the .ept also holds each
+#                                           tile's loop (7 points)
 #   KBT_N, KBT_K, KBT_SHAPE (M)             the run's N, K and M (768, 768, 200,704)
 set -uo pipefail
 [ $# = 1 ] || { echo "usage: scripts/gpu_kbt.sh OUTDIR" >&2; exit 2; }
@@ -113,11 +116,19 @@ if [ "${KBT_M113:-0}" = 1 ]; then
     [ $fails -eq 0 ]
     exit
 fi
+kbt_ept() { # kbt_ept NAME ARGS...: kbt, and the epilogue's clocks written beside it (bres)
+    kbt "$@"
+    [ -s "$OUT/$1.kbt.ept" ] || { echo "FAILED $1: no epilogue clocks ($1.kbt.ept)"; fails=$((fails + 1)); }
+}
+if [ "${KBT_M135:-0}" = 1 ]; then
+    for d in 600 1000 1500 2100 2900 5200; do
+        kbt_ept br_epi$d --variant bres --epi-delay $d
+    done
+    KBT_K=512 kbt_ept br_k512_epi1000 --variant bres --epi-delay 1000
+    [ $fails -eq 0 ]
+    exit
+fi
 if [ "${KBT_M134:-0}" = 1 ]; then
-    kbt_ept() { # kbt_ept NAME ARGS...: kbt, and the epilogue's clocks written beside it
-        kbt "$@"
-        [ -s "$OUT/$1.kbt.ept" ] || { echo "FAILED $1: no epilogue clocks ($1.kbt.ept)"; fails=$((fails + 1)); }
-    }
     for d in 0 200 600 1500 2900 5200; do
         kbt_ept br_epi$d --variant bres --epi-delay $d
     done

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """M134: bres's epilogue, step by step, from the diagnostic build's clocks
 (NAME.kbt.ept: int64 [cta][tile][warp][start, combined, staged, spun,
-barrier], kernel/ws_skeleton.cuh's g_ept; scripts/gpu_kbt.sh KBT_M134=1).
+barrier (, loop begin, loop end: M135)], kernel/ws_skeleton.cuh's g_ept; scripts/gpu_kbt.sh KBT_M134=1).
 Per run: the means over the CTAs' tiles 8..55 (past the start-up, before
 the tail) of each step, per warp and as the warpgroup sees it (the
 slowest warp), and the phase the trace records (warp 0's start to the
@@ -10,11 +10,18 @@ import sys
 
 import numpy as np
 
-CTAS, TILES, WARPS, POINTS = 132, 64, 4, 5
+CTAS, TILES, WARPS = 132, 64, 4
+STEPS = 5  # start, combined, staged, spun, barrier; M135's files add the loop's two after them
+
+
+def clocks(path):
+    """[cta][tile][warp][point], as many points as the file holds"""
+    raw = np.fromfile(path, dtype=np.int64)
+    return raw.reshape(CTAS, TILES, WARPS, raw.size // (CTAS * TILES * WARPS))
 
 
 def steps(path):
-    a = np.fromfile(path, dtype=np.int64).reshape(CTAS, TILES, WARPS, POINTS)[:, 8:56].astype(float)
+    a = clocks(path)[:, 8:56, :, :STEPS].astype(float)
     ok = (a > 0).all(axis=(2, 3))
     return a[ok]  # [tiles][warp][point]
 
