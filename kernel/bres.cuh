@@ -177,6 +177,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
             if (j == 0)
                 mbar_wait(bar_b, 0);
             const int64_t t1 = trace_clock<TRACE>();
+            EPT_CLOCK(ept_loop_begin);
 
             const int64_t t2 = ws_mainloop<TRACE, BR_STAGES, CL, BR_ACC_REGS>(
                 acc, bars, (uint32_t)i * (uint32_t)kst, kst, lane,
@@ -192,6 +193,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                     }
                 },
                 [] {});
+            EPT_CLOCK(ept_loop_end);
             if (p.mainloop_delay > 0)
                 spin_cycles(p.mainloop_delay);
             const int64_t t3 = trace_clock<TRACE>();
@@ -199,8 +201,8 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                 ws_pass_turn(bars.order, w);
 
             EPT_MARK(i, warp, lane, EPT_START);
-            EPT_PUT(i, warp, lane, EPT_LOOP_BEGIN, t2);
-            EPT_PUT(i, warp, lane, EPT_LOOP_END, t3 - p.mainloop_delay);
+            EPT_PUT(i, warp, lane, EPT_LOOP_BEGIN, ept_loop_begin);
+            EPT_PUT(i, warp, lane, EPT_LOOP_END, ept_loop_end);
             mbar_wait(bars.comb + 8 * w, j & 1);
             EPT_MARK(i, warp, lane, EPT_COMBINED);
             bres_epilogue(acc, my_epi, warp, lane);

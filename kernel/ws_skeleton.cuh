@@ -48,9 +48,11 @@ static __device__ __forceinline__ void kbt_mark(uint32_t g, int nstages, int wha
  * bres only): its start, the combined rows landed, the register work and
  * staging done, the probe's spin done, the warpgroup's barrier passed --
  * lane 0 of each warp, tile i = 2 j + w of the CTA's own -- and (M135) the
- * tile's loop, from its first stage landed to its end before any
- * --mainloop-delay spin (the trace build's own t2 and t3, stored once the
- * epilogue has begun so that no store lands on the loop's handover). */
+ * tile's loop, from its turn (after the order wait) to its end before any
+ * --mainloop-delay spin: clocks read there into registers (EPT_CLOCK) and
+ * stored once the epilogue has begun, so that no store lands on the
+ * loop's handover.  (The clocks come from the run's last launch, an
+ * untraced one: the trace's own t1..t3 are zero there.) */
 #define EPT_WARPS 4
 enum { EPT_START = 0, EPT_COMBINED, EPT_STAGED, EPT_SPUN, EPT_BARRIER, EPT_LOOP_BEGIN, EPT_LOOP_END, EPT_POINTS };
 static __device__ long long g_ept[KBT_CTAS * KBT_TILES * EPT_WARPS * EPT_POINTS];
@@ -100,10 +102,12 @@ __attribute__((unused)) static int ept_write(const char *path)
 #define KBT_MARK(g, n, what) kbt_mark((g), (n), (what))
 #define EPT_MARK(tile, warp, lane, what) ept_mark((tile), (warp), (lane), (what))
 #define EPT_PUT(tile, warp, lane, what, value) ept_put((tile), (warp), (lane), (what), (value))
+#define EPT_CLOCK(name) const long long name = clock64()
 #else
 #define KBT_MARK(g, n, what) ((void)0)
 #define EPT_MARK(tile, warp, lane, what) ((void)0)
 #define EPT_PUT(tile, warp, lane, what, value) ((void)0)
+#define EPT_CLOCK(name) ((void)0)
 #endif
 
 #define EPI_SUB_COLS 64 /* 64 bf16 = one 128-byte swizzle row */

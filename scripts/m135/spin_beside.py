@@ -3,7 +3,7 @@
 runs at its end?  From the diagnostic build's clocks (NAME.kbt.ept with
 M135's 7 points): the CTA's tiles alternate between its two warpgroups,
 so tile i's neighbours i - 1 and i + 1 are the other warpgroup's, and each
-carries its loop (first stage landed to the loop's end).  A warp's spin
+carries its loop (its turn after the order wait to the loop's end).  A warp's spin
 ended beside that loop when its spun clock falls inside either
 neighbour's.  Prints per run the spin's cost past D (spun less staged less
 D) on those warps and on the others.   usage: spin_beside.py DELAY:FILE..."""
