@@ -26,17 +26,18 @@ def steps(path):
     return a[ok]  # [tiles][warp][point]
 
 
-for arg in sys.argv[1:]:
-    delay, path = arg.split(':', 1)
-    d = float(delay)
-    a = steps(path)
-    comb = a[:, :, 1] - a[:, :, 0]
-    work = a[:, :, 2] - a[:, :, 1]
-    spin = a[:, :, 3] - a[:, :, 2] - d
-    barrier = a[:, :, 4] - a[:, :, 3]
-    phase = a[:, 0, 4] - a[:, 0, 0] - d
-    staged_last = a[:, :, 2].max(axis=1) - a[:, 0, 0]
-    print("%-28s D %5.0f tiles %6d | comb %4.0f (max %4.0f) work %4.0f (slowest warp done %5.0f) "
-          "spin+ %4.0f barrier %4.0f | phase less D %5.0f"
-          % (path[-28:], d, len(a), comb.mean(), comb.max(axis=1).mean(), work.mean(), staged_last.mean(),
-             spin.mean(), barrier.mean(), phase.mean()))
+if __name__ == '__main__':
+    for arg in sys.argv[1:]:
+        delay, path = arg.split(':', 1)
+        d = float(delay)
+        a = steps(path)
+        comb = a[:, :, 1] - a[:, :, 0]
+        work = a[:, :, 2] - a[:, :, 1]
+        spin = a[:, :, 3] - a[:, :, 2] - d
+        barrier = a[:, :, 4] - a[:, :, 3]
+        phase = a[:, 0, 4] - a[:, 0, 0] - d
+        staged_last = a[:, :, 2].max(axis=1) - a[:, 0, 0]
+        print("%-28s D %5.0f tiles %6d | comb %4.0f (max %4.0f) work %4.0f (slowest warp done %5.0f) "
+              "spin+ %4.0f barrier %4.0f | phase less D %5.0f"
+              % (path[-28:], d, len(a), comb.mean(), comb.max(axis=1).mean(), work.mean(), staged_last.mean(),
+                 spin.mean(), barrier.mean(), phase.mean()))
