@@ -120,16 +120,10 @@ kbt_ept() { # kbt_ept NAME ARGS...: kbt, and the epilogue's clocks written besid
     kbt "$@"
     [ -s "$OUT/$1.kbt.ept" ] || { echo "FAILED $1: no epilogue clocks ($1.kbt.ept)"; fails=$((fails + 1)); }
 }
-if [ "${KBT_M135:-0}" = 1 ]; then
-    for d in 600 1000 1500 2100 2900 5200; do
-        kbt_ept br_epi$d --variant bres --epi-delay $d
-    done
-    KBT_K=512 kbt_ept br_k512_epi1000 --variant bres --epi-delay 1000
-    [ $fails -eq 0 ]
-    exit
-fi
-if [ "${KBT_M134:-0}" = 1 ]; then
-    for d in 0 200 600 1500 2900 5200; do
+if [ "${KBT_M134:-0}" = 1 ] || [ "${KBT_M135:-0}" = 1 ]; then
+    delays="0 200 600 1500 2900 5200" # M134
+    [ "${KBT_M135:-0}" = 1 ] && delays="600 1000 1500 2100 2900 5200" # M135
+    for d in $delays; do
         kbt_ept br_epi$d --variant bres --epi-delay $d
     done
     KBT_K=512 kbt_ept br_k512_epi1000 --variant bres --epi-delay 1000
