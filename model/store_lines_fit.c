@@ -59,13 +59,16 @@ static int want_pairs(const pg_schedule *s, engine *E)
     return 0;
 }
 
-/* what the replay says of line l: its mean overlap and (fit=slowdown, where
- * the replay measured it) its slowdown; else the line's C stays */
+/* what the replay says of line l: its mean overlap (with base=, the line's
+ * zero point instead) and (fit=slowdown, where the replay measured it) its
+ * slowdown; else the line's C stays */
 static int fit_stretch(pg_schedule *s, const engine *E, int l)
 {
     char set[SCH_NAME + 48];
     int rc = 0;
-    if (E->st_n[l] > 0) {
+    if (isfinite(s->st[l].base))
+        rc = sch_stretch_apply_base(s, l); /* the line's own zero point, not the replay's overlap */
+    else if (E->st_n[l] > 0) {
         snprintf(set, sizeof set, "stretch.%s.overlap=%.9g", s->st[l].spec[0], E->st_sum[l] / (double)E->st_n[l]);
         rc = pg_schedule_set(s, set, 0);
     }

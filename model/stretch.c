@@ -96,8 +96,12 @@ void stretch_solve_previous(engine *E, int64_t k, int v)
         E->st_sum[l] += ov;
         E->st_n[l]++;
         record_pair(E, l, iv[1] - iv[0], ov);
-        if (L->on && !E->lines_record_only)
-            E->x[((k - 1) % E->R) * s->nnodes + L->node] += L->slowdown * (ov - L->overlap);
+        if (L->on && !E->lines_record_only) {
+            /* a delay shortened below its traced overlap's share ends no
+             * sooner than it began (bres's gap samples reach 0) */
+            double *x = &E->x[((k - 1) % E->R) * s->nnodes + L->node];
+            *x = fmax(iv[0], *x + L->slowdown * (ov - L->overlap));
+        }
         iv[0] = iv[1] = NAN;
     }
 }

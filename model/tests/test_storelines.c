@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "dist.h"
 #include "model_ext.h"
 #include "pg_error.h"
 #include "runfile.h"
@@ -367,6 +368,67 @@ static void the_gap_against_the_next_tile(void **st)
     pg_schedule_free(s);
 }
 
+/* One consumer warp's records never overlap in a simulated trace: each
+ * begins no sooner than the one before it ended (a stretched delay does
+ * not end before it began) */
+static void consumer_records_in_order(const pg_schedule *s)
+{
+    const pg_model_opts o = {4000, 1, 0};
+    pg_trace t;
+    memset(&t, 0, sizeof t);
+    assert_int_equal(pg_model_simulate_trace(s, &o, 1, &t), 0);
+    for (int w = 0; w < 2; w++) {
+        int64_t last_end = INT64_MIN;
+        for (int64_t i = 0; i < t.n; i++) { /* one SM's rows, each warp's in time order */
+            if (strcmp(t.vocab.role[t.role[i]], "consumer") != 0 || t.warp[i] != w)
+                continue;
+            if (t.begin[i] < last_end)
+                fail_msg("consumer %d: a %s begins at %lld, before the step before it ended (%lld)", w,
+                         t.vocab.phase[t.phase[i]], (long long)t.begin[i], (long long)last_end);
+            last_end = t.end[i];
+        }
+    }
+    pg_trace_free(&t);
+}
+
+/* base=B (M137): the fit centres the latency on B, where nothing overlaps
+ * it, and the line moves it from there (overlap 0), whatever the replay's
+ * overlap; written back and read again; an override of base moves the
+ * mean with it.  And a tile=next delay shortened past its sample (a huge
+ * calibration overlap) ends no sooner than it began. */
+static void a_base_centres_the_latency(void **st)
+{
+    (void)st;
+    int lineno;
+    char *one = with_line("stretch", "stretch store_drain by=mainloop slowdown=0.14 base=1300", &lineno);
+    const char *gap = "\nstretch consumer_untraced by=mainloop slowdown=0.5 tile=next fit=slowdown\n";
+    char *two = malloc(strlen(one) + strlen(gap) + 1);
+    assert_non_null(two);
+    sprintf(two, "%s%s", one, gap);
+    pg_schedule *s = fit_text(two), *back = NULL;
+    const int drain = sch_find_dist(s, "store_drain");
+    assert_true(drain >= 0);
+    assert_float_equal(s->st[0].base, 1300, 1e-9);
+    assert_float_equal(s->st[0].overlap, 0, 1e-12);
+    assert_float_equal(dist_mean(&s->dists[drain]), 1300, 1e-6);
+    char *written = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(written, " overlap=0 base=1300"));
+    assert_int_equal(pg_schedule_load_text(written, "back.sched", &back), 0);
+    assert_float_equal(back->st[0].base, 1300, 1e-9);
+    free(written);
+    pg_schedule_free(back);
+    assert_int_equal(pg_schedule_set(s, "stretch.base=1250", 0), 0);
+    assert_float_equal(dist_mean(&s->dists[drain]), 1250, 1e-6);
+    assert_int_not_equal(pg_schedule_set(s, "stretch.base=-1", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "out of range"));
+    consumer_records_in_order(s);
+    assert_int_equal(pg_schedule_set(s, "stretch.consumer_untraced.overlap=1e6", 0), 0);
+    consumer_records_in_order(s);
+    pg_schedule_free(s);
+    free(two);
+    free(one);
+}
+
 /* Two stretch lines, each on its own latency (M94: bres's store drain and
  * its untraced gap): both fitted and written back, `stretch.KEY` the
  * first, `stretch.LATENCY.KEY` either; a second line on one latency and an
@@ -429,6 +491,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(own_position_per_row),
         cmocka_unit_test(the_gap_against_the_next_tile),
         cmocka_unit_test(two_lines),
+        cmocka_unit_test(a_base_centres_the_latency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,7 +13,7 @@ order, the first two skipped):
   gap        previous tile's issue end -> this tile's producer_wait begin (untraced)
   pw         the producer_wait
 Prints one line per run: period error, then kernel/model means.
-   usage: first_load.py RUN.h5...      VX="--set ..." adds validate/fit arguments"""
+   usage: first_load.py RUN.h5...      VX="--set ..." adds validate/fit arguments; CAL=RUN.h5 the calibration"""
 import json, os, subprocess, sys
 from multiprocessing import Pool
 
@@ -63,7 +63,7 @@ def figures(path):
 
 
 def one(run):
-    cal = os.path.join(os.path.dirname(run), ('pingpong' if 'pingpong' in os.path.basename(run) else 'bres') + '_ml_00000.h5')
+    cal = os.environ.get('CAL') or os.path.join(os.path.dirname(run), ('pingpong' if 'pingpong' in os.path.basename(run) else 'bres') + '_ml_00000.h5')
     out = subprocess.run([PG, 'model', 'validate', cal, run, '--json', '-', '-q'] + VX, capture_output=True, text=True)
     if out.returncode not in (0, 1):  # 1: a run off the target, still reported
         return '%s: validate failed: %s' % (run, out.stderr.strip())
