@@ -14,7 +14,10 @@ import numpy as np
 from trace_tiles import groups, load, overlap
 
 
-def drains(path):
+def drains(path, spin=0.0):
+    """(drain, overlap, bound) per consumer tile; spin: cycles taken off the
+    other loop's traced end before the overlap (its --mainloop-delay spin,
+    which the trace's mainloop phase includes: scripts/m136/drain_work.py)"""
     names, c, _ = load(path)
     b, e = c['begin'], c['end']
     y, ov, bound = [], [], []
@@ -26,7 +29,7 @@ def drains(path):
                 break
             end = e[waits[k]]
             y.append(end - e[st])
-            ov.append(overlap(e[st], end, b[loops], e[loops]))
+            ov.append(overlap(e[st], end, b[loops], e[loops] - spin))
             before = e[loops][e[loops] <= end + 1]
             bound.append(len(before) == 0 or end - before[-1] > 250)
     return np.array(y), np.array(ov), np.array(bound)

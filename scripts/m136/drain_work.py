@@ -8,7 +8,6 @@ last mainloop phase (the handover did not hold it; y an upper bound
 elsewhere).  A censored (Tobit) fit of y = a + b x overlap + N(0, sd) on a
 grid (a 1,000-2,000, b -0.3..0.6, sd 30-220) per run, and the plain fit on
 the bound tiles.   usage: drain_work.py RUN.h5..."""
-import math
 import os
 import sys
 
@@ -16,37 +15,14 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'm133'))
-from trace_tiles import groups, load, overlap  # noqa: E402
-
-_erfc = np.vectorize(math.erfc)
+import drain_law  # noqa: E402
+from drain_tobit import nll  # noqa: E402
 
 
 def drains(path):
-    names, c, _ = load(path)
     with h5py.File(path, 'r') as f:
         spin = float(f['kernel'].attrs.get('mainloop_delay', 0))
-    b, e = c['begin'], c['end']
-    y, ov, bound = [], [], []
-    for own, other in groups(names, c):
-        waits, loops = own('order_wait'), other('mainloop')
-        work_end = e[loops] - spin
-        for st in own('epilogue_store'):
-            k = np.searchsorted(e[waits], e[st])
-            if k >= len(waits):
-                break
-            end = e[waits[k]]
-            y.append(end - e[st])
-            ov.append(overlap(e[st], end, b[loops], work_end))
-            before = e[loops][e[loops] <= end + 1]
-            bound.append(len(before) == 0 or end - before[-1] > 250)
-    return np.array(y), np.array(ov), np.array(bound)
-
-
-def nll(y, ov, bound, a, b, sd):
-    mu = a + b * ov
-    exact = -0.5 * ((y[bound] - mu[bound]) / sd) ** 2 - math.log(sd) - 0.5 * math.log(2 * math.pi)
-    below = np.log(np.maximum(0.5 * _erfc(-(y[~bound] - mu[~bound]) / (sd * math.sqrt(2))), 1e-300))
-    return -(exact.sum() + below.sum())
+    return drain_law.drains(path, spin)
 
 
 def tobit(y, ov, bound):
