@@ -56,6 +56,19 @@ static char *with_line(const char *directive, const char *line, int *lineno)
     return out;
 }
 
+/* h100-bres with its stretch line replaced by `drain` and a second one,
+ * `gap`, on the untraced gap after it */
+static char *with_two_lines(const char *drain, const char *gap)
+{
+    int lineno;
+    char *one = with_line("stretch", drain, &lineno);
+    char *two = malloc(strlen(one) + strlen(gap) + 3);
+    assert_non_null(two);
+    sprintf(two, "%s\n%s\n", one, gap);
+    free(one);
+    return two;
+}
+
 static void bad_lines_are_refused(void **st)
 {
     (void)st;
@@ -399,12 +412,8 @@ static void consumer_records_in_order(const pg_schedule *s)
 static void a_base_centres_the_latency(void **st)
 {
     (void)st;
-    int lineno;
-    char *one = with_line("stretch", "stretch store_drain by=mainloop slowdown=0.14 base=1300", &lineno);
-    const char *gap = "\nstretch consumer_untraced by=mainloop slowdown=0.5 tile=next fit=slowdown\n";
-    char *two = malloc(strlen(one) + strlen(gap) + 1);
-    assert_non_null(two);
-    sprintf(two, "%s%s", one, gap);
+    char *two = with_two_lines("stretch store_drain by=mainloop slowdown=0.14 base=1300",
+                               "stretch consumer_untraced by=mainloop slowdown=0.5 tile=next fit=slowdown");
     pg_schedule *s = fit_text(two), *back = NULL;
     const int drain = sch_find_dist(s, "store_drain");
     assert_true(drain >= 0);
@@ -426,7 +435,6 @@ static void a_base_centres_the_latency(void **st)
     consumer_records_in_order(s);
     pg_schedule_free(s);
     free(two);
-    free(one);
 }
 
 /* Two stretch lines, each on its own latency (M94: bres's store drain and
@@ -436,12 +444,8 @@ static void a_base_centres_the_latency(void **st)
 static void two_lines(void **st)
 {
     (void)st;
-    int lineno;
-    char *one = with_line("stretch", "stretch store_drain by=mainloop slowdown=0.15", &lineno);
     const char *gap = "\nstretch consumer_untraced by=mainloop slowdown=0.4 tile=next fit=slowdown\n";
-    char *two = malloc(strlen(one) + strlen(gap) + 1);
-    assert_non_null(two);
-    sprintf(two, "%s%s", one, gap);
+    char *two = with_two_lines("stretch store_drain by=mainloop slowdown=0.15", gap + 1);
     pg_schedule *s = NULL;
     assert_int_equal(pg_schedule_load_text(two, "two.sched", &s), 0);
     assert_int_equal(s->nst, 2);
@@ -471,7 +475,6 @@ static void two_lines(void **st)
                  s->st[1].slowdown);
     pg_schedule_free(s);
     free(two);
-    free(one);
 }
 
 int main(int argc, char **argv)
