@@ -643,8 +643,6 @@ int sch_l2reuse_write(FILE *f, const pg_schedule *s, char *text);
  * overrides, write them back with their fitted calibration points. */
 int sch_stretch_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
 int sch_stretch_resolve(pg_schedule *s);
-/* base=B on line l: LATENCY's mean moved to B and the line's overlap to 0 */
-int sch_stretch_apply_base(pg_schedule *s, int l);
 int sch_stretch_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
 int sch_stretch_write(FILE *f, const pg_schedule *s, char *text);
 int sch_storenear_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);

@@ -66,9 +66,10 @@ static int fit_stretch(pg_schedule *s, const engine *E, int l)
 {
     char set[SCH_NAME + 48];
     int rc = 0;
-    if (isfinite(s->st[l].base))
-        rc = sch_stretch_apply_base(s, l); /* the line's own zero point, not the replay's overlap */
-    else if (E->st_n[l] > 0) {
+    if (isfinite(s->st[l].base)) { /* the line's own zero point, not the replay's overlap */
+        snprintf(set, sizeof set, "stretch.%s.base=%.9g", s->st[l].spec[0], s->st[l].base);
+        rc = pg_schedule_set(s, set, 0);
+    } else if (E->st_n[l] > 0) {
         snprintf(set, sizeof set, "stretch.%s.overlap=%.9g", s->st[l].spec[0], E->st_sum[l] / (double)E->st_n[l]);
         rc = pg_schedule_set(s, set, 0);
     }

@@ -138,6 +138,27 @@ static int next_node(pg_schedule *s, sch_stretch *L)
     return 0;
 }
 
+/* base=B (M137): a zero point the zero-delay calibration cannot measure
+ * (bres's store drain binds on a few percent of its tiles there, M133): the
+ * latency keeps its fitted spread but is centred on B, where nothing
+ * overlaps it, and the line moves it from there (overlap 0).  Applied where
+ * the line resolves and where `stretch.base` is set (the fit sets it, so
+ * every recompile replays it after the fitted latency); a line that is off
+ * leaves the latency as fitted.  Not recorded as an override of its own. */
+static int apply_base(pg_schedule *s, sch_stretch *L)
+{
+    if (!isfinite(L->base) || !L->on)
+        return 0;
+    sch_override o;
+    memset(&o, 0, sizeof o);
+    snprintf(o.param, sizeof o.param, "%s.mean", L->spec[0]);
+    o.value = L->base;
+    if (sch_apply_override(s, &o))
+        return -1;
+    L->overlap = 0;
+    return 0;
+}
+
 int sch_stretch_resolve(pg_schedule *s)
 {
     for (int l = 0; l < s->nst; l++) {
@@ -149,7 +170,7 @@ int sch_stretch_resolve(pg_schedule *s)
         if (sch_find_work(s, L->spec[1], &r, &st))
             return STFAIL(L, "stretch: by=%s is not a work step of this schedule", L->spec[1]);
         L->by_node = sch_node_of(s, r, 0, st);
-        if (L->next && next_node(s, L))
+        if ((L->next && next_node(s, L)) || apply_base(s, L))
             return -1;
     }
     return 0;
@@ -173,23 +194,6 @@ static sch_stretch *addressed_line(pg_schedule *s, const char *stat, const char 
     return NULL;
 }
 
-/* base=B (M137): a kernel constant the zero-delay calibration cannot
- * measure (bres's store drain binds on a few percent of its tiles there,
- * M133), so the fitted latency keeps its traced spread but is centred on B,
- * the latency where nothing overlaps it, and the line moves it from there */
-int sch_stretch_apply_base(pg_schedule *s, int l)
-{
-    sch_stretch *L = &s->st[l];
-    if (!isfinite(L->base))
-        return 0;
-    char set[SCH_NAME + 40];
-    snprintf(set, sizeof set, "%s.mean=%.9g", L->spec[0], L->base);
-    if (pg_schedule_set(s, set, 0))
-        return -1;
-    L->overlap = 0;
-    return 0;
-}
-
 int sch_stretch_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)
 {
     const char *key = NULL;
@@ -198,6 +202,7 @@ int sch_stretch_override(pg_schedule *s, const char *stat, int relative, double 
         return -1;
     const double *f = key_field(L, key);
     const double cur = f ? *f : L->on;
+    const double base_before = L->base;
     const int rc = set_key(L, key, relative ? cur + value : value);
     if (rc == -1)
         return pg_fail("'%s': stretch takes slowdown, overlap, base, on (stretch.KEY for the first line, "
@@ -205,7 +210,11 @@ int sch_stretch_override(pg_schedule *s, const char *stat, int relative, double 
                        param);
     if (rc)
         return pg_fail("'%s' is out of range " ST_RANGE, param);
-    return strcmp(key, "base") == 0 ? sch_stretch_apply_base(s, (int)(L - s->st)) : 0;
+    if (strcmp(key, "base") == 0 && apply_base(s, L)) {
+        L->base = base_before;
+        return -1;
+    }
+    return 0;
 }
 
 /* the line on the text's latency with its slowdown and (fitted) overlap as

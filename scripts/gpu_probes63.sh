@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Probe set 63 of issue 12 (docs/experiments.md M137): a fresh seed (135),
-# bres only, at settings no set has had: --epi-delay across the transition
-# and past it, short K, another M, another N, a mainloop spin and bres64,
+# bres only (7 of its 14 settings ran in earlier sets with other seeds):
+# --epi-delay across the transition and past it, short K, another M,
+# another N, a mainloop spin and bres64,
 # to score M137's candidate schedule (traces/probes/reckoning/m137/
 # h100-bres-m137.sched: the drain law, the gap line, the spin's cost) out
 # of sample beside the committed h100-bres.  The zero-delay run at N = K =

@@ -426,15 +426,51 @@ static void a_base_centres_the_latency(void **st)
     assert_float_equal(back->st[0].base, 1300, 1e-9);
     free(written);
     pg_schedule_free(back);
+    /* a recompile (an option set) replays the fit's base after its latency */
+    assert_int_equal(pg_schedule_set(s, "epi_delay=800", 0), 0);
+    assert_float_equal(dist_mean(&s->dists[drain]), 1300, 1e-6);
+    assert_float_equal(s->st[0].overlap, 0, 1e-12);
     assert_int_equal(pg_schedule_set(s, "stretch.base=1250", 0), 0);
+    assert_float_equal(dist_mean(&s->dists[drain]), 1250, 1e-6);
+    assert_int_equal(pg_schedule_set(s, "epi_delay=1600", 0), 0);
     assert_float_equal(dist_mean(&s->dists[drain]), 1250, 1e-6);
     assert_int_not_equal(pg_schedule_set(s, "stretch.base=-1", 0), 0);
     assert_non_null(strstr(pg_last_error(), "out of range"));
+    assert_float_equal(s->st[0].base, 1250, 1e-9);
     consumer_records_in_order(s);
     assert_int_equal(pg_schedule_set(s, "stretch.consumer_untraced.overlap=1e6", 0), 0);
     consumer_records_in_order(s);
     pg_schedule_free(s);
     free(two);
+}
+
+/* base= on a schedule not fitted: the text's base centres the latency at
+ * load (overlap= beside it yields), a `stretch.base` set before any mean
+ * override keeps the override list whole, and the line switched off
+ * leaves the latency as written */
+static void a_base_before_any_fit(void **st)
+{
+    (void)st;
+    int lineno;
+    char *text = with_line("stretch", "stretch store_drain by=mainloop slowdown=0.14 overlap=1386 base=1300 on=$stretch",
+                           &lineno);
+    pg_schedule *s = NULL, *plain = NULL;
+    assert_int_equal(pg_schedule_load_text(text, "base.sched", &s), 0);
+    assert_int_equal(pg_schedule_load("h100-bres", &plain), 0);
+    const int drain = sch_find_dist(s, "store_drain");
+    const double written = dist_mean(&plain->dists[sch_find_dist(plain, "store_drain")]);
+    assert_float_equal(dist_mean(&s->dists[drain]), 1300, 1e-6);
+    assert_float_equal(s->st[0].overlap, 0, 1e-12);
+    assert_int_equal(pg_schedule_set(s, "stretch.base=1400", 0), 0);
+    assert_int_equal(pg_schedule_set(s, "epi_delay=500", 0), 0);
+    assert_float_equal(dist_mean(&s->dists[drain]), 1400, 1e-6);
+    assert_int_equal(pg_schedule_set(s, "stretch=0", 0), 0);
+    assert_float_equal(dist_mean(&s->dists[drain]), written, 1e-6);
+    assert_int_equal(pg_schedule_set(s, "stretch=1", 0), 0);
+    assert_float_equal(dist_mean(&s->dists[drain]), 1400, 1e-6);
+    pg_schedule_free(plain);
+    pg_schedule_free(s);
+    free(text);
 }
 
 /* Two stretch lines, each on its own latency (M94: bres's store drain and
@@ -495,6 +531,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(the_gap_against_the_next_tile),
         cmocka_unit_test(two_lines),
         cmocka_unit_test(a_base_centres_the_latency),
+        cmocka_unit_test(a_base_before_any_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
