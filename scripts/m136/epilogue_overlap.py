@@ -9,27 +9,18 @@ import sys
 import h5py
 import numpy as np
 
+from tile_phases import phase_intervals, tiles_in_loop_order
+
 BINS = np.arange(0, 4001, 500)
 
 
 def pairs(path):
-    f = h5py.File(path, 'r')
-    t = f['trace']
-    names = [x.decode() if isinstance(x, bytes) else x for x in t.attrs['phase_names']]
-    spin = int(f['kernel'].attrs['mainloop_delay'])
-    ph, sm, tile = t['phase'][:], t['sm'][:].astype(np.int64), t['tile'][:].astype(np.int64)
-    b, e = t['begin'][:].astype(float), t['end'][:].astype(float)
-    D = {}
-    for n in ('mainloop', 'epilogue_regs'):
-        m = ph == names.index(n)
-        D[n] = {(s, k): (x, y) for s, k, x, y in zip(sm[m], tile[m], b[m], e[m])}
+    with h5py.File(path, 'r') as f:
+        spin = int(f['kernel'].attrs['mainloop_delay'])
+    D = phase_intervals(path, ('mainloop', 'epilogue_regs'))
     ML, EP = D['mainloop'], D['epilogue_regs']
-    per_sm = {}
-    for s, k in ML:
-        per_sm.setdefault(s, []).append(k)
     ov, ep, loop = [], [], []
-    for s, ks in per_sm.items():
-        ks.sort(key=lambda k: ML[(s, k)][0])
+    for s, ks in tiles_in_loop_order(ML).items():
         for i in range(1, len(ks) - 1):
             k, n = (s, ks[i]), (s, ks[i + 1])
             if k not in EP:

@@ -17,36 +17,20 @@ Prints one line per run: period error, then kernel/model means.
 import json, os, subprocess, sys
 from multiprocessing import Pool
 
-import h5py
 import numpy as np
+
+from tile_phases import phase_intervals, tiles_in_loop_order
 
 PG = os.environ.get('PEGEMM', os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'build', 'cli', 'pegemm'))
 VX = os.environ.get('VX', '').split()
 STEPS = ['producer_issue', 'producer_wait', 'load_wait', 'mainloop']
 
 
-def intervals(path):
-    f = h5py.File(path, 'r')
-    t = f['trace']
-    names = [x.decode() if isinstance(x, bytes) else x for x in t.attrs['phase_names']]
-    ph, sm, tile = t['phase'][:], t['sm'][:].astype(np.int64), t['tile'][:].astype(np.int64)
-    b, e = t['begin'][:].astype(float), t['end'][:].astype(float)
-    out = {}
-    for n in STEPS:
-        m = ph == names.index(n)
-        out[n] = {(s, k): (x, y) for s, k, x, y in zip(sm[m], tile[m], b[m], e[m])}
-    return out
-
-
 def figures(path):
-    D = intervals(path)
+    D = phase_intervals(path, STEPS)
     ML, PI, PW, LW = D['mainloop'], D['producer_issue'], D['producer_wait'], D['load_wait']
-    per_sm = {}
-    for s, k in ML:
-        per_sm.setdefault(s, []).append(k)
     r = {n: [] for n in ('pos', 'prevend', 'lat', 'lw', 'piend', 'gap', 'pw')}
-    for s, tiles in per_sm.items():
-        tiles.sort(key=lambda k: ML[(s, k)][0])
+    for s, tiles in tiles_in_loop_order(ML).items():
         for i in range(2, len(tiles)):
             k, p, p2 = (s, tiles[i]), (s, tiles[i - 1]), (s, tiles[i - 2])
             if k not in PI or k not in LW or k not in PW or p not in PI:

@@ -11,8 +11,9 @@ where a bin has 40 tiles and 10 exact ones.
    usage: load_law.py RUN.h5..."""
 import sys
 
-import h5py
 import numpy as np
+
+from tile_phases import phase_intervals, tiles_in_loop_order
 
 BINS = np.arange(-6000, 1501, 500)
 
@@ -38,21 +39,9 @@ def km_median(y, exact):
 
 
 def tiles(path):
-    f = h5py.File(path, 'r')
-    t = f['trace']
-    names = [x.decode() if isinstance(x, bytes) else x for x in t.attrs['phase_names']]
-    ph, sm, tile = t['phase'][:], t['sm'][:].astype(np.int64), t['tile'][:].astype(np.int64)
-    b, e = t['begin'][:].astype(float), t['end'][:].astype(float)
-    D = {}
-    for n in ('producer_issue', 'load_wait', 'mainloop', 'epilogue_store'):
-        m = ph == names.index(n)
-        D[n] = {(s, k): (x, y) for s, k, x, y in zip(sm[m], tile[m], b[m], e[m])}
-    per_sm = {}
-    for s, k in D['mainloop']:
-        per_sm.setdefault(s, []).append(k)
+    D = phase_intervals(path, ('producer_issue', 'load_wait', 'mainloop', 'epilogue_store'))
     o, y, ex = [], [], []
-    for s, ks in per_sm.items():
-        ks.sort(key=lambda k: D['mainloop'][(s, k)][0])
+    for s, ks in tiles_in_loop_order(D['mainloop']).items():
         for i in range(2, len(ks)):
             k, p2 = (s, ks[i]), (s, ks[i - 2])
             if k not in D['producer_issue'] or k not in D['load_wait'] or p2 not in D['epilogue_store']:

@@ -12,19 +12,21 @@ the epilogue's start less the tile's last release as the observer thread
 saw it (median; negative: the observer sees the barriers late), and the
 landings counted again moved earlier by that lag.
    usage: landings.py KBLOCKS:NAME...   (NAME.kbt and NAME.kbt.ept)"""
+import os
 import sys
 
 import numpy as np
 
-CTAS, TILES, KMAX, WARPS = 132, 64, 16, 4
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'm134'))
+from ept import clocks as ept_clocks  # noqa: E402
+
+CTAS, TILES, KMAX, WARPS = 132, 64, 16, 4  # ept.py's layout, and the k-block file's
 START, COMBINED, STAGED = 0, 1, 2
 
 
 def load(name):
     kbt = np.fromfile(name + '.kbt', dtype=np.int64).reshape(CTAS, TILES, KMAX, 3)
-    raw = np.fromfile(name + '.kbt.ept', dtype=np.int64)
-    ept = raw.reshape(CTAS, TILES, WARPS, raw.size // (CTAS * TILES * WARPS))
-    return kbt, ept
+    return kbt, ept_clocks(name + '.kbt.ept')
 
 
 def lag(kbt, ept, nk):

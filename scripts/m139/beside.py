@@ -10,11 +10,15 @@ its spin (tile i - 1: its last warp staged to its first warp done
 spinning); and its previous work step.  Prints per run the means and a
 least-squares fit of the step on the three overlaps (within the run).
    usage: beside.py NAME.kbt.ept..."""
+import os
 import sys
 
 import numpy as np
 
-CTAS, TILES, WARPS = 132, 64, 4
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'm134'))
+from ept import clocks  # noqa: E402
+
+WARPS = 4
 COMBINED, STAGED, SPUN, TURN, END = 1, 2, 3, 5, 6
 
 
@@ -23,8 +27,7 @@ def overlap(a0, a1, b0, b1):
 
 
 def rows(path):
-    raw = np.fromfile(path, dtype=np.int64)
-    e = raw.reshape(CTAS, TILES, WARPS, raw.size // (CTAS * TILES * WARPS)).astype(float)
+    e = clocks(path).astype(float)
     out = []
     for t in range(9, 55):
         me, prev, nxt = e[:, t], e[:, t - 1], e[:, t + 1]

@@ -1,0 +1,29 @@
+"""The traced phases of a run per tile, for the M136 scripts: each phase's
+(begin, end) keyed by (SM, tile), and each SM's tiles in the order their
+mainloops began."""
+import h5py
+import numpy as np
+
+
+def phase_intervals(path, phases):
+    """{phase: {(sm, tile): (begin, end)}} for the named phases"""
+    with h5py.File(path, 'r') as f:
+        t = f['trace']
+        names = [x.decode() if isinstance(x, bytes) else x for x in t.attrs['phase_names']]
+        ph, sm, tile = t['phase'][:], t['sm'][:].astype(np.int64), t['tile'][:].astype(np.int64)
+        b, e = t['begin'][:].astype(float), t['end'][:].astype(float)
+    out = {}
+    for n in phases:
+        m = ph == names.index(n)
+        out[n] = {(s, k): (x, y) for s, k, x, y in zip(sm[m], tile[m], b[m], e[m])}
+    return out
+
+
+def tiles_in_loop_order(mainloop):
+    """{sm: [tile, ...]} sorted by the tile's mainloop begin"""
+    per_sm = {}
+    for s, k in mainloop:
+        per_sm.setdefault(s, []).append(k)
+    for s, ks in per_sm.items():
+        ks.sort(key=lambda k: mainloop[(s, k)][0])
+    return per_sm
