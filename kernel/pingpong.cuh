@@ -154,8 +154,10 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
                 const int n0 = (q % tiles_n) * PG_TILE_N;
                 /* --a-prefetch D: A of the pair D local tiles ahead into L2
                  * (at the first tile also those 1..D-1 ahead); only the first
-                 * column tile of a row block asks, the others find it there. */
-                for (int d = i == 0 ? 1 : p.a_prefetch; d <= p.a_prefetch; d++) {
+                 * column tile of a row block asks, the others find it there.
+                 * D = 0 is off: d >= 1, else every tile after the first
+                 * prefetched its own A (docs/experiments.md M142). */
+                for (int d = i == 0 ? 1 : p.a_prefetch; d >= 1 && d <= p.a_prefetch; d++) {
                     const int qp = cluster_id + (i + d) * clusters;
                     if (qp < num_pairs && qp % tiles_n == 0)
                         for (int kb = 0; kb < kblocks; kb++)

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# docs/experiments.md M142: the committed kernel (the --a-prefetch loop ran
+# once at D = 0, prefetching each tile's own A) against the fix, on one GPU.
+# The old kernel is this tree with the fix taken out again (sed below), so
+# both builds come from the same sources otherwise.  Per build: pingpong and
+# bres traced at M = 200,704 (sample rows checked bit for bit against the
+# CPU reference), the two builds' kept outputs compared with each other,
+# then `pegemm bench --energy` alternately old, new, old, new (separate
+# processes: the old behaviour is not reachable in the fixed binary).
+#   scripts/gpu_m142.sh OUTDIR   -> OUTDIR/{pingpong,bres}_{old,new}.h5, bench_{old,new}_{1,2}.h5, m142.log
+set -uo pipefail
+[ $# = 1 ] || { echo "usage: scripts/gpu_m142.sh OUTDIR" >&2; exit 2; }
+mkdir -p "$1" || exit 2
+OUT=$(cd "$1" && pwd)
+cd "$(dirname "$0")/.." || exit 2
+LOG="$OUT/m142.log"
+OLD=/tmp/m142-old
+fails=0
+step() { # step NAME CMD...
+    echo "== $1" >>"$LOG"
+    shift
+    if "$@" >>"$LOG" 2>&1; then echo "ok     $*" | cut -c1-160; else echo "FAILED $*" | cut -c1-160; fails=$((fails + 1)); fi
+}
+build() { # build SRC
+    (cd "$1" && { [ -f build-m142/build.ninja ] || meson setup build-m142 -Dcuda=enabled -Dtests=disabled; } &&
+        ninja -C build-m142 cli/pegemm) >"$OUT/build_$(basename "$1").log" 2>&1
+}
+if [ ! -x "$OLD/build-m142/cli/pegemm" ]; then
+    rm -rf "$OLD" && mkdir -p "$OLD" || exit 1
+    tar --exclude='./build*' -cf - . | tar -xf - -C "$OLD" || exit 1
+    sed -i 's/d >= 1 \&\& d <= p.a_prefetch/d <= p.a_prefetch/' "$OLD/kernel/pingpong.cuh" "$OLD/kernel/bres.cuh"
+    [ "$(grep -c 'd >= 1 &&' "$OLD/kernel/pingpong.cuh" "$OLD/kernel/bres.cuh" | awk -F: '{s+=$2} END {print s}')" = 0 ] ||
+        { echo "the old tree still has the fix" >&2; exit 1; }
+fi
+build "$PWD" & b1=$!
+build "$OLD" & b2=$!
+wait $b1 || { tail -30 "$OUT/build_$(basename "$PWD").log"; exit 1; }
+wait $b2 || { tail -30 "$OUT/build_m142-old.log"; exit 1; }
+NEW_BIN=./build-m142/cli/pegemm
+OLD_BIN=$OLD/build-m142/cli/pegemm
+for v in pingpong bres; do
+    for b in old new; do
+        bin=$NEW_BIN
+        [ $b = old ] && bin=$OLD_BIN
+        step "$v $b trace" $bin run --variant $v --trace --shape 200704,768,768,196 --rows sample:4096 --check --reps 30 \
+            -o "$OUT/${v}_$b.h5"
+    done
+    step "$v outputs old = new" python3 - "$OUT/${v}_old.h5" "$OUT/${v}_new.h5" <<'PY'
+import sys, h5py, numpy as np
+a, b = (h5py.File(p, 'r') for p in sys.argv[1:])
+assert (a['output/rows'][:] == b['output/rows'][:]).all(), 'different rows kept'
+da, db = a['output/D'][:], b['output/D'][:]
+diff = int((da != db).sum())
+print('compared %d elements, %d differ' % (da.size, diff))
+sys.exit(1 if diff else 0)
+PY
+done
+for r in 1 2; do
+    step "bench old $r" $OLD_BIN bench --energy --rows sample:64 --reps 50 -o "$OUT/bench_old_$r.h5"
+    step "bench new $r" $NEW_BIN bench --energy --rows sample:64 --reps 50 -o "$OUT/bench_new_$r.h5"
+done
+grep -E "^== |fused kernel: median|variant pingpong|energy|mJ|compared" "$LOG"
+exit $((fails > 0))
