@@ -18,7 +18,7 @@ static const pg_cli_opt k_opts[O_COUNT] = {
     [O_SHAPE] = {"shape", 0, "M,N,K[,P]", "problem shape (default the headline problem; --problem too)"},
     [O_PROBLEM] = {"problem", 0, "M,N,K[,P]", NULL},
     [O_VARIANT] = {"variant", 0, "NAME", "kernel variant: pingpong, bres, bres64, bresmc2, bresmc4, default"},
-    [O_A_PREFETCH] = {"a-prefetch", 0, "TILES", "the producer asks L2 for A that many tiles ahead (0..64; 0 = off)"},
+    [O_A_PREFETCH] = {"a-prefetch", 0, "TILES", "the producer asks L2 for A that many tiles ahead (0..64; 0: pingpong none, bres* its own tile)"},
     [O_FAMILY] = {"family", 0, "NAME", "input family (normal, codes, band, subnormal, special; default normal)"},
     [O_SEED] = {"seed", 0, "S", "generator seed (default 1)"},
     [O_INPUT] = {"input", 0, "RUN.h5", "take the inputs from a run file instead"},

@@ -77,7 +77,7 @@ typedef struct {
     int32_t M, N, K, P;
     int64_t epi_delay;        /* extra cycles spun in epilogue_regs (0 = off) */
     int64_t mainloop_delay;   /* extra cycles spun at the end of mainloop (0 = off) */
-    int32_t a_prefetch;       /* the producer asks L2 for A this many tiles ahead (0 = off) */
+    int32_t a_prefetch;       /* the producer asks L2 for A this many tiles ahead (0: pingpong off, bres* the tile itself; M142) */
     int32_t ablate;           /* PG_ABLATE_* bits (variant bres only; 0 in every checked run) */
     /* trace build only (last, so the production kernels' parameter offsets
      * do not depend on it): the tracing kit's compact fixed-slot buffer,

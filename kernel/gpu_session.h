@@ -22,7 +22,7 @@ typedef struct {
     const char *cli;    /* --variant NAME */
     const char *kernel; /* the run file's kernel name */
     int tile_m, tile_n, tile_k, stages, cluster;
-    int a_prefetch; /* default --a-prefetch (tiles ahead; 0 = off) */
+    int a_prefetch; /* default --a-prefetch (tiles ahead; 0: pingpong none, bres* its own tile) */
 } pg_variant_info;
 
 #define PG_VARIANT_AUTO ((pg_variant)-1) /* the default where it can run the shape, else pingpong */
