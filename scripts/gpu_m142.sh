@@ -10,6 +10,10 @@
 # Since the first call bres keeps its D = 0 prefetch (M142), so the sed
 # below changes pingpong only and bres old = new is a control.
 #   scripts/gpu_m142.sh OUTDIR   -> OUTDIR/{pingpong,bres}_{old,new}.h5, bench_{old,new}_{1,2}.h5, m142.log
+#   M142_K=1 scripts/gpu_m142.sh OUTDIR   M143: the fixed pingpong traced at K = 768 / 512 / 640 /
+#                                 1,024 / 1,152 / 1,536 and K = 640 at --epi-delay 600 / 1,300
+#                                 (OUTDIR/pp_k*.h5), then its bench with energy, old and new
+#                                 alternately (in m142.log)
 set -uo pipefail
 [ $# = 1 ] || { echo "usage: scripts/gpu_m142.sh OUTDIR" >&2; exit 2; }
 mkdir -p "$1" || exit 2
@@ -40,6 +44,25 @@ wait $b1 || { tail -30 "$OUT/build_$(basename "$PWD").log"; exit 1; }
 wait $b2 || { tail -30 "$OUT/build_m142-old.log"; exit 1; }
 NEW_BIN=./build-m142/cli/pegemm
 OLD_BIN=$OLD/build-m142/cli/pegemm
+if [ -n "${M142_K:-}" ]; then
+    # M143: the fixed pingpong traced across K (and at K = 640 under a
+    # delay) for the model to predict from its zero-delay run; then
+    # pingpong's own bench with energy, old and new alternately.
+    for k in 768 512 640 1024 1152 1536; do
+        step "pingpong new K=$k" $NEW_BIN run --variant pingpong --trace --shape 200704,768,$k,196 --rows sample:64 \
+            --check --reps 20 -o "$OUT/pp_k${k}.h5"
+    done
+    for d in 600 1300; do
+        step "pingpong new K=640 epi $d" $NEW_BIN run --variant pingpong --trace --shape 200704,768,640,196 \
+            --epi-delay $d --rows sample:64 --check --reps 20 -o "$OUT/pp_k640_epi$d.h5"
+    done
+    for r in 1 2; do
+        step "bench pingpong old $r" $OLD_BIN bench --variant pingpong --energy --rows sample:64 --reps 50
+        step "bench pingpong new $r" $NEW_BIN bench --variant pingpong --energy --rows sample:64 --reps 50
+    done
+    grep -E "^== |fused kernel: median|fused kernel \(|check:" "$LOG"
+    exit $((fails > 0))
+fi
 for v in pingpong bres; do
     for b in old new; do
         bin=$NEW_BIN
