@@ -124,9 +124,10 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_bres_gemm(const __grid_const
                  * first tile also 1..D-1 ahead); the group's CTAs split its
                  * k-blocks between them.  D = 0 (the default) is the tile's
                  * own block, from the second tile on: the group asks L2 for
-                 * all of it at once, ahead of the ring's k-block loads,
-                 * which measured 6.9% faster than no prefetch on an H200
-                 * (docs/experiments.md M142; pingpong's D = 0 is off). */
+                 * all of it at once, ahead of the ring's k-block loads;
+                 * without it bres ran 6.9% slower on an H200 (burst; 3.7%
+                 * sustained; docs/experiments.md M142; pingpong's D = 0 is
+                 * off). */
                 for (int d = i == 0 ? 1 : p.a_prefetch; d <= p.a_prefetch; d++) {
                     const int mbp = group + (i + d) * groups;
                     if (mbp < tiles_m)

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """M140: bres's epilogue work step (combined rows landed -> staged) and its
 whole epilogue regs (start -> staged) against the other warpgroup's next
-loop's compute: from that tile's first k-block landing (NAME.kbt, k-block 0
-`landed`, shifted earlier by `--shift` cycles for the observer's lag) to its
-loop end (NAME.kbt.ept), against M139's turn-to-end interval.  Both files
+loop's compute: from the later of that tile's first k-block landing
+(NAME.kbt, k-block 0 `landed`, shifted earlier by `--shift` cycles for the
+observer's lag) and its turn, to its loop end (NAME.kbt.ept), against
+M139's turn-to-end interval.  Both files
 from scripts/gpu_kbt.sh KBT_M134=1 (layouts: scripts/m138/landings.py).
 Prints per run the means and the within-run least-squares slope of each
 step on its compute overlap.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """M140: bres's cycle in parts, from a trace (measured, or the model's own
-`--trace-out`), over each SM's tiles 8 .. n - 8 in loop order: the epilogue
+`--trace-out`), over each SM's tiles 8 .. n - 9 in loop order: the epilogue
 (epilogue_regs less the run's --epi-delay), its work's overlap with the next
 tile's mainloop (the spin taken off the epilogue's end), the gap from a
 warpgroup's store end to its next order wait, the drain where the turn is
@@ -40,7 +40,8 @@ def parts(path):
             eb, ee = ep[me][0], ep[me][1] - delay
             out['epi'].append(ee - eb)
             out['epi_ov'].append(overlap(eb, ee, *ml[nxt]))
-            out['gap'].append(ow[nxt][0] - st[prev][1]) if i + 1 < len(ks) and prev in st else None
+            if prev in st:
+                out['gap'].append(ow[nxt][0] - st[prev][1])
             turn = ow[me][1]
             if turn - ml[prev][1] > LOOP_BOUND:
                 out['drain'].append(turn - st[prev2][1])

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""M142: the producer's gap from a tile's issue end (its last load issued) to
+"""M141, M142: the producer's gap from a tile's issue end (its last load issued) to
 the next tile's wait (the start of its first slot's wait), per SM over the
 producer's tiles in order (the ninth to the ninth from last), median and
 mean, with the run's mean load wait; from a trace, measured or the model's.
@@ -14,8 +14,8 @@ from tile_phases import phase_intervals  # noqa: E402
 if len(sys.argv) < 2:
     sys.exit(__doc__)
 for path in sys.argv[1:]:
-    P = phase_intervals(path, ('producer_wait', 'producer_issue', 'load_wait', 'mainloop'))
-    PW, PI, LW, ML = P['producer_wait'], P['producer_issue'], P['load_wait'], P['mainloop']
+    P = phase_intervals(path, ('producer_wait', 'producer_issue', 'load_wait'))
+    PW, PI, LW = P['producer_wait'], P['producer_issue'], P['load_wait']
     per = {}
     for (s, k), (b, e) in PW.items():
         per.setdefault(s, []).append((b, e, PI[(s, k)][0], PI[(s, k)][1]))

@@ -7,8 +7,9 @@ stage g = tile x KB + k, slot g % 4).  Over tiles 8..55, per run:
     reuses (stage g - 4), and the share of issues after that release (a
     small positive median: the issue waits for the slot; a large one: the
     slot was free long before and something else held the producer);
-  - each k-block's release as a fraction of its tile's loop (first landing
-    to last release), beside the fraction (k + 1) / KB a schedule's
+  - each k-block's release as a fraction of its tile's loop (from the later
+    of its first landing and the previous tile's last release, the clocks
+    holding no turn, to its last release), beside the fraction (k + 1) / KB a schedule's
     `consumer.mainloop@F` event uses;
   - the producer's issue-to-issue gaps: within a tile, and from a tile's
     last issue to the next tile's first.
