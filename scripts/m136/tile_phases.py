@@ -1,6 +1,6 @@
-"""The traced phases of a run per tile, for the M136 scripts: each phase's
-(begin, end) keyed by (SM, tile), and each SM's tiles in the order their
-mainloops began."""
+"""The traced phases of a run per tile, for the M136 scripts and those after
+them: each phase's (begin, end) keyed by (SM, tile), each SM's tiles in the
+order their mainloops began, and the overlap of two intervals."""
 import h5py
 import numpy as np
 
@@ -17,6 +17,11 @@ def phase_intervals(path, phases):
         m = ph == names.index(n)
         out[n] = {(s, k): (x, y) for s, k, x, y in zip(sm[m], tile[m], b[m], e[m])}
     return out
+
+
+def overlap(a0, a1, b0, b1):
+    """how long [a0, a1] and [b0, b1] overlap (0 if apart), elementwise on arrays"""
+    return np.clip(np.minimum(a1, b1) - np.maximum(a0, b0), 0, None)
 
 
 def tiles_in_loop_order(mainloop):

@@ -24,9 +24,13 @@ CTAS, TILES, KMAX, WARPS = 132, 64, 16, 4  # ept.py's layout, and the k-block fi
 START, COMBINED, STAGED = 0, 1, 2
 
 
+def kblock_clocks(path):
+    """a .kbt file: int64 [CTA][tile][k-block][issue, landed, released]"""
+    return np.fromfile(path, dtype=np.int64).reshape(CTAS, TILES, KMAX, 3)
+
+
 def load(name):
-    kbt = np.fromfile(name + '.kbt', dtype=np.int64).reshape(CTAS, TILES, KMAX, 3)
-    return kbt, ept_clocks(name + '.kbt.ept')
+    return kblock_clocks(name + '.kbt'), ept_clocks(name + '.kbt.ept')
 
 
 def lag(kbt, ept, nk):

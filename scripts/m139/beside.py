@@ -15,15 +15,14 @@ import sys
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'm134'))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, '..', 'm134'))
+sys.path.insert(0, os.path.join(HERE, '..', 'm136'))
 from ept import clocks  # noqa: E402
+from tile_phases import overlap  # noqa: E402
 
 WARPS = 4
 COMBINED, STAGED, SPUN, TURN, END = 1, 2, 3, 5, 6
-
-
-def overlap(a0, a1, b0, b1):
-    return np.clip(np.minimum(a1, b1) - np.maximum(a0, b0), 0, None)
 
 
 def rows(path):

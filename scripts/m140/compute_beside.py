@@ -16,15 +16,13 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..', 'm138'))
+sys.path.insert(0, os.path.join(HERE, '..', 'm136'))
 from landings import load  # noqa: E402
+from tile_phases import overlap  # noqa: E402
 
 WARPS = 4
 START, COMBINED, STAGED, TURN, END = 0, 1, 2, 5, 6
 LANDED = 1
-
-
-def overlap(a0, a1, b0, b1):
-    return np.clip(np.minimum(a1, b1) - np.maximum(a0, b0), 0, None)
 
 
 def rows(name, shift):

@@ -17,15 +17,11 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'm136'))
-from tile_phases import phase_intervals, tiles_in_loop_order  # noqa: E402
+from tile_phases import overlap, phase_intervals, tiles_in_loop_order  # noqa: E402
 
 PHASES = ('mainloop', 'epilogue_regs', 'epilogue_store', 'order_wait', 'load_wait', 'producer_issue')
 LOOP_BOUND = 250   # turn within this of the other loop's end: loop-bound
 LOAD_BOUND = 300   # a load wait longer than this: the first load binds
-
-
-def overlap(a0, a1, b0, b1):
-    return max(0.0, min(a1, b1) - max(a0, b0))
 
 
 def parts(path):

@@ -14,11 +14,15 @@ stage g = tile x KB + k, slot g % 4).  Over tiles 8..55, per run:
   - the producer's issue-to-issue gaps: within a tile, and from a tile's
     last issue to the next tile's first.
    usage: ring_events.py KB:NAME.kbt...   (KB: k-blocks per tile, K / 128)"""
+import os
 import sys
 
 import numpy as np
 
-CTAS, TILES, KMAX, STAGES = 132, 64, 16, 4
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'm138'))
+from landings import CTAS, kblock_clocks  # noqa: E402
+
+STAGES = 4
 ISSUE, LANDED, RELEASED = 0, 1, 2
 FIRST, LAST = 8, 56
 
@@ -60,7 +64,7 @@ if __name__ == '__main__':
     for arg in sys.argv[1:]:
         kb, path = arg.split(':', 1)
         kb = int(kb)
-        a = np.fromfile(path, dtype=np.int64).reshape(CTAS, TILES, KMAX, 3).astype(float)
+        a = kblock_clocks(path).astype(float)
         waits = slot_wait(a, kb)
         loop, frac = release_fractions(a, kb)
         across, within = issue_gaps(a, kb)
