@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "expr.h"
 #include "pg_error.h"
 #include "sched.h"
 
@@ -164,6 +165,22 @@ static int keep_value(const char *text)
     return -1;
 }
 
+/* solve=window|tile, or an expression of the schedule's options that is 0
+ * (window) or 1 (tile), so that an option can choose (h100-pingpong's
+ * rowfirst_prefetch, docs/experiments.md M146); NULL: window.  -1 for
+ * anything else. */
+static int solve_value(const char *text)
+{
+    double v;
+    if (!text || strcmp(text, "window") == 0)
+        return 0;
+    if (strcmp(text, "tile") == 0)
+        return 1;
+    if (expr_eval(text, 0, &v))
+        return -1;
+    return v == 0 ? 0 : v == 1 ? 1 : -1;
+}
+
 int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
 {
     static const char *const keys[] = {"by",  "tile", "slowdown", "overlap", "window",
@@ -175,7 +192,7 @@ int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
         return ntok < 4 || strchr(tok[1], '=')
                    ? CFAIL_AT(line, "usage: contend PHASE by=PHASE [tile=next|previous] slowdown=C [overlap=CYCLES] "
                                     "[window=TILES] [compute=CYCLES] [fit=both|overlap] [keep=0|1|busy] "
-                                    "[solve=window|tile]")
+                                    "[solve=window|tile|0|1]")
                    : -1;
     sch_contend *c = &s->ct[s->nct];
     memset(c, 0, sizeof *c);
@@ -198,9 +215,10 @@ int sch_contend_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
     c->keep = keep_value(keep);
     if (c->keep < 0)
         return CFAIL_AT(line, "contend: keep must be 0, 1 or busy (got '%s')", keep);
-    if (solve && strcmp(solve, "window") != 0 && strcmp(solve, "tile") != 0)
-        return CFAIL_AT(line, "contend: solve must be window or tile (got '%s')", solve);
-    c->solve_tile = solve && strcmp(solve, "tile") == 0;
+    c->solve_tile = solve_value(solve);
+    if (c->solve_tile < 0)
+        return CFAIL_AT(line, "contend: solve must be window, tile or an expression of 0 (window) or 1 (tile) (got '%s')",
+                        solve);
     if (strlen(tok[1]) >= SCH_NAME || strlen(by) >= SCH_NAME)
         return CFAIL_AT(line, "contend: phase name too long");
     snprintf(c->spec[0], sizeof c->spec[0], "%s", tok[1]);

@@ -16,7 +16,7 @@
 enum { SCH_TQ_SETTLED = 0, SCH_TQ_UNSETTLED = 1 };
 
 #define SCH_NAME 48
-#define SCH_MAX_OPTIONS 16
+#define SCH_MAX_OPTIONS 24
 #define SCH_MAX_DISTS 24
 #define SCH_MAX_ROLES 6
 #define SCH_MAX_STEPS 8

@@ -664,7 +664,38 @@ static void test_solve_tile(void **state)
     expect_reject("contend mainloop by=epilogue_regs tile=previous slowdown=0.1 solve=tile", 1,
                   "solve=tile needs tile=next");
     expect_reject("contend epilogue_regs by=mainloop slowdown=0.1 solve=always", 1,
-                  "solve must be window or tile (got 'always')");
+                  "solve must be window, tile or an expression of 0 (window) or 1 (tile) (got 'always')");
+    expect_reject("contend epilogue_regs by=mainloop slowdown=0.1 solve=2", 1, "(got '2')");
+}
+
+/* solve= as an expression of an option (docs/experiments.md M146: h100-
+ * pingpong's rowfirst_prefetch chooses it): 1 - $pf is tile where pf = 0,
+ * window where pf = 1, and setting the option moves the line with it */
+static void test_solve_option(void **state)
+{
+    (void)state;
+    static const char head[] = "option pf 1 0|1\n", tail[] = " solve=1-$pf\n";
+    const size_t size = sizeof head + sizeof k_drain + sizeof tail;
+    char *text = malloc(size);
+    assert_non_null(text);
+    /* k_drain with its last line's newline replaced by the solve key */
+    snprintf(text, size, "%s%.*s%s", head, (int)(sizeof k_drain - 2), k_drain, tail);
+    pg_schedule *s = NULL;
+    if (pg_schedule_load_text(text, "drain_opt.sched", &s) != 0)
+        fail_msg("load: %s", pg_last_error());
+    char *buf = pg_test_schedule_text(s, NULL);
+    assert_null(strstr(buf, "solve=tile"));
+    free(buf);
+    if (pg_schedule_set(s, "pf=0", 0) != 0)
+        fail_msg("set: %s", pg_last_error());
+    buf = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(buf, "solve=tile"));
+    free(buf);
+    pg_schedule_free(s);
+    const char *pf0 = "pf=0";
+    const pp_result r = predict_text(text, "drain_opt.sched", &pf0, 1, 1);
+    NEAR(r.period, 1075, 1.0);
+    free(text);
 }
 
 int main(void)
@@ -676,6 +707,7 @@ int main(void)
         cmocka_unit_test(test_estimator),       cmocka_unit_test(test_fit_previous),
         cmocka_unit_test(test_write_back),      cmocka_unit_test(test_rejects),
         cmocka_unit_test(test_keep),
-        cmocka_unit_test(test_keep_busy),       cmocka_unit_test(test_solve_tile)};
+        cmocka_unit_test(test_keep_busy),       cmocka_unit_test(test_solve_tile),
+        cmocka_unit_test(test_solve_option)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
