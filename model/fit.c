@@ -830,8 +830,11 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
 /* M146: an option the calibration decides.  h100-pingpong's
  * rowfirst_prefetch says whether the kernel prefetches a row block's first
  * tile's own A just before loading it; that prefetch is the rowfirst line's
- * extra gap (old kernel 354-621 cycles on every committed trace, the fixed
- * kernel 6-10), so the option is 1 where the fitted extra passes halfway. */
+ * extra gap (the old kernel's probe traces 354-621 cycles, the fixed
+ * kernel's 6-10, builds older than the prefetch ~0), so the option is 1
+ * where the fitted extra passes halfway.  Where the fit cannot measure the
+ * extra (one column block, or no tile width recorded) it stays as written
+ * (500) and so does the option's 1. */
 #define PREFETCH_OPTION "rowfirst_prefetch"
 #define PREFETCH_SEEN_CYCLES 250.0
 
@@ -869,15 +872,18 @@ int pg_schedule_fit_variant(const pg_run *run, const char *schedule, const char 
         return 0;
     /* fit again with the option the trace calls for (it moves the
      * calibration: the loop's load latency is solved under it) */
+    const double extra = (*out)->rf_extra;
+    pg_schedule_free(*out);
+    *out = NULL;
     const char **with = malloc(sizeof *with * (size_t)(nsets + 1));
     if (!with)
         return pg_fail("out of memory");
     for (int i = 0; i < nsets; i++)
         with[i] = sets[i];
     with[nsets] = seen ? PREFETCH_OPTION "=1" : PREFETCH_OPTION "=0";
-    pg_schedule_free(*out);
-    *out = NULL;
     const int rc = fit_once(run, schedule, with, nsets + 1, out);
+    if (rc)
+        pg_fail_context("fitting again with %s (the trace's rowfirst extra: %.0f cycles)", with[nsets], extra);
     free(with);
     return rc;
 }
