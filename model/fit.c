@@ -827,17 +827,12 @@ int pg_schedule_fit_as(const pg_run *run, const char *schedule, pg_schedule **ou
     return pg_schedule_fit_variant(run, schedule, NULL, 0, out);
 }
 
-/* M146: an option the calibration decides.  h100-pingpong's
- * rowfirst_prefetch says whether the kernel prefetches a row block's first
- * tile's own A just before loading it; that prefetch is the rowfirst line's
- * extra gap (the old kernel's probe traces 354-621 cycles, the fixed
- * kernel's 6-10, builds older than the prefetch ~0), so the option is 1
- * where the fitted extra passes halfway.  Where the fit cannot measure the
- * extra (one column block, or no tile width recorded) it stays as written
- * (500) and so does the option's 1. */
-#define PREFETCH_OPTION "rowfirst_prefetch"
-#define PREFETCH_SEEN_CYCLES 250.0
-
+/* M146: an option the calibration decides.  A `rowfirst` line's
+ * option=NAME is set to 1 where the fitted extra is over its above=C
+ * cycles, else 0 (h100-pingpong's rowfirst_prefetch: whether the kernel
+ * prefetches a row block's first tile's own A just before loading it, the
+ * extra's gap).  Where the fit cannot measure the extra (one column block,
+ * or no tile width recorded) it stays as written, and the option with it. */
 static int set_by_caller(const char *const *sets, int nsets, const char *name)
 {
     const size_t n = strlen(name);
@@ -847,16 +842,16 @@ static int set_by_caller(const char *const *sets, int nsets, const char *name)
     return 0;
 }
 
-/* the value the fitted schedule's rowfirst extra calls for, where it is not
- * the one the fit ran with; -1 where it is, or the schedule has no such
- * option or no rowfirst line, or the caller set the option */
-static int prefetch_to_refit(const pg_schedule *s, const char *const *sets, int nsets)
+/* the value the fitted rowfirst extra calls for in the line's option, where
+ * it is not the one the fit ran with; -1 where it is, or the line names no
+ * option, or the caller set it */
+static int option_to_refit(const pg_schedule *s, const char *const *sets, int nsets)
 {
     char v[32];
-    if (!s->rf_line || pg_schedule_option(s, PREFETCH_OPTION, v, sizeof v) != 0 ||
-        set_by_caller(sets, nsets, PREFETCH_OPTION))
+    if (!s->rf_line || !s->rf_option[0] || pg_schedule_option(s, s->rf_option, v, sizeof v) != 0 ||
+        set_by_caller(sets, nsets, s->rf_option))
         return -1;
-    const int seen = s->rf_extra > PREFETCH_SEEN_CYCLES;
+    const int seen = s->rf_extra > s->rf_above;
     return seen == (atof(v) != 0) ? -1 : seen;
 }
 
@@ -867,11 +862,13 @@ int pg_schedule_fit_variant(const pg_run *run, const char *schedule, const char 
 {
     if (fit_once(run, schedule, sets, nsets, out))
         return -1;
-    const int seen = prefetch_to_refit(*out, sets, nsets);
+    const int seen = option_to_refit(*out, sets, nsets);
     if (seen < 0)
         return 0;
     /* fit again with the option the trace calls for (it moves the
      * calibration: the loop's load latency is solved under it) */
+    char set[SCH_NAME + 3];
+    snprintf(set, sizeof set, "%s=%d", (*out)->rf_option, seen);
     const double extra = (*out)->rf_extra;
     pg_schedule_free(*out);
     *out = NULL;
@@ -880,10 +877,10 @@ int pg_schedule_fit_variant(const pg_run *run, const char *schedule, const char 
         return pg_fail("out of memory");
     for (int i = 0; i < nsets; i++)
         with[i] = sets[i];
-    with[nsets] = seen ? PREFETCH_OPTION "=1" : PREFETCH_OPTION "=0";
+    with[nsets] = set;
     const int rc = fit_once(run, schedule, with, nsets + 1, out);
     if (rc)
-        pg_fail_context("fitting again with %s (the trace's rowfirst extra: %.0f cycles)", with[nsets], extra);
+        pg_fail_context("fitting again with %s (the trace's rowfirst extra: %.0f cycles)", set, extra);
     free(with);
     return rc;
 }

@@ -9,16 +9,17 @@
 #include "sched.h"
 
 #define RFFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->rf_line))
-#define RF_USAGE "usage: rowfirst LATENCY... blocks=B cal_blocks=B0 extra=E [next=0|1] [fit=0|1] [on=0|1]"
-#define RF_RANGE "(blocks and cal_blocks >= 1, -1e6 < extra < 1e6, next, fit and on 0|1)"
+#define RF_USAGE "usage: rowfirst LATENCY... blocks=B cal_blocks=B0 extra=E [next=0|1] [fit=0|1] [on=0|1] [option=NAME] [above=C]"
+#define RF_RANGE "(blocks and cal_blocks >= 1, -1e6 < extra, above < 1e6, next, fit and on 0|1)"
 
-static const char *const k_keys[] = {"blocks", "cal_blocks", "extra", "next", "fit", "on", NULL};
+static const char *const k_keys[] = {"blocks", "cal_blocks", "extra", "next", "fit", "on", "above", NULL};
+#define OPTION_KEY "option="
 
 static int key_ok(const char *key, double v)
 {
     if (strcmp(key, "on") == 0 || strcmp(key, "fit") == 0 || strcmp(key, "next") == 0)
         return v == 0 || v == 1;
-    if (strcmp(key, "extra") == 0)
+    if (strcmp(key, "extra") == 0 || strcmp(key, "above") == 0)
         return v > -1e6 && v < 1e6;
     return v >= 1 && v < 1e9;
 }
@@ -29,6 +30,7 @@ static const double *key_value_of(const pg_schedule *s, const char *key)
     return strcmp(key, "blocks") == 0       ? &s->rf_blocks
            : strcmp(key, "cal_blocks") == 0 ? &s->rf_cal_blocks
            : strcmp(key, "extra") == 0      ? &s->rf_extra
+           : strcmp(key, "above") == 0      ? &s->rf_above
                                             : NULL;
 }
 
@@ -64,8 +66,26 @@ static double get_key(const pg_schedule *s, const char *key)
 /* the line's keys for the shared parse and override (sched_latline.c) */
 static sch_latline line_of(pg_schedule *s)
 {
-    return (sch_latline){"rowfirst", k_keys, "blocks=, cal_blocks=, extra=, next=, fit= or on=", RF_RANGE, key_ok,
+    return (sch_latline){"rowfirst", k_keys, "blocks=, cal_blocks=, extra=, next=, fit= or on= (and option=NAME above=C)", RF_RANGE, key_ok,
                          set_key, get_key, s->rf_spec, &s->rf_n, SCH_DQ_MAX};
+}
+
+/* option=NAME, the one key that names something: taken out of the tokens
+ * the shared number-key parse reads (`kept`), and into rf_option */
+static int take_option(pg_schedule *s, const char *const *tok, int ntok, const char **kept, int *nkept, int line)
+{
+    const size_t n = strlen(OPTION_KEY);
+    *nkept = 0;
+    for (int i = 0; i < ntok; i++) {
+        if (i == 0 || strncmp(tok[i], OPTION_KEY, n) != 0) {
+            kept[(*nkept)++] = tok[i];
+            continue;
+        }
+        if (s->rf_option[0] || !tok[i][n] || strlen(tok[i] + n) >= SCH_NAME)
+            return pg_fail("%s:%d: rowfirst: one option=NAME, a name shorter than %d", s->origin, line, SCH_NAME);
+        snprintf(s->rf_option, sizeof s->rf_option, "%s", tok[i] + n);
+    }
+    return 0;
 }
 
 int sch_rowfirst_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
@@ -75,18 +95,26 @@ int sch_rowfirst_parse(pg_schedule *s, const char *const *tok, int ntok, const c
         return pg_fail("%s:%d: only one `rowfirst` line (first at line %d)", s->origin, line, s->rf_line);
     s->rf_line = line;
     s->rf_on = 1;
+    s->rf_above = 250; /* M146: halfway between a prefetch's gap (354-621) and none (~0-10) */
+    const char **kept = malloc(sizeof *kept * (size_t)ntok);
+    int nkept = 0, rc = -1;
     const sch_latline d = line_of(s);
-    int seen[6] = {0};
-    if (sch_latline_parse(s, &d, tok, ntok, line, seen))
-        return -1;
-    if (s->rf_n == 0 || !seen[0] || !seen[1] || !seen[2])
-        return RFFAIL(RF_USAGE);
-    return 0;
+    int seen[7] = {0};
+    if (!kept)
+        rc = pg_fail("out of memory");
+    else if (take_option(s, tok, ntok, kept, &nkept, line) == 0 && sch_latline_parse(s, &d, kept, nkept, line, seen) == 0)
+        rc = s->rf_n == 0 || !seen[0] || !seen[1] || !seen[2] ? RFFAIL(RF_USAGE) : 0;
+    free(kept);
+    return rc;
 }
 
 int sch_rowfirst_resolve(pg_schedule *s)
 {
-    return s->rf_line ? sch_latline_resolve(s, "rowfirst", s->rf_line, s->rf_spec, s->rf_n, s->rf_dist) : 0;
+    if (!s->rf_line)
+        return 0;
+    if (s->rf_option[0] && pg_schedule_option(s, s->rf_option, NULL, 0) != 0)
+        return RFFAIL("rowfirst: option=%s is not an `option` of this schedule", s->rf_option);
+    return sch_latline_resolve(s, "rowfirst", s->rf_line, s->rf_spec, s->rf_n, s->rf_dist);
 }
 
 int sch_rowfirst_override(pg_schedule *s, const char *stat, int relative, double value, const char *param)

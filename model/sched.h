@@ -369,6 +369,10 @@ struct pg_schedule {
     int rf_dist[SCH_DQ_MAX];
     char rf_spec[SCH_DQ_MAX][SCH_NAME];
     double rf_blocks, rf_cal_blocks, rf_extra;
+    /* option=NAME (M146): the option the fit sets from the fitted extra, 1 over
+     * `above` cycles ("": none) */
+    char rf_option[SCH_NAME];
+    double rf_above;
     /* `l2reuse LATENCY... bytes=C ratio=R full=F cal_bytes=W0 on=0|1`
      * (model/l2reuse.c): a run whose working set W (the `bandwidth` line's
      * compulsory bytes per tile x tiles) the L2 of C bytes keeps between
