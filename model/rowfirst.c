@@ -17,6 +17,8 @@
  *     E ([q mod B = 0] - [q mod B0 = 0]),
  *
  * nothing at B = B0; a parametric draw (no table) moves by E (1/B - 1/B0).
+ * A build that prefetches where the calibration's does not (or the
+ * reverse) adds X = +-prefetch on each first tile (added=, M148).
  *
  * This file is the line's engine part; its parse is in rowfirst_parse.c,
  * its fit (B = B0 = the run's column blocks, the rows' tiles, E) in
@@ -39,11 +41,15 @@ static double is_first(double tile, double blocks)
     return fmod(tile, blocks) == 0;
 }
 
+/* added=X (M148, a prefetch build predicted from a calibration without)
+ * moves every row-first tile at the run's B by X, on top of the moved
+ * share of the calibration's extra. */
 double rowfirst_shift(const pg_schedule *s, int dist, double row_tile)
 {
-    if (!s->rf_line || !s->rf_on || s->rf_blocks == s->rf_cal_blocks || !listed(s, dist))
+    if (!s->rf_line || !s->rf_on || (s->rf_blocks == s->rf_cal_blocks && s->rf_added == 0) || !listed(s, dist))
         return 0;
     if (isnan(row_tile))
-        return s->rf_extra * (1 / s->rf_blocks - 1 / s->rf_cal_blocks);
-    return s->rf_extra * (is_first(row_tile, s->rf_blocks) - is_first(row_tile, s->rf_cal_blocks));
+        return s->rf_extra * (1 / s->rf_blocks - 1 / s->rf_cal_blocks) + s->rf_added / s->rf_blocks;
+    return s->rf_extra * (is_first(row_tile, s->rf_blocks) - is_first(row_tile, s->rf_cal_blocks)) +
+           s->rf_added * is_first(row_tile, s->rf_blocks);
 }

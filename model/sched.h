@@ -373,6 +373,13 @@ struct pg_schedule {
      * `above` cycles ("": none) */
     char rf_option[SCH_NAME];
     double rf_above;
+    /* prefetch=P (M148): the cycles a build that prefetches (kernel name
+     * token "pfD", D >= 1) spends in the listed latency before a row-first
+     * tile where one that does not spends none (0: the line knows no such
+     * build); added=X: cycles added on each row-first tile beyond the
+     * calibration's, at the run's B (validate sets it for a prefetch build
+     * predicted from a calibration without, or the reverse) */
+    double rf_prefetch, rf_added;
     /* `l2reuse LATENCY... bytes=C ratio=R full=F cal_bytes=W0 on=0|1`
      * (model/l2reuse.c): a run whose working set W (the `bandwidth` line's
      * compulsory bytes per tile x tiles) the L2 of C bytes keeps between

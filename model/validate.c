@@ -61,12 +61,83 @@ static void compare(pg_validate_row *row, const pg_prediction *m, const pg_predi
     snprintf(row->bottleneck, sizeof row->bottleneck, "%s", p->bottleneck);
 }
 
-static int predict_row(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *fl,
+/* The calibration machine's copy floor, where given, is the `bandwidth`
+ * line's: its DRAM share is the share of what that machine can move, not
+ * of the schedule's written figure (docs/experiments.md M42: the H200's
+ * 4.2 TB/s taken as 3.0 put a run at another N at rho 0.95 that ran at
+ * 0.68; on our delay probes on the H200 the written figure predicts
+ * better, so the scoreboard does not pass it by default).  Before any
+ * prediction, the self-fit's included. */
+static int calibration_floor(pg_schedule *fit, const pg_floors *floors)
+{
+    char opt[96];
+    if (floors->cal_bytes_per_s <= 0 || fit->bw_dist < 0)
+        return 0;
+    snprintf(opt, sizeof opt, "bandwidth.bytes_per_s=%.17g", floors->cal_bytes_per_s);
+    return pg_schedule_set(fit, opt, 0);
+}
+
+/* The calibration fitted as the check asks (v's variant before the fit,
+ * its floor and sets after), with refit ("OPTION=V", "" none) among the
+ * variants: a run's build the option describes (M148).  The caller's own
+ * variant of that option wins, as it does over the option the fit reads
+ * off the trace. */
+static int fit_calibration(const pg_run *cal, const pg_validate_opts *v, const char *refit, pg_schedule **fit)
+{
+    const char **variant = malloc(sizeof *variant * (size_t)(v->nvariant + 1));
+    int nvariant = v->nvariant, rc = -1;
+    *fit = NULL;
+    if (!variant)
+        return pg_fail("out of memory");
+    for (int i = 0; i < v->nvariant; i++)
+        variant[i] = v->variant[i];
+    const size_t name_len = strcspn(refit, "=");
+    int caller_set = 0;
+    for (int i = 0; i < v->nvariant; i++)
+        caller_set |= strncmp(v->variant[i], refit, name_len) == 0 && v->variant[i][name_len] == '=';
+    if (refit[0] && !caller_set)
+        variant[nvariant++] = refit;
+    if (pg_schedule_fit_variant(cal, v->schedule, variant, nvariant, fit) == 0 &&
+        calibration_floor(*fit, &v->floors) == 0 &&
+        pg_schedule_set_all(*fit, v->sets, v->nsets, v->deltas, v->ndeltas) == 0)
+        rc = 0;
+    free(variant);
+    if (rc) {
+        pg_schedule_free(*fit);
+        *fit = NULL;
+    }
+    return rc;
+}
+
+/* The run's what-ifs on the fit (on a fit of the calibration made again
+ * where the run's build needs an option refitted), predicted. */
+static int predict_from(const pg_run *cal, const pg_schedule *fit, const pg_validate_opts *v, const pg_model_opts *o,
+                        pg_validate_row *row, pg_prediction *p)
+{
+    pg_schedule *refitted = NULL, *c = NULL;
+    int rc = -1;
+    if (row->whatif.refit[0] && fit_calibration(cal, v, row->whatif.refit, &refitted)) {
+        pg_fail_context("fitting the calibration again with %s for %s", row->whatif.refit, row->path);
+        goto done;
+    }
+    if (apply_whatif(refitted ? refitted : fit, row, &c))
+        goto done;
+    if (c && pg_model_predict(c, o, p)) {
+        pg_fail_context("predicting %s", row->path);
+        goto done;
+    }
+    rc = c ? 1 : 0;
+done:
+    pg_schedule_free(c);
+    pg_schedule_free(refitted);
+    return rc;
+}
+
+static int predict_row(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_validate_opts *v,
                        const pg_model_opts *o, pg_validate_row *row)
 {
     pg_prediction m, p;
-    pg_schedule *c = NULL;
-    if (pg_whatif_derive(cal, run, fit, fl, &row->whatif))
+    if (pg_whatif_derive(cal, run, fit, &v->floors, &row->whatif))
         return -1;
     if (row->whatif.why_not[0])
         return 0;
@@ -74,15 +145,11 @@ static int predict_row(const pg_run *cal, const pg_run *run, const pg_schedule *
         return pg_fail_context("%s", row->path);
     if (pg_trace_summarize_period(&run->trace, run->kernel.sm_clock_hz, pg_schedule_period_phase(fit), &m))
         return pg_fail_context("%s", row->path);
-    if (apply_whatif(fit, row, &c))
+    const int predicted = predict_from(cal, fit, v, o, row, &p);
+    if (predicted < 0)
         return -1;
-    if (!c)
-        return 0;
-    const int rc = pg_model_predict(c, o, &p);
-    pg_schedule_free(c);
-    if (rc)
-        return pg_fail_context("predicting %s", row->path);
-    compare(row, &m, &p);
+    if (predicted)
+        compare(row, &m, &p);
     return 0;
 }
 
@@ -113,8 +180,8 @@ static int same_file(const char *a, const char *b)
 }
 
 /* One run at a time (a trace is tens of MB): read, predict, free. */
-static int run_rows(const pg_run *cal, const pg_schedule *fit, const char *const *paths, int n, const pg_floors *fl,
-                    const pg_model_opts *o, pg_validate_report *r)
+static int run_rows(const pg_run *cal, const pg_schedule *fit, const char *const *paths, int n,
+                    const pg_validate_opts *v, const pg_model_opts *o, pg_validate_report *r)
 {
     for (int i = 0; i < n; i++) {
         pg_run run;
@@ -129,29 +196,13 @@ static int run_rows(const pg_run *cal, const pg_schedule *fit, const char *const
             snprintf(row->whatif.why_not, sizeof row->whatif.why_not,
                      "no trace (a bench or untraced run): nothing measured to compare with");
         else
-            rc = predict_row(cal, &run, fit, fl, o, row);
+            rc = predict_row(cal, &run, fit, v, o, row);
         pg_run_free(&run);
         if (rc)
             return -1;
         r->n++;
     }
     return 0;
-}
-
-/* The calibration machine's copy floor, where given, is the `bandwidth`
- * line's: its DRAM share is the share of what that machine can move, not
- * of the schedule's written figure (docs/experiments.md M42: the H200's
- * 4.2 TB/s taken as 3.0 put a run at another N at rho 0.95 that ran at
- * 0.68; on our delay probes on the H200 the written figure predicts
- * better, so the scoreboard does not pass it by default).  Before any
- * prediction, the self-fit's included. */
-static int calibration_floor(pg_schedule *fit, const pg_floors *floors)
-{
-    char opt[96];
-    if (floors->cal_bytes_per_s <= 0 || fit->bw_dist < 0)
-        return 0;
-    snprintf(opt, sizeof opt, "bandwidth.bytes_per_s=%.17g", floors->cal_bytes_per_s);
-    return pg_schedule_set(fit, opt, 0);
 }
 
 /* "variant A=1; set B=2; delta C=3" for the report ("" when none) */
@@ -176,7 +227,6 @@ static void describe_changes(const pg_validate_opts *v, char *buf, size_t cap)
 int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n, const pg_validate_opts *v,
                            const pg_model_opts *o, pg_validate_report *out)
 {
-    const pg_floors *floors = &v->floors;
     pg_run cal;
     pg_schedule *fit = NULL;
     int rc = -1;
@@ -191,22 +241,20 @@ int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n
         pg_fail("%s has no trace: the calibration is fitted on one", cal_path);
         goto done;
     }
-    if (pg_schedule_fit_variant(&cal, v->schedule, v->variant, v->nvariant, &fit)) {
+    if (fit_calibration(&cal, v, "", &fit)) {
         pg_fail_context("fitting %s", cal_path);
         goto done;
     }
-    if (calibration_floor(fit, floors) || pg_schedule_set_all(fit, v->sets, v->nsets, v->deltas, v->ndeltas))
-        goto done;
     snprintf(out->schedule, sizeof out->schedule, "%s", pg_schedule_name(fit));
     fit_thin_latencies(fit, out->thin_latencies, sizeof out->thin_latencies);
     fit_loop_unmeasured(fit, out->loop_unmeasured, sizeof out->loop_unmeasured);
     describe_changes(v, out->model_changes, sizeof out->model_changes);
     out->rows[0].path = cal_path;
     out->rows[0].self_fit = 1;
-    if (predict_row(&cal, &cal, fit, floors, o, &out->rows[0]))
+    if (predict_row(&cal, &cal, fit, v, o, &out->rows[0]))
         goto done;
     out->n = 1;
-    if (run_rows(&cal, fit, paths, n, floors, o, out))
+    if (run_rows(&cal, fit, paths, n, v, o, out))
         goto done;
     count(out);
     rc = 0;

@@ -27,13 +27,18 @@ typedef struct {
     int other_device;                       /* 1: the run is from another GPU (floors applied) */
     char kind[64];                          /* the kinds of change, "+"-joined: "delay", "M", "N", "K",
                                                "SMs", "structure", "GPU"; "none" (inputs only or the same run) */
+    char refit[PG_WHATIF_LEN];              /* "OPTION=V": the calibration fitted again with it before the
+                                               sets ("" none): a build the option describes (M148) */
 } pg_whatif;
 
 /* What `run` differs in from `cal`, as assignments to `fit` (the schedule
  * fitted on cal): delays, M and N (tiles, flops, the units that ran them),
  * K (k-blocks per tile and each tile's work), the DRAM bytes per tile at
  * another N or K, SM count, stage count, k-block count (the same K in
- * k-blocks of another tile_k), another GPU (the `dramq` line's loads
+ * k-blocks of another tile_k), a build that prefetches A where the
+ * calibration's does not, or the reverse (kernel name token "pfD": the
+ * `rowfirst` line's option refitted and its prefetch= added, M148),
+ * another GPU (the `dramq` line's loads
  * queued at each floor, or without one the bandwidth term rescaled by the
  * floors' ratio).  A difference the model has no term for (another kernel,
  * a K that is not whole k-blocks) sets why_not, as does an assignment the

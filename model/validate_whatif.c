@@ -4,6 +4,7 @@
  * from what was run, not from how its file is named. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fit.h"
@@ -67,12 +68,32 @@ static int stage_token(const char *tok)
     return 1;
 }
 
+/* "pf" and digits: the L2 prefetch's distance in tiles (cli_run.c names a
+ * build "-pfD" where D is not the variant's default); 0 when tok is not one */
+static int prefetch_token(const char *tok)
+{
+    if (strncmp(tok, "pf", 2) != 0 || !tok[2])
+        return 0;
+    for (const char *c = tok + 2; *c; c++)
+        if (*c < '0' || *c > '9')
+            return 0;
+    return atoi(tok + 2) > 0 ? atoi(tok + 2) : 0;
+}
+
+/* The kernel name's prefetch distance (0: none named) */
+static int prefetch_of(const pg_kernel_info *k)
+{
+    const char *dash = strrchr(k->name, '-');
+    return dash ? prefetch_token(dash + 1) : 0;
+}
+
 /* The kernel's name without what a what-if can change: its stage count
  * ("-s4"; the stages attribute is compared instead: runs of session 7 and
- * before named a pingpong build "-s4" whatever its ring) and the k extent of its
- * tile ("64x192x128" -> "64x192"), so that bres64 (64x192x64-s8) is bres
- * (64x192x128-s4) with another ring while bresmc2 or a "-pf2" build (an L2
- * prefetch) stays another kernel. */
+ * before named a pingpong build "-s4" whatever its ring), its prefetch
+ * distance ("-pf2": prefetch_whatifs says whether the schedule can tell)
+ * and the k extent of its tile ("64x192x128" -> "64x192"), so that bres64
+ * (64x192x64-s8) is bres (64x192x128-s4) with another ring while bresmc2
+ * stays another kernel. */
 static void kernel_family(const pg_kernel_info *k, char *out, size_t cap)
 {
     char name[sizeof k->name];
@@ -81,7 +102,7 @@ static void kernel_family(const pg_kernel_info *k, char *out, size_t cap)
     char *save = NULL;
     for (char *tok = strtok_r(name, "-", &save); tok; tok = strtok_r(NULL, "-", &save)) {
         int tm, tn, tk, used = 0;
-        if (stage_token(tok))
+        if (stage_token(tok) || prefetch_token(tok))
             continue;
         if (sscanf(tok, "%dx%dx%d%n", &tm, &tn, &tk, &used) == 3 && tok[used] == '\0')
             snprintf(tok, strlen(tok) + 1, "%dx%d", tm, tn);
@@ -309,6 +330,30 @@ static void rowfirst_whatifs(const pg_run *run, const pg_schedule *fit, pg_whati
         add(w, "rowfirst.blocks=%.17g", blocks);
 }
 
+/* A build that prefetches A (name token "pfD", D >= 1) where the
+ * calibration's does not, or the reverse (M148): the `rowfirst` line's
+ * option refitted to the run's (1 with the prefetch) and its prefetch=
+ * cycles added on each row-first tile (taken away for the reverse).  One
+ * distance is as good as another to the line: each prefetches one tile's A
+ * per tile.  A schedule whose line has no option or no prefetch= cannot
+ * tell such builds apart: another kernel. */
+static unsigned prefetch_whatifs(const pg_run *cal, const pg_run *run, const pg_schedule *fit, pg_whatif *w)
+{
+    const int pc = prefetch_of(&cal->kernel) > 0, pr = prefetch_of(&run->kernel) > 0;
+    if (pc == pr)
+        return 0;
+    if (!fit->rf_line || !fit->rf_option[0] || !(fit->rf_prefetch > 0)) {
+        snprintf(w->why_not, sizeof w->why_not,
+                 "another kernel ('%s' vs the calibration's '%s'): an A prefetch the schedule has no "
+                 "`rowfirst ... option= prefetch=` for",
+                 run->kernel.name, cal->kernel.name);
+        return 0;
+    }
+    snprintf(w->refit, sizeof w->refit, "%s=%d", fit->rf_option, pr);
+    add(w, "rowfirst.added=%.17g", pr ? fit->rf_prefetch : -fit->rf_prefetch);
+    return CHANGE_STRUCTURE;
+}
+
 int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_floors *floors,
                      pg_whatif *w)
 {
@@ -319,7 +364,10 @@ int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fi
         return pg_fail("a run with no tile_k");
     if (!same_kernel(cal, run, w))
         return 0;
-    unsigned change = shape_whatifs(cal, run, fit, w);
+    unsigned change = prefetch_whatifs(cal, run, fit, w);
+    if (w->why_not[0])
+        return 0;
+    change |= shape_whatifs(cal, run, fit, w);
     colshare_whatifs(run, fit, w);
     rowfirst_whatifs(run, fit, w);
     device_whatifs(cal, run, fit, floors, w);
