@@ -13,8 +13,6 @@ source "$(dirname "$0")/probe_set_lib.sh"
 S="--seed 138"
 M=200704
 P=196
-pp() { probe "pingpong_$1" $PG --variant pingpong $S "${@:2}"; }
-br() { probe "bres_$1" $PG --variant bres $S "${@:2}"; }
 pp ml_00000 --shape $SH
 for d in 1000 2200 3000 4400 6200 8500; do pp epi_$(printf %05d $d) --shape $SH --epi-delay $d; done
 for d in 600 1800 3000 4800; do pp ml_$(printf %05d $d) --shape $SH --mainloop-delay $d; done

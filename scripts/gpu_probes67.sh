@@ -12,8 +12,6 @@ source "$(dirname "$0")/probe_set_lib.sh"
 S="--seed 139"
 M=200704
 P=196
-pp() { probe "pingpong_$1" $PG --variant pingpong $S "${@:2}"; }
-br() { probe "bres_$1" $PG --variant bres $S "${@:2}"; }
 pp ml_00000 --shape $SH
 pp pf1_epi_00000 --shape $SH --a-prefetch 1
 pp pf1_epi_01500 --shape $SH --a-prefetch 1 --epi-delay 1500

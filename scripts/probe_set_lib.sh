@@ -42,6 +42,11 @@ probe() { # probe FILE PEGEMM ARGS... : one traced run into runs/FILE.h5
     fi
 }
 
+# pp NAME ARGS... / br NAME ARGS...: a pingpong / bres run into
+# runs/pingpong_NAME.h5 / bres_NAME.h5, with the caller's $S (its seed)
+pp() { probe "pingpong_$1" $PG --variant pingpong $S "${@:2}"; }
+br() { probe "bres_$1" $PG --variant bres $S "${@:2}"; }
+
 small_m_probes() { # small_m_probes T... : each variant's calibration, then
     # pingpong at M = 2,816 x T and bres at 2,112 x T (T tiles per SM)
     local t
