@@ -117,7 +117,9 @@ static int predict_from(const pg_run *cal, const pg_schedule *fit, const pg_vali
     pg_schedule *refitted = NULL, *c = NULL;
     int rc = -1;
     if (row->whatif.refit[0] && fit_calibration(cal, v, row->whatif.refit, &refitted)) {
-        pg_fail_context("fitting the calibration again with %s for %s", row->whatif.refit, row->path);
+        snprintf(row->whatif.why_not, sizeof row->whatif.why_not, "the calibration fitted again with %s fails: %s",
+                 row->whatif.refit, pg_last_error());
+        rc = 0;
         goto done;
     }
     if (apply_whatif(refitted ? refitted : fit, row, &c))

@@ -77,14 +77,31 @@ static int prefetch_token(const char *tok)
     for (const char *c = tok + 2; *c; c++)
         if (*c < '0' || *c > '9')
             return 0;
-    return atoi(tok + 2) > 0 ? atoi(tok + 2) : 0;
+    const long d = strtol(tok + 2, NULL, 10);
+    return d > 0 && d < 1000 ? (int)d : 0;
 }
 
-/* The kernel name's prefetch distance (0: none named) */
+/* The kernel name's prefetch distance (0: none named), any token */
 static int prefetch_of(const pg_kernel_info *k)
 {
-    const char *dash = strrchr(k->name, '-');
-    return dash ? prefetch_token(dash + 1) : 0;
+    char name[sizeof k->name];
+    snprintf(name, sizeof name, "%s", k->name);
+    char *save = NULL;
+    int d = 0;
+    for (char *tok = strtok_r(name, "-", &save); tok; tok = strtok_r(NULL, "-", &save))
+        d = prefetch_token(tok) ? prefetch_token(tok) : d;
+    return d;
+}
+
+/* The calibration's build prefetches: its name says so, or the fit read
+ * the option off its trace (the kernel before M142, whose plain name hid a
+ * prefetch: M146). */
+static int cal_prefetches(const pg_run *cal, const pg_schedule *fit)
+{
+    char v[32];
+    if (prefetch_of(&cal->kernel) > 0)
+        return 1;
+    return pg_schedule_option(fit, fit->rf_option, v, sizeof v) == 0 && atof(v) != 0;
 }
 
 /* The kernel's name without what a what-if can change: its stage count
@@ -339,16 +356,18 @@ static void rowfirst_whatifs(const pg_run *run, const pg_schedule *fit, pg_whati
  * tell such builds apart: another kernel. */
 static unsigned prefetch_whatifs(const pg_run *cal, const pg_run *run, const pg_schedule *fit, pg_whatif *w)
 {
-    const int pc = prefetch_of(&cal->kernel) > 0, pr = prefetch_of(&run->kernel) > 0;
-    if (pc == pr)
+    const int named_c = prefetch_of(&cal->kernel) > 0, pr = prefetch_of(&run->kernel) > 0;
+    if (named_c == pr)
         return 0;
-    if (!fit->rf_line || !fit->rf_option[0] || !(fit->rf_prefetch > 0)) {
+    if (!fit->rf_line || !fit->rf_on || !fit->rf_option[0] || !(fit->rf_prefetch > 0)) {
         snprintf(w->why_not, sizeof w->why_not,
                  "another kernel ('%s' vs the calibration's '%s'): an A prefetch the schedule has no "
-                 "`rowfirst ... option= prefetch=` for",
+                 "`rowfirst ... option= prefetch=` line (on) for",
                  run->kernel.name, cal->kernel.name);
         return 0;
     }
+    if (cal_prefetches(cal, fit) == pr)
+        return 0; /* a calibration whose trace shows the prefetch its name does not */
     snprintf(w->refit, sizeof w->refit, "%s=%d", fit->rf_option, pr);
     add(w, "rowfirst.added=%.17g", pr ? fit->rf_prefetch : -fit->rf_prefetch);
     return CHANGE_STRUCTURE;

@@ -75,7 +75,14 @@ static void test_no_prefetch_key_is_another_kernel(void **state)
 {
     (void)state;
     const pg_validate_row row = check(g_path[PLAIN_CAL], g_path[PF1_EPI_3000], "rowfirst.prefetch=0");
-    assert_non_null(strstr(row.whatif.why_not, "another kernel"));
+    assert_non_null(strstr(row.whatif.why_not, "option= prefetch="));
+}
+
+static void test_rowfirst_off_is_another_kernel(void **state)
+{
+    (void)state;
+    const pg_validate_row row = check(g_path[PLAIN_CAL], g_path[PF1_EPI_3000], "rowfirst=0");
+    assert_non_null(strstr(row.whatif.why_not, "option= prefetch="));
 }
 
 static void test_prefetch_key_range(void **state)
@@ -100,6 +107,7 @@ int main(int argc, char **argv)
         g_path[i] = argv[1 + i];
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_prefetch_build_predicted), cmocka_unit_test(test_the_reverse),
                                        cmocka_unit_test(test_no_prefetch_key_is_another_kernel),
+                                       cmocka_unit_test(test_rowfirst_off_is_another_kernel),
                                        cmocka_unit_test(test_prefetch_key_range)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,4 +27,4 @@ for path in sys.argv[2:]:
         gap = np.mean(np.diff(np.sort(b[k])))
         first = tile[k] % B == 0
         groups['rowfirst' if first.all() else 'others' if not first.any() else 'mixed'].append(gap)
-    print(path.split('/')[-1], '  '.join('%s n=%d %.0f' % (g, len(v), np.mean(v)) for g, v in groups.items() if v))
+    print(path, '  '.join('%s n=%d %.0f' % (g, len(v), np.mean(v)) for g, v in groups.items() if v))
