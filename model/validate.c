@@ -244,7 +244,7 @@ int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n
         goto done;
     }
     if (fit_calibration(&cal, v, "", &fit)) {
-        pg_fail_context("fitting %s", cal_path);
+        pg_fail_context("calibrating on %s (the fit, then its floor and sets)", cal_path);
         goto done;
     }
     snprintf(out->schedule, sizeof out->schedule, "%s", pg_schedule_name(fit));
