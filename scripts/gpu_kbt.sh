@@ -30,6 +30,9 @@
 #                                           steps, then M135's loop begin and end; M134's own runs had 5)
 #   KBT_M135=1 scripts/gpu_kbt.sh OUTDIR    M135: the same at --epi-delay 600 / 1,000 / 1,500 / 2,100 /
 #                                           2,900 / 5,200 and K = 512 at 1,000
+#   KBT_M150=1 scripts/gpu_kbt.sh OUTDIR    M150: the fixed pingpong at --epi-delay 0 / 3,000 / 6,000 /
+#                                           8,500 and --mainloop-delay 3,000: the in-loop loads' cycles
+#                                           as the SM clock rises with the spin
 #   KBT_N, KBT_K, KBT_SHAPE (M)             the run's N, K and M (768, 768, 200,704)
 set -uo pipefail
 [ $# = 1 ] || { echo "usage: scripts/gpu_kbt.sh OUTDIR" >&2; exit 2; }
@@ -103,6 +106,14 @@ if [ "${KBT_M122:-0}" = 1 ]; then
     for k in 640 1280; do
         KBT_K=$k kbt pp_k${k}_epi1000 --variant pingpong --epi-delay 1000
     done
+    [ $fails -eq 0 ]
+    exit
+fi
+if [ "${KBT_M150:-0}" = 1 ]; then
+    for d in 0 3000 6000 8500; do
+        kbt pp_epi$d --variant pingpong --epi-delay $d
+    done
+    kbt pp_ml3000 --variant pingpong --mainloop-delay 3000
     [ $fails -eq 0 ]
     exit
 fi
