@@ -277,6 +277,24 @@ static void evidence_print(FILE *f, const pg_schedule *s)
                     s->dists[d].name, 100 * FIT_FEW_BOUND_SHARE);
 }
 
+/* The option a `rowfirst ... option=NAME above=C` line had the fit set
+ * from its extra (M146), and whether the trace or the caller chose it */
+static void rowfirst_option_print(FILE *f, const pg_schedule *s)
+{
+    char v[32];
+    if (!s->rf_line || !s->rf_option[0] || pg_schedule_option(s, s->rf_option, v, sizeof v) != 0)
+        return;
+    if (s->rf_option_by_caller)
+        fprintf(f, "  option %s = %s, as the caller set it (the trace's rowfirst extra: %.0f cycles)\n", s->rf_option, v,
+                s->rf_extra);
+    else if (!s->rf_extra_fitted)
+        fprintf(f, "  option %s = %s, as written: the fit could not measure the rowfirst extra on this trace\n",
+                s->rf_option, v);
+    else
+        fprintf(f, "  option %s = %s, read off the trace: its rowfirst extra is %.0f cycles (1 over %.0f)\n",
+                s->rf_option, v, s->rf_extra, s->rf_above);
+}
+
 /* a loop whose ring holds the whole tile (fit_evidence.c, M123) */
 static void loop_unmeasured_print(FILE *f, const pg_schedule *s)
 {
@@ -323,6 +341,7 @@ int fit_print_text(FILE *f, const pg_schedule *s, const pg_prediction *p, const 
     }
     fprintf(f, "  critical cycle: %s (bottleneck %s)\n", p->critical_cycle, p->bottleneck);
     startup_print(f, s);
+    rowfirst_option_print(f, s);
     evidence_print(f, s);
     tmaqueue_print(f, s);
     loop_unmeasured_print(f, s);

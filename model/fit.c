@@ -862,6 +862,8 @@ int pg_schedule_fit_variant(const pg_run *run, const char *schedule, const char 
 {
     if (fit_once(run, schedule, sets, nsets, out))
         return -1;
+    if ((*out)->rf_option[0])
+        (*out)->rf_option_by_caller = set_by_caller(sets, nsets, (*out)->rf_option);
     const int seen = option_to_refit(*out, sets, nsets);
     if (seen < 0)
         return 0;
@@ -881,6 +883,8 @@ int pg_schedule_fit_variant(const pg_run *run, const char *schedule, const char 
     const int rc = fit_once(run, schedule, with, nsets + 1, out);
     if (rc)
         pg_fail_context("fitting again with %s (the trace's rowfirst extra: %.0f cycles)", set, extra);
+    else
+        (*out)->rf_option_by_caller = 0;
     free(with);
     return rc;
 }

@@ -68,7 +68,10 @@ static int fit_extra(pg_schedule *s, int col)
         return 0;
     char set[64];
     snprintf(set, sizeof set, "rowfirst.extra=%.9g", sum[1] / (double)n[1] - sum[0] / (double)n[0]);
-    return pg_schedule_set(s, set, 0);
+    if (pg_schedule_set(s, set, 0))
+        return -1;
+    s->rf_extra_fitted = 1;
+    return 0;
 }
 
 int rowfirst_fit(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)

@@ -373,6 +373,8 @@ struct pg_schedule {
      * `above` cycles ("": none) */
     char rf_option[SCH_NAME];
     double rf_above;
+    int rf_option_by_caller; /* the fit's caller set the option (its value not read off the trace) */
+    int rf_extra_fitted;     /* the fit measured the extra (else it stays as written) */
     /* prefetch=P (M148): the cycles a build that prefetches (kernel name
      * token "pfD", D >= 1) spends in the listed latency before a row-first
      * tile where one that does not spends none (0: the line knows no such

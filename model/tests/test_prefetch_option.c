@@ -29,6 +29,8 @@
 enum { OLD_CAL, FIXED_CAL, FIXED_EPI_2600, N_RUNS };
 static const char *g_path[N_RUNS];
 
+static int g_by_caller, g_extra_fitted; /* the last fit's: the option set by the caller, the extra measured */
+
 /* the option as the fit leaves it on `path`, with the caller's sets */
 static int fitted_option(const char *path, const char *const *sets, int nsets, double *extra)
 {
@@ -40,6 +42,8 @@ static int fitted_option(const char *path, const char *const *sets, int nsets, d
     if (pg_schedule_fit_variant(&run, NULL, sets, nsets, &s) || pg_schedule_option(s, "rowfirst_prefetch", v, sizeof v))
         fail_msg("%s: %s", path, pg_last_error());
     *extra = s->rf_extra;
+    g_by_caller = s->rf_option_by_caller;
+    g_extra_fitted = s->rf_extra_fitted;
     pg_schedule_free(s);
     pg_run_free(&run);
     return atoi(v);
@@ -53,9 +57,13 @@ static void test_read_off_the_trace(void **state)
     assert_true(extra > 250);
     assert_int_equal(fitted_option(g_path[FIXED_CAL], NULL, 0, &extra), 0);
     assert_true(extra < 250);
+    /* what the fit report prints: read off the trace, the extra measured */
+    assert_int_equal(g_by_caller, 0);
+    assert_int_equal(g_extra_fitted, 1);
     /* the caller's variant is kept, whatever the trace says */
     const char *old_lines = "rowfirst_prefetch=1";
     assert_int_equal(fitted_option(g_path[FIXED_CAL], &old_lines, 1, &extra), 1);
+    assert_int_equal(g_by_caller, 1);
 }
 
 /* the period error at --epi-delay 2,600 on the fixed kernel, fitted on its
