@@ -78,25 +78,21 @@ static int calibration_floor(pg_schedule *fit, const pg_floors *floors)
 }
 
 /* The calibration fitted as the check asks (v's variant before the fit,
- * its floor and sets after), with refit ("OPTION=V", "" none) among the
- * variants: a run's build the option describes (M148).  The caller's own
- * variant of that option wins, as it does over the option the fit reads
- * off the trace. */
+ * its floor and sets after), with refit ("OPTION=V", "" none) first among
+ * the variants: a run's build the option describes (M148).  The variants
+ * apply in order, so the caller's own variant of that option wins, as it
+ * does over the option the fit reads off the trace. */
 static int fit_calibration(const pg_run *cal, const pg_validate_opts *v, const char *refit, pg_schedule **fit)
 {
     const char **variant = malloc(sizeof *variant * (size_t)(v->nvariant + 1));
-    int nvariant = v->nvariant, rc = -1;
+    int nvariant = 0, rc = -1;
     *fit = NULL;
     if (!variant)
         return pg_fail("out of memory");
-    for (int i = 0; i < v->nvariant; i++)
-        variant[i] = v->variant[i];
-    const size_t name_len = strcspn(refit, "=");
-    int caller_set = 0;
-    for (int i = 0; i < v->nvariant; i++)
-        caller_set |= strncmp(v->variant[i], refit, name_len) == 0 && v->variant[i][name_len] == '=';
-    if (refit[0] && !caller_set)
+    if (refit[0])
         variant[nvariant++] = refit;
+    for (int i = 0; i < v->nvariant; i++)
+        variant[nvariant++] = v->variant[i];
     if (pg_schedule_fit_variant(cal, v->schedule, variant, nvariant, fit) == 0 &&
         calibration_floor(*fit, &v->floors) == 0 &&
         pg_schedule_set_all(*fit, v->sets, v->nsets, v->deltas, v->ndeltas) == 0)
@@ -109,34 +105,50 @@ static int fit_calibration(const pg_run *cal, const pg_validate_opts *v, const c
     return rc;
 }
 
-/* The run's what-ifs on the fit (on a fit of the calibration made again
- * where the run's build needs an option refitted), predicted. */
-static int predict_from(const pg_run *cal, const pg_schedule *fit, const pg_validate_opts *v, const pg_model_opts *o,
-                        pg_validate_row *row, pg_prediction *p)
+/* The calibration fitted again for a run's build (M148): kept for the
+ * next run that asks for the same option, fitted once per check. */
+typedef struct {
+    char key[PG_WHATIF_LEN]; /* the refit ("" none yet) */
+    pg_schedule *fit;
+} refit_cache;
+
+/* The fit for row's refit, from the cache or made into it; NULL with
+ * row's why_not set where the fit fails. */
+static const pg_schedule *refitted(const pg_run *cal, const pg_validate_opts *v, refit_cache *cache,
+                                   pg_validate_row *row)
 {
-    pg_schedule *refitted = NULL, *c = NULL;
-    int rc = -1;
-    if (row->whatif.refit[0] && fit_calibration(cal, v, row->whatif.refit, &refitted)) {
+    if (cache->fit && strcmp(cache->key, row->whatif.refit) == 0)
+        return cache->fit;
+    pg_schedule_free(cache->fit);
+    cache->fit = NULL;
+    if (fit_calibration(cal, v, row->whatif.refit, &cache->fit)) {
         snprintf(row->whatif.why_not, sizeof row->whatif.why_not, "the calibration fitted again with %s fails: %s",
                  row->whatif.refit, pg_last_error());
-        rc = 0;
-        goto done;
+        return NULL;
     }
-    if (apply_whatif(refitted ? refitted : fit, row, &c))
-        goto done;
-    if (c && pg_model_predict(c, o, p)) {
-        pg_fail_context("predicting %s", row->path);
-        goto done;
-    }
-    rc = c ? 1 : 0;
-done:
+    snprintf(cache->key, sizeof cache->key, "%s", row->whatif.refit);
+    return cache->fit;
+}
+
+/* The run's what-ifs on the fit (on the calibration fitted again where the
+ * run's build needs an option refitted), predicted: 1, or 0 with why_not. */
+static int predict_from(const pg_run *cal, const pg_schedule *fit, const pg_validate_opts *v, refit_cache *cache,
+                        const pg_model_opts *o, pg_validate_row *row, pg_prediction *p)
+{
+    pg_schedule *c = NULL;
+    if (row->whatif.refit[0] && !(fit = refitted(cal, v, cache, row)))
+        return 0;
+    if (apply_whatif(fit, row, &c))
+        return -1;
+    if (!c)
+        return 0;
+    const int rc = pg_model_predict(c, o, p);
     pg_schedule_free(c);
-    pg_schedule_free(refitted);
-    return rc;
+    return rc ? pg_fail_context("predicting %s", row->path) : 1;
 }
 
 static int predict_row(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_validate_opts *v,
-                       const pg_model_opts *o, pg_validate_row *row)
+                       refit_cache *cache, const pg_model_opts *o, pg_validate_row *row)
 {
     pg_prediction m, p;
     if (pg_whatif_derive(cal, run, fit, &v->floors, &row->whatif))
@@ -147,7 +159,7 @@ static int predict_row(const pg_run *cal, const pg_run *run, const pg_schedule *
         return pg_fail_context("%s", row->path);
     if (pg_trace_summarize_period(&run->trace, run->kernel.sm_clock_hz, pg_schedule_period_phase(fit), &m))
         return pg_fail_context("%s", row->path);
-    const int predicted = predict_from(cal, fit, v, o, row, &p);
+    const int predicted = predict_from(cal, fit, v, cache, o, row, &p);
     if (predicted < 0)
         return -1;
     if (predicted)
@@ -183,7 +195,7 @@ static int same_file(const char *a, const char *b)
 
 /* One run at a time (a trace is tens of MB): read, predict, free. */
 static int run_rows(const pg_run *cal, const pg_schedule *fit, const char *const *paths, int n,
-                    const pg_validate_opts *v, const pg_model_opts *o, pg_validate_report *r)
+                    const pg_validate_opts *v, refit_cache *cache, const pg_model_opts *o, pg_validate_report *r)
 {
     for (int i = 0; i < n; i++) {
         pg_run run;
@@ -198,7 +210,7 @@ static int run_rows(const pg_run *cal, const pg_schedule *fit, const char *const
             snprintf(row->whatif.why_not, sizeof row->whatif.why_not,
                      "no trace (a bench or untraced run): nothing measured to compare with");
         else
-            rc = predict_row(cal, &run, fit, v, o, row);
+            rc = predict_row(cal, &run, fit, v, cache, o, row);
         pg_run_free(&run);
         if (rc)
             return -1;
@@ -231,6 +243,7 @@ int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n
 {
     pg_run cal;
     pg_schedule *fit = NULL;
+    refit_cache cache = {"", NULL};
     int rc = -1;
     memset(out, 0, sizeof *out);
     memset(&cal, 0, sizeof cal);
@@ -253,14 +266,15 @@ int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n
     describe_changes(v, out->model_changes, sizeof out->model_changes);
     out->rows[0].path = cal_path;
     out->rows[0].self_fit = 1;
-    if (predict_row(&cal, &cal, fit, v, o, &out->rows[0]))
+    if (predict_row(&cal, &cal, fit, v, &cache, o, &out->rows[0]))
         goto done;
     out->n = 1;
-    if (run_rows(&cal, fit, paths, n, v, o, out))
+    if (run_rows(&cal, fit, paths, n, v, &cache, o, out))
         goto done;
     count(out);
     rc = 0;
 done:
+    pg_schedule_free(cache.fit);
     pg_schedule_free(fit);
     pg_run_free(&cal);
     if (rc)

@@ -88,8 +88,10 @@ static int prefetch_of(const pg_kernel_info *k)
     snprintf(name, sizeof name, "%s", k->name);
     char *save = NULL;
     int d = 0;
-    for (char *tok = strtok_r(name, "-", &save); tok; tok = strtok_r(NULL, "-", &save))
-        d = prefetch_token(tok) ? prefetch_token(tok) : d;
+    for (char *tok = strtok_r(name, "-", &save); tok; tok = strtok_r(NULL, "-", &save)) {
+        const int t = prefetch_token(tok);
+        d = t ? t : d;
+    }
     return d;
 }
 
