@@ -24,7 +24,7 @@ typedef struct {
     const char *sets[MAX_ASSIGN], *deltas[MAX_ASSIGN], *variant[MAX_ASSIGN];
     int nsets, ndeltas, nvariant;
     double from, to;
-    int points, deterministic;
+    int points, deterministic, held;
     int64_t tiles;
     uint64_t seed;
     double floors[2]; /* --floors CAL[,OTHER] in bytes/s (0: not given) */
@@ -122,6 +122,8 @@ static int set_option(cli_args *a, const char *name, const char *v)
         a->row = v;
     else if (!strcmp(name, "deterministic"))
         a->deterministic = 1;
+    else if (!strcmp(name, "held"))
+        a->held = 1;
     else if (!strcmp(name, "variant")) {
         if (a->nvariant == MAX_ASSIGN)
             return pg_fail("more than %d --variant", MAX_ASSIGN);
@@ -596,7 +598,8 @@ static int cmd_validate_delays(int argc, char **argv)
 /* ---------------------------------------------------------------- validate */
 static const char k_validate_help[] =
     "usage: pegemm model validate CAL.h5 RUN.h5... [--schedule NAME|FILE.sched] [--floors CAL[,OTHER]]\n"
-    "                             [--variant P=V]... [--set P=V]... [--delta P=V]... [--json FILE] [--tiles N] [--seed S]\n"
+    "                             [--variant P=V]... [--set P=V]... [--delta P=V]... [--held] [--json FILE] [--tiles N]\n"
+    "                             [--seed S]\n"
     "The out-of-sample check of the model on your own runs: fit the schedule on CAL.h5's trace\n"
     "only (e.g. the zero-delay run), then predict every RUN.h5 from what its /kernel and\n"
     "/problem attributes say differs from CAL.h5 (--epi-delay, --mainloop-delay, M, N, K, SM\n"
@@ -620,6 +623,11 @@ static const char k_validate_help[] =
     "made before the fit so that the fit calibrates with it; --set/--delta: a what-if made\n"
     "after the fit on every prediction (e.g. --set kblock_load.mean=900).  The self-fit row\n"
     "shows both.\n"
+    "--held: also what held each wait, measured and predicted: per latency a wait can end on (the\n"
+    "turn's handover, a store's drain, a load), the share of the waits it could hold that it held,\n"
+    "read by the same fit from the run's trace and from the model's simulated run of its\n"
+    "prediction.  Where they differ the model is in another mode than the kernel (the turn against\n"
+    "the drain: docs/experiments.md M152).  Two fits and a simulation more per run.\n"
     "Exit 0 when every run was predicted within the target, 1 otherwise, 2 on bad input.\n";
 
 static const pg_cli_opt k_validate_opts[] = {
@@ -628,6 +636,7 @@ static const pg_cli_opt k_validate_opts[] = {
     {"variant", 0, "P=V", "a model variant, made before the fit (e.g. kblocks.queue=1; repeatable)"},
     {"set", 0, "P=V", "a what-if on every prediction, made after the fit (repeatable)"},
     {"delta", 0, "P=V", "the same, relative: add V (repeatable)"},
+    {"held", 0, NULL, "also what held each wait (share per latency), measured and predicted"},
     O_JSON, O_TILES, O_SEED};
 
 typedef struct {
@@ -653,7 +662,7 @@ static int cmd_validate(int argc, char **argv)
     }
     const pg_model_opts o = {a.tiles ? a.tiles : 40000, a.seed, 0};
     const pg_validate_opts v = {a.schedule, {a.floors[0], a.floors[1]}, a.variant, a.nvariant, a.sets, a.nsets,
-                                a.deltas, a.ndeltas};
+                                a.deltas, a.ndeltas, a.held};
     pg_note("fitting %s; predicting %d run%s", a.positional[0], a.npos - 1, a.npos == 2 ? "" : "s");
     if (pg_model_validate_runs(a.positional[0], a.positional + 1, a.npos - 1, &v, &o, &r))
         return fail_usage("validate");

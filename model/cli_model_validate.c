@@ -26,6 +26,21 @@ static void whatif_text(const pg_whatif *w, char *buf, size_t cap)
         snprintf(buf, cap, "(none)");
 }
 
+/* --held: per latency, the share of the waits it could hold that it held */
+static void held_text(FILE *f, const pg_validate_row *row)
+{
+    if (row->nheld == 0)
+        return;
+    fprintf(f, "    held (of the waits each could hold):");
+    for (int i = 0; i < row->nheld; i++) {
+        char m[16], p[16];
+        snprintf(m, sizeof m, isfinite(row->held_measured[i]) ? "%.0f%%" : "-", 100 * row->held_measured[i]);
+        snprintf(p, sizeof p, isfinite(row->held_predicted[i]) ? "%.0f%%" : "-", 100 * row->held_predicted[i]);
+        fprintf(f, "%s %s measured %s predicted %s", i ? ";" : "", row->held_name[i], m, p);
+    }
+    fputc('\n', f);
+}
+
 static void row_text(FILE *f, const pg_validate_row *row)
 {
     char what[PG_WHATIF_MAX * PG_WHATIF_LEN];
@@ -56,6 +71,7 @@ static void row_text(FILE *f, const pg_validate_row *row)
     for (int w = 0; w < row->nwaits; w++)
         fprintf(f, "    %-14s measured %9.1f  predicted %9.1f  %+6.0f     %s\n", row->wait_name[w], row->wait_measured[w],
                 row->wait_predicted[w], row->wait_predicted[w] - row->wait_measured[w], row->wait_ok[w] ? "ok" : "MISS");
+    held_text(f, row);
 }
 
 /* Out-of-sample counts per kind of change (the rows' whatif.kind), in the
@@ -169,6 +185,18 @@ static void row_json(pg_json *j, const pg_validate_row *row)
     }
     pg_json_object_end(j);
     pg_json_kv_bool(j, "waits_ok", row->waits_ok);
+    if (row->nheld) {
+        pg_json_key(j, "held");
+        pg_json_object_begin(j);
+        for (int i = 0; i < row->nheld; i++) {
+            pg_json_key(j, row->held_name[i]);
+            pg_json_object_begin(j);
+            pg_json_kv_number(j, "measured", row->held_measured[i]);
+            pg_json_kv_number(j, "predicted", row->held_predicted[i]);
+            pg_json_object_end(j);
+        }
+        pg_json_object_end(j);
+    }
     pg_json_kv_string(j, "bottleneck", row->bottleneck);
     pg_json_object_end(j);
 }

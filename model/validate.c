@@ -61,50 +61,6 @@ static void compare(pg_validate_row *row, const pg_prediction *m, const pg_predi
     snprintf(row->bottleneck, sizeof row->bottleneck, "%s", p->bottleneck);
 }
 
-/* The calibration machine's copy floor, where given, is the `bandwidth`
- * line's: its DRAM share is the share of what that machine can move, not
- * of the schedule's written figure (docs/experiments.md M42: the H200's
- * 4.2 TB/s taken as 3.0 put a run at another N at rho 0.95 that ran at
- * 0.68; on our delay probes on the H200 the written figure predicts
- * better, so the scoreboard does not pass it by default).  Before any
- * prediction, the self-fit's included. */
-static int calibration_floor(pg_schedule *fit, const pg_floors *floors)
-{
-    char opt[96];
-    if (floors->cal_bytes_per_s <= 0 || fit->bw_dist < 0)
-        return 0;
-    snprintf(opt, sizeof opt, "bandwidth.bytes_per_s=%.17g", floors->cal_bytes_per_s);
-    return pg_schedule_set(fit, opt, 0);
-}
-
-/* The calibration fitted as the check asks (v's variant before the fit,
- * its floor and sets after), with refit ("OPTION=V", "" none) first among
- * the variants: a run's build the option describes (M148).  The variants
- * apply in order, so the caller's own variant of that option wins, as it
- * does over the option the fit reads off the trace. */
-static int fit_calibration(const pg_run *cal, const pg_validate_opts *v, const char *refit, pg_schedule **fit)
-{
-    const char **variant = malloc(sizeof *variant * (size_t)(v->nvariant + 1));
-    int nvariant = 0, rc = -1;
-    *fit = NULL;
-    if (!variant)
-        return pg_fail("out of memory");
-    if (refit[0])
-        variant[nvariant++] = refit;
-    for (int i = 0; i < v->nvariant; i++)
-        variant[nvariant++] = v->variant[i];
-    if (pg_schedule_fit_variant(cal, v->schedule, variant, nvariant, fit) == 0 &&
-        calibration_floor(*fit, &v->floors) == 0 &&
-        pg_schedule_set_all(*fit, v->sets, v->nsets, v->deltas, v->ndeltas) == 0)
-        rc = 0;
-    free(variant);
-    if (rc) {
-        pg_schedule_free(*fit);
-        *fit = NULL;
-    }
-    return rc;
-}
-
 /* The calibration fitted again for a run's build (M148): kept for the
  * next run that asks for the same option, fitted once per check. */
 typedef struct {
@@ -121,7 +77,7 @@ static const pg_schedule *refitted(const pg_run *cal, const pg_validate_opts *v,
         return cache->fit;
     pg_schedule_free(cache->fit);
     cache->fit = NULL;
-    if (fit_calibration(cal, v, row->whatif.refit, &cache->fit)) {
+    if (validate_fit(cal, v, row->whatif.refit, &cache->fit)) {
         snprintf(row->whatif.why_not, sizeof row->whatif.why_not, "the calibration fitted again with %s fails: %s",
                  row->whatif.refit, pg_last_error());
         return NULL;
@@ -131,9 +87,10 @@ static const pg_schedule *refitted(const pg_run *cal, const pg_validate_opts *v,
 }
 
 /* The run's what-ifs on the fit (on the calibration fitted again where the
- * run's build needs an option refitted), predicted: 1, or 0 with why_not. */
-static int predict_from(const pg_run *cal, const pg_schedule *fit, const pg_validate_opts *v, refit_cache *cache,
-                        const pg_model_opts *o, pg_validate_row *row, pg_prediction *p)
+ * run's build needs an option refitted), predicted (and, with --held, what
+ * held its waits): 1, or 0 with why_not. */
+static int predict_from(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_validate_opts *v,
+                        refit_cache *cache, const pg_model_opts *o, pg_validate_row *row, pg_prediction *p)
 {
     pg_schedule *c = NULL;
     if (row->whatif.refit[0] && !(fit = refitted(cal, v, cache, row)))
@@ -142,9 +99,11 @@ static int predict_from(const pg_run *cal, const pg_schedule *fit, const pg_vali
         return -1;
     if (!c)
         return 0;
-    const int rc = pg_model_predict(c, o, p);
+    int rc = pg_model_predict(c, o, p) ? pg_fail_context("predicting %s", row->path) : 0;
+    if (rc == 0 && v->held)
+        rc = validate_held(run, c, v, row->whatif.refit, o, row);
     pg_schedule_free(c);
-    return rc ? pg_fail_context("predicting %s", row->path) : 1;
+    return rc ? -1 : 1;
 }
 
 static int predict_row(const pg_run *cal, const pg_run *run, const pg_schedule *fit, const pg_validate_opts *v,
@@ -159,7 +118,7 @@ static int predict_row(const pg_run *cal, const pg_run *run, const pg_schedule *
         return pg_fail_context("%s", row->path);
     if (pg_trace_summarize_period(&run->trace, run->kernel.sm_clock_hz, pg_schedule_period_phase(fit), &m))
         return pg_fail_context("%s", row->path);
-    const int predicted = predict_from(cal, fit, v, cache, o, row, &p);
+    const int predicted = predict_from(cal, run, fit, v, cache, o, row, &p);
     if (predicted < 0)
         return -1;
     if (predicted)
@@ -256,7 +215,7 @@ int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n
         pg_fail("%s has no trace: the calibration is fitted on one", cal_path);
         goto done;
     }
-    if (fit_calibration(&cal, v, "", &fit)) {
+    if (validate_fit(&cal, v, "", &fit)) {
         pg_fail_context("calibrating on %s (the fit, then its floor and sets)", cal_path);
         goto done;
     }

@@ -50,6 +50,7 @@ int pg_whatif_derive(const pg_run *cal, const pg_run *run, const pg_schedule *fi
 
 /* One run's check. */
 #define PG_VALIDATE_MAX_WAITS 8
+#define PG_VALIDATE_MAX_HELD 8
 typedef struct {
     const char *path;
     int self_fit;        /* 1: the calibration run itself */
@@ -66,6 +67,13 @@ typedef struct {
     int wait_ok[PG_VALIDATE_MAX_WAITS];
     int waits_ok;
     char bottleneck[64];
+    /* --held (M152): per latency that can hold a wait, the share of the
+     * waits it could hold that it held, in a fit of the run's trace
+     * (measured) and of the model's simulated run of this prediction
+     * (predicted); NAN where that fit saw it hold none it could */
+    int nheld;
+    char held_name[PG_VALIDATE_MAX_HELD][32];
+    double held_measured[PG_VALIDATE_MAX_HELD], held_predicted[PG_VALIDATE_MAX_HELD];
 } pg_validate_row;
 
 typedef struct {
@@ -105,6 +113,7 @@ typedef struct {
     int nsets;
     const char *const *deltas;
     int ndeltas;
+    int held; /* 1: also say what held each wait, measured and predicted (validate_held.c) */
 } pg_validate_opts;
 
 /* Fit on cal_path and predict each of paths (the calibration itself may be
@@ -114,6 +123,16 @@ typedef struct {
 int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n, const pg_validate_opts *v,
                            const pg_model_opts *o, pg_validate_report *out);
 void pg_validate_report_free(pg_validate_report *r);
+
+/* The schedule fitted on run's trace as the check fits its calibration:
+ * refit ("OPTION=V", "" none) and v's variants before the fit, the
+ * calibration's floor and v's sets after it (validate_fit.c). */
+int validate_fit(const pg_run *run, const pg_validate_opts *v, const char *refit, pg_schedule **fit);
+/* row's held shares: run's trace fitted by validate_fit, and the model's
+ * simulated run of `predicted` (the fit with the run's what-ifs) fitted
+ * the same way, so that one rule reads both (validate_held.c). */
+int validate_held(const pg_run *run, const pg_schedule *predicted, const pg_validate_opts *v, const char *refit,
+                  const pg_model_opts *o, pg_validate_row *row);
 /* The check passes when every run was predicted and every out-of-sample
  * one is within the target on its period and on each mean wait. */
 int pg_validate_pass(const pg_validate_report *r);

@@ -121,7 +121,7 @@ static double run_error(const char *path, const char *variant, char *whatif, siz
 {
     const pg_model_opts o = {20000, 1, 0};
     const char *const var[] = {variant};
-    const pg_validate_opts v = {NULL, {0, 0}, variant ? var : NULL, variant ? 1 : 0, NULL, 0, NULL, 0};
+    const pg_validate_opts v = {NULL, {0, 0}, variant ? var : NULL, variant ? 1 : 0, NULL, 0, NULL, 0, 0};
     pg_validate_report r;
     if (pg_model_validate_runs(g_cal, &path, 1, &v, &o, &r))
         fail_msg("%s", pg_last_error());

@@ -31,7 +31,7 @@ static const char *g_path[N_RUNS];
 static pg_validate_row check(const char *cal, const char *target, const char *set)
 {
     const pg_model_opts o = {20000, 1, 0};
-    const pg_validate_opts v = {NULL, {0, 0}, NULL, 0, set ? &set : NULL, set ? 1 : 0, NULL, 0};
+    const pg_validate_opts v = {NULL, {0, 0}, NULL, 0, set ? &set : NULL, set ? 1 : 0, NULL, 0, 0};
     pg_validate_report r;
     if (pg_model_validate_runs(cal, &target, 1, &v, &o, &r))
         fail_msg("%s", pg_last_error());

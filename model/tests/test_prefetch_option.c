@@ -71,7 +71,7 @@ static void test_read_off_the_trace(void **state)
 static double period_error(const char *variant)
 {
     const pg_model_opts o = {20000, 1, 0};
-    const pg_validate_opts v = {NULL, {0, 0}, variant ? &variant : NULL, variant ? 1 : 0, NULL, 0, NULL, 0};
+    const pg_validate_opts v = {NULL, {0, 0}, variant ? &variant : NULL, variant ? 1 : 0, NULL, 0, NULL, 0, 0};
     pg_validate_report r;
     if (pg_model_validate_runs(g_path[FIXED_CAL], &g_path[FIXED_EPI_2600], 1, &v, &o, &r))
         fail_msg("%s", pg_last_error());

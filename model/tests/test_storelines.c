@@ -187,7 +187,7 @@ static void the_fit_writes_the_calibration_points(void **st)
 static double period_1200_with(const char *const *vs, int n)
 {
     const pg_model_opts o = {20000, 1, 0};
-    const pg_validate_opts v = {NULL, {0, 0}, n ? vs : NULL, n, NULL, 0, NULL, 0};
+    const pg_validate_opts v = {NULL, {0, 0}, n ? vs : NULL, n, NULL, 0, NULL, 0, 0};
     pg_validate_report r;
     if (pg_model_validate_runs(g_cal, &g_run1200, 1, &v, &o, &r))
         fail_msg("%s", pg_last_error());

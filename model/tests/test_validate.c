@@ -498,7 +498,7 @@ static void test_validate_variant(void **state)
     (void)state;
     const pg_model_opts o = {20000, 1, 0};
     const char *variant[] = {"stage_handover.mean=500"};
-    const pg_validate_opts v = {NULL, {0, 0}, NULL, 0, variant, 1, NULL, 0};
+    const pg_validate_opts v = {NULL, {0, 0}, NULL, 0, variant, 1, NULL, 0, 0};
     pg_validate_report r;
     if (pg_model_validate_runs(g_path[BRES0], &g_path[BRES64], 1, &v, &o, &r))
         fail_msg("%s", pg_last_error());
@@ -510,7 +510,7 @@ static void test_validate_variant(void **state)
      * tile) predicts what no delta does: the replay stays (it once fell
      * back to the schedule file's unfitted first load) */
     const char *zero[] = {"first_load.mean=0"};
-    const pg_validate_opts vz = {NULL, {0, 0}, NULL, 0, NULL, 0, zero, 1};
+    const pg_validate_opts vz = {NULL, {0, 0}, NULL, 0, NULL, 0, zero, 1, 0};
     pg_validate_report rz, r0;
     const pg_validate_opts v0 = {0};
     if (pg_model_validate_runs(g_path[BRES0], &g_path[BRES64], 1, &vz, &o, &rz) ||
@@ -528,7 +528,7 @@ static void test_validate_variant(void **state)
      * the calibration's, so the self-fit stays on its trace (set after a
      * fit without it, the count is the ring's and the self-fit moves ~3%) */
     const char *queue[] = {"kblocks.queue=1"};
-    const pg_validate_opts vq = {NULL, {0, 0}, queue, 1, NULL, 0, NULL, 0};
+    const pg_validate_opts vq = {NULL, {0, 0}, queue, 1, NULL, 0, NULL, 0, 0};
     if (pg_model_validate_runs(g_path[BRES0], &g_path[BRES64], 1, &vq, &o, &r))
         fail_msg("%s", pg_last_error());
     const double self = r.rows[0].period_predicted / r.rows[0].period_measured - 1;
@@ -537,7 +537,7 @@ static void test_validate_variant(void **state)
     assert_string_equal(r.model_changes, "variant kblocks.queue=1");
     pg_validate_report_free(&r);
     const char *bad[] = {"no_such_thing=1"};
-    const pg_validate_opts vb = {NULL, {0, 0}, bad, 1, NULL, 0, NULL, 0};
+    const pg_validate_opts vb = {NULL, {0, 0}, bad, 1, NULL, 0, NULL, 0, 0};
     assert_int_equal(pg_model_validate_runs(g_path[BRES0], &g_path[BRES64], 1, &vb, &o, &r), -1);
 }
 
@@ -568,7 +568,7 @@ static void test_validate_startup(void **state)
     assert_non_null(strstr(buf, "cycles: the calibration's start-up transient"));
     pg_validate_report_free(&r);
     const char *off[] = {"warmup.tiles=0"};
-    const pg_validate_opts voff = {NULL, {0, 0}, NULL, 0, off, 1, NULL, 0};
+    const pg_validate_opts voff = {NULL, {0, 0}, NULL, 0, off, 1, NULL, 0, 0};
     if (pg_model_validate_runs(g_path[PINGPONG0], &g_path[PINGPONG_SMALL_M], 1, &voff, &o, &r))
         fail_msg("%s", pg_last_error());
     const double err_off = r.rows[1].period_predicted / r.rows[1].period_measured - 1;
@@ -589,7 +589,7 @@ static void test_validate_other_gpu(void **state)
 {
     (void)state;
     const pg_model_opts o = {20000, 1, 0};
-    const pg_validate_opts v = {NULL, {3000.4e9, 4232.0e9}, NULL, 0, NULL, 0, NULL, 0};
+    const pg_validate_opts v = {NULL, {3000.4e9, 4232.0e9}, NULL, 0, NULL, 0, NULL, 0, 0};
     pg_validate_report r;
     if (pg_model_validate_runs(g_path[BRES0], &g_path[H200_BRES0], 1, &v, &o, &r))
         fail_msg("%s", pg_last_error());
@@ -629,7 +629,7 @@ static double floor_period(int cal, double floor)
 {
     const pg_model_opts o = {20000, 1, 0};
     const char *more_bytes[] = {"bandwidth.bytes_per_tile=49152"};
-    const pg_validate_opts v = {NULL, {floor, 0}, NULL, 0, more_bytes, 1, NULL, 0};
+    const pg_validate_opts v = {NULL, {floor, 0}, NULL, 0, more_bytes, 1, NULL, 0, 0};
     pg_validate_report r;
     if (pg_model_validate_runs(g_path[cal], NULL, 0, &v, &o, &r))
         fail_msg("%s", pg_last_error());
