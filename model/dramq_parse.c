@@ -2,10 +2,12 @@
  * line and the listed latencies, `dramq.KEY` overrides.  What the line
  * does (the factor on the listed latencies) is in dramq.c; its fit in
  * dramq_fit.c. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr.h"
 #include "pg_error.h"
 #include "sched.h"
 
@@ -67,10 +69,11 @@ int sch_dramq_parse(pg_schedule *s, const char *const *tok, int ntok, const char
             k++;
         if (!k_keys[k])
             return DQFAIL("dramq: '%s': expected qscale=, bytes_per_s=, cal_bytes_per_s=, clock_cal= or on=", tok[i]);
-        char *end = NULL;
-        const double v = strtod(eq + 1, &end);
-        if (end == eq + 1 || *end || !key_ok(k_keys[k], v))
-            return DQFAIL("dramq: %s is out of range (on 0|1, qscale >= 0, the rest > 0)", tok[i]);
+        double v = NAN; /* a number or an expression of the options (on=1-$x, M153) */
+        if (expr_eval(eq + 1, 0, &v) || !key_ok(k_keys[k], v))
+            return DQFAIL("dramq: %s: not a number or an expression of the options, or out of range (on 0|1, qscale >= 0, "
+                          "the rest > 0)",
+                          tok[i]);
         set_key(s, k_keys[k], v);
         seen[k] = 1;
     }
