@@ -189,6 +189,12 @@ struct pg_schedule {
     int noverrides;
     sch_override overrides[SCH_MAX_OVERRIDES];
     sch_table *table; /* owned; NULL unless fitted from a trace */
+    /* What the fit did with the `rowfirst` line's option (M146), for its
+     * report; kept across recompiles (a what-if's --set of an option
+     * recompiles, and the fit's own figures stay): the caller set the option
+     * (its value not read off the trace), and the fit measured the extra
+     * (else it stays as written). */
+    int rf_option_by_caller, rf_extra_fitted;
 
     /* compiled */
     sch_machine machine;
@@ -373,8 +379,6 @@ struct pg_schedule {
      * `above` cycles ("": none) */
     char rf_option[SCH_NAME];
     double rf_above;
-    int rf_option_by_caller; /* the fit's caller set the option (its value not read off the trace) */
-    int rf_extra_fitted;     /* the fit measured the extra (else it stays as written) */
     /* prefetch=P (M148): the cycles a build that prefetches (kernel name
      * token "pfD", D >= 1) spends in the listed latency before a row-first
      * tile where one that does not spends none (0: the line knows no such

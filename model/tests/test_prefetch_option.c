@@ -66,6 +66,25 @@ static void test_read_off_the_trace(void **state)
     assert_int_equal(g_by_caller, 1);
 }
 
+/* a what-if's --set of an option recompiles the fitted schedule; what the
+ * fit did with the option (its report's source line) stays */
+static void test_report_survives_a_set(void **state)
+{
+    (void)state;
+    pg_run run;
+    pg_schedule *s = NULL;
+    if (pg_run_read(g_path[FIXED_CAL], &run, PG_READ_TRACE) || pg_schedule_fit(&run, &s))
+        fail_msg("%s", pg_last_error());
+    assert_int_equal(s->rf_extra_fitted, 1);
+    assert_int_equal(s->rf_option_by_caller, 0);
+    if (pg_schedule_set(s, "epi_delay=8500", 0))
+        fail_msg("%s", pg_last_error());
+    assert_int_equal(s->rf_extra_fitted, 1);
+    assert_int_equal(s->rf_option_by_caller, 0);
+    pg_schedule_free(s);
+    pg_run_free(&run);
+}
+
 /* the period error at --epi-delay 2,600 on the fixed kernel, fitted on its
  * zero-delay run, with the given variant (NULL: none) */
 static double period_error(const char *variant)
@@ -102,6 +121,7 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < N_RUNS; i++)
         g_path[i] = argv[1 + i];
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_read_off_the_trace), cmocka_unit_test(test_fixed_kernel_delay)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_read_off_the_trace), cmocka_unit_test(test_report_survives_a_set),
+                                       cmocka_unit_test(test_fixed_kernel_delay)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
