@@ -14,6 +14,8 @@ within 3%, whose every mean wait is within 15% or 150 cycles, and both.
                                                (the bench's D2D copy floor)
   FLOOR=1                                      same machine with --floors CAL too (the bandwidth
                                                line at the set's own copy floor: M42, not the default)
+  HELD=1                                       validate --held: with V=1, each run's held shares per
+                                               latency (measured/predicted; M152: the turn's share)
   BIAS=1                                       also, per GPU, kernel and what the runs change (validate's
                                                `change`: delay, K, delay+N, ...), the mean signed period
                                                error, the mean |error| and the period misses: a bias
@@ -85,7 +87,8 @@ def main(argv):
                 runs = target_runs(runs_dir, cal_runs)
                 if not runs:
                     continue
-                r = subprocess.run([PG, 'model', 'validate', cal] + runs + extra + xargs + ['--json', '-', '-q'],
+                held = ['--held'] if os.environ.get('HELD') else []
+                r = subprocess.run([PG, 'model', 'validate', cal] + runs + extra + xargs + held + ['--json', '-', '-q'],
                                    capture_output=True, text=True)
                 if not r.stdout.strip():
                     print('failed: %s %s %s: %s' % (sd, g, kind, r.stderr.strip()), file=sys.stderr)
@@ -102,7 +105,7 @@ def main(argv):
                     if os.environ.get('V'):
                         print('%s %s %-9s %-28s %+6.1f%% %-4s %-4s %s' % (os.path.basename(sd.rstrip('/')), g, kind,
                               os.path.basename(row['path']), 100 * err, 'ok' if p else 'MISS', 'ok' if w else 'MISS',
-                              ' '.join(k for k, v in row['waits'].items() if not v['ok'])))
+                              ' '.join(k for k, v in row['waits'].items() if not v['ok'])) + held_text(row))
     print('gpu       kernel    runs period waits both')
     for g in labels:
         for kind in ('pingpong', 'bres', 'bres_epi'):
@@ -112,6 +115,12 @@ def main(argv):
     if os.environ.get('BIAS'):
         print_bias(bias)
     return 1 if failed else 0
+
+def held_text(row):
+    """' | held NAME m/p% ...' from validate --held's row ('' without it)"""
+    pct = lambda x: '-' if x is None else '%.0f' % (100 * x)
+    return ''.join(' | held %s %s/%s%%' % (k, pct(v['measured']), pct(v['predicted']))
+                   for k, v in row.get('held', {}).items())
 
 def print_bias(bias):
     """One row per (gpu, kernel, change): runs, mean signed and mean absolute
