@@ -11,7 +11,7 @@ import sys
 
 import numpy as np
 
-from store_bound import store_bound
+from store_bound import binned_medians, store_bound
 
 EDGES = [-1e9, -2000, -1000, -500, 0, 500, 1000, 1e9]
 
@@ -33,8 +33,4 @@ print('%-30s %5s %6s  %s' % ('run', 'n', 'drain', ' '.join('dt<%g' % x for x in 
 for path in sys.argv[1:]:
     r = rows(path)
     d, dt = r[:, 0], r[:, 1]
-    cells = []
-    for lo, hi in zip(EDGES[:-1], EDGES[1:]):
-        m = (dt >= lo) & (dt < hi)
-        cells.append('%5.0f(%4d)' % (np.median(d[m]), m.sum()) if m.sum() >= 20 else '    -(%4d)' % m.sum())
-    print('%-30s %5d %6.0f  %s' % (path.split('/')[-1][:30], len(d), np.median(d), ' '.join(cells)))
+    print('%-30s %5d %6.0f  %s' % (path.split('/')[-1][:30], len(d), np.median(d), binned_medians(d, dt, EDGES)))

@@ -10,7 +10,7 @@ import sys
 
 import numpy as np
 
-from store_bound import store_bound
+from store_bound import binned_medians, store_bound
 
 BARE = 1441
 EDGES = [0, 1, 250, 500, 750, 1000, 1250, 1442]
@@ -34,9 +34,5 @@ print('%-30s %5s %6s  %s' % ('run', 'n', 'drain', ' '.join('ov<%g' % x for x in 
 for path in sys.argv[1:]:
     r = rows(path)
     d, ov = r[:, 0], r[:, 1]
-    cells = []
-    for lo, hi in zip(EDGES[:-1], EDGES[1:]):
-        m = (ov >= lo) & (ov < hi)
-        cells.append('%5.0f(%4d)' % (np.median(d[m]), m.sum()) if m.sum() >= 20 else '    -(%4d)' % m.sum())
     slope, a = np.polyfit(ov, d, 1) if np.ptp(ov) > 0 else (0.0, np.mean(d))
-    print('%-30s %5d %6.0f  %s  a %.0f b %.3f' % (path.split('/')[-1][:30], len(d), np.median(d), ' '.join(cells), a, slope))
+    print('%-30s %5d %6.0f  %s  a %.0f b %.3f' % (path.split('/')[-1][:30], len(d), np.median(d), binned_medians(d, ov, EDGES), a, slope))

@@ -49,3 +49,12 @@ def store_bound(path, phases=()):
                 if k < 0 or j < 0 or ml_end[k] > t0:
                     continue
                 yield t0, t1, st_end[j], other
+
+
+def binned_medians(d, x, edges, least=20):
+    """'median(n)' of d in each bin [lo, hi) of x, '-(n)' under `least` tiles"""
+    cells = []
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        m = (x >= lo) & (x < hi)
+        cells.append('%5.0f(%4d)' % (np.median(d[m]), m.sum()) if m.sum() >= least else '    -(%4d)' % m.sum())
+    return ' '.join(cells)
