@@ -29,6 +29,8 @@ static void whatif_text(const pg_whatif *w, char *buf, size_t cap)
 /* --held: per latency, the share of the waits it could hold that it held */
 static void held_text(FILE *f, const pg_validate_row *row)
 {
+    if (row->held_why_not[0])
+        fprintf(f, "    held: not read (%s)\n", row->held_why_not);
     if (row->nheld == 0)
         return;
     fprintf(f, "    held (of the waits each could hold):");
@@ -38,6 +40,8 @@ static void held_text(FILE *f, const pg_validate_row *row)
         snprintf(p, sizeof p, isfinite(row->held_predicted[i]) ? "%.0f%%" : "-", 100 * row->held_predicted[i]);
         fprintf(f, "%s %s measured %s predicted %s", i ? ";" : "", row->held_name[i], m, p);
     }
+    if (row->held_more)
+        fprintf(f, "; %d more latencies not listed", row->held_more);
     fputc('\n', f);
 }
 
@@ -185,6 +189,10 @@ static void row_json(pg_json *j, const pg_validate_row *row)
     }
     pg_json_object_end(j);
     pg_json_kv_bool(j, "waits_ok", row->waits_ok);
+    if (row->held_why_not[0])
+        pg_json_kv_string(j, "held_not_read", row->held_why_not);
+    if (row->held_more)
+        pg_json_kv_int(j, "held_more", row->held_more);
     if (row->nheld) {
         pg_json_key(j, "held");
         pg_json_object_begin(j);

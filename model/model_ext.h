@@ -15,14 +15,14 @@ int pg_schedule_clone(const pg_schedule *s, pg_schedule **out);
  * calibrated with it; a fitted statistic it sets is replaced by the fit). */
 int pg_schedule_fit_variant(const pg_run *run, const char *schedule, const char *const *sets, int nsets,
                             pg_schedule **out);
-/* The schedule as .sched text with its current options, machine and
- * distributions (trace-fitted ones written as fitted summaries). */
 /* The model's simulated run of s: every SM of its machine through its
  * share of the tiles, from an empty pipeline, at the bandwidth equilibrium,
  * with measured's kernel and GPU record (NULL: none; the trace names the
  * schedule), the what-if's delays and the model's clock (fit_simrun.c).
  * out is the caller's to pg_run_free; nothing to free on failure. */
 int pg_model_simulate_run(const pg_schedule *s, const pg_model_opts *o, const pg_run *measured, pg_run *out);
+/* The schedule as .sched text with its current options, machine and
+ * distributions (trace-fitted ones written as fitted summaries). */
 int pg_schedule_write(const pg_schedule *s, FILE *f, const char *comment);
 int pg_schedule_save(const pg_schedule *s, const char *path, const char *comment); /* atomic */
 const char *pg_schedule_text(const pg_schedule *s);

@@ -70,8 +70,11 @@ typedef struct {
     /* --held (M152): per latency that can hold a wait, the share of the
      * waits it could hold that it held, in a fit of the run's trace
      * (measured) and of the model's simulated run of this prediction
-     * (predicted); NAN where that fit saw it hold none it could */
-    int nheld;
+     * (predicted); NAN where that fit saw no wait it could hold.  More
+     * latencies than the row holds: held_more of them not listed.  A fit
+     * that failed: held_why_not says why (the prediction stands). */
+    int nheld, held_more;
+    char held_why_not[256];
     char held_name[PG_VALIDATE_MAX_HELD][32];
     double held_measured[PG_VALIDATE_MAX_HELD], held_predicted[PG_VALIDATE_MAX_HELD];
 } pg_validate_row;
@@ -130,9 +133,10 @@ void pg_validate_report_free(pg_validate_report *r);
 int validate_fit(const pg_run *run, const pg_validate_opts *v, const char *refit, pg_schedule **fit);
 /* row's held shares: run's trace fitted by validate_fit, and the model's
  * simulated run of `predicted` (the fit with the run's what-ifs) fitted
- * the same way, so that one rule reads both (validate_held.c). */
-int validate_held(const pg_run *run, const pg_schedule *predicted, const pg_validate_opts *v, const char *refit,
-                  const pg_model_opts *o, pg_validate_row *row);
+ * the same way, so that one rule reads both (validate_held.c).  A fit or
+ * simulation that fails sets row->held_why_not, not an error. */
+void validate_held(const pg_run *run, const pg_schedule *predicted, const pg_validate_opts *v, const char *refit,
+                   const pg_model_opts *o, pg_validate_row *row);
 /* The check passes when every run was predicted and every out-of-sample
  * one is within the target on its period and on each mean wait. */
 int pg_validate_pass(const pg_validate_report *r);

@@ -5,9 +5,10 @@
  * fit_bound of the fit_seen tiles whose wait it could hold).  The run's
  * own trace and the model's simulated run of its prediction are fitted
  * the same way (validate_fit), so one rule reads both.  On the fixed
- * pingpong the period error follows the difference (M152: r = -0.96 over
- * fifteen delayed runs), and it shows where a phase transition -- the
- * turn against the store's drain -- falls in the kernel and in the model.
+ * pingpong the period error follows the difference in the turn's share
+ * (M152, M153: r = -0.95 to -0.96 over the plain delayed runs of sets
+ * 66-68), and it shows where a phase transition -- the turn against the
+ * store's drain -- falls in the kernel and in the model.
  * Each row costs two fits and a simulation, so the check asks for it. */
 #include <math.h>
 #include <stdio.h>
@@ -19,14 +20,16 @@
 #include "validate.h"
 
 /* the row's slot for latency `name`, added (both shares NAN) where new;
- * -1 when the row is full */
+ * -1 when the row is full (counted in held_more, which the report says) */
 static int slot(pg_validate_row *row, const char *name)
 {
     for (int i = 0; i < row->nheld; i++)
         if (strcmp(row->held_name[i], name) == 0)
             return i;
-    if (row->nheld == PG_VALIDATE_MAX_HELD)
+    if (row->nheld == PG_VALIDATE_MAX_HELD) {
+        row->held_more++;
         return -1;
+    }
     const int i = row->nheld++;
     snprintf(row->held_name[i], sizeof row->held_name[i], "%s", name);
     row->held_measured[i] = row->held_predicted[i] = NAN;
@@ -48,8 +51,8 @@ static void record(pg_validate_row *row, const pg_schedule *fit, int predicted)
     }
 }
 
-int validate_held(const pg_run *run, const pg_schedule *predicted, const pg_validate_opts *v, const char *refit,
-                  const pg_model_opts *o, pg_validate_row *row)
+void validate_held(const pg_run *run, const pg_schedule *predicted, const pg_validate_opts *v, const char *refit,
+                   const pg_model_opts *o, pg_validate_row *row)
 {
     pg_schedule *of_run = NULL, *of_model = NULL;
     pg_run sim;
@@ -62,9 +65,11 @@ int validate_held(const pg_run *run, const pg_schedule *predicted, const pg_vali
     if (rc == 0) {
         record(row, of_run, 0);
         record(row, of_model, 1);
+    } else { /* said in the row; the prediction stands */
+        snprintf(row->held_why_not, sizeof row->held_why_not, "%s", pg_last_error());
+        row->nheld = row->held_more = 0;
     }
     pg_schedule_free(of_run);
     pg_schedule_free(of_model);
     pg_run_free(&sim);
-    return rc ? pg_fail_context("what held the waits of %s (--held)", row->path) : 0;
 }

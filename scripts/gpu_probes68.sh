@@ -3,7 +3,8 @@
 # the fixed pingpong at long epilogue delays (to 10,000), K, N and M under
 # a delay, a mainloop delay and both at once, two prefetch builds, and bres
 # as a control, at settings no set has had.  Each kernel is calibrated on
-# its own zero-delay run at N = K = 768.
+# its own zero-delay run at N = K = 768; the prefetch builds have none and
+# are predicted from the plain pingpong's (M148).
 #
 #   scripts/gpu_probes68.sh OUTDIR      -> OUTDIR/probes68.tgz (+ the run files, the log)
 SET=68

@@ -3,8 +3,11 @@
 # median share of loop-bound turns (scripts/m144/turn_modes.py) beside the
 # model's period error, the model as validate predicts the run from the
 # set's zero-delay calibration (its what-ifs, then `pegemm model fit CAL
-# --set ... --trace-out`).  SCHEDULE=FILE.sched and VARIANT="--variant P=V"
-# try another schedule (both: the trace's fit and validate's check).
+# --set ... --trace-out`).  SCHEDULE=FILE.sched tries another schedule (the
+# trace's fit and validate's check both); VARIANT="--variant P=V" goes to
+# validate only (`model fit` has no --variant: give the fit the same
+# option through SCHEDULE).  The prefetch builds' model traces leave out
+# validate's refit (M148): read those with `validate --held`.
 #   scripts/m152/modes_vs_error.sh SETDIR   (SETDIR/h200/runs/pingpong_*.h5)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,7 +20,7 @@ cd "$1/h200/runs"
 cal=pingpong_ml_00000.h5
 for run in pingpong_*.h5; do
     [ "$run" = "$cal" ] && continue
-    report=$("$PG" model validate "$cal" "$run" "${variant[@]}" 2>/dev/null || true)
+    report=$("$PG" model validate "$cal" "$run" "${sched[@]}" "${variant[@]}" 2>/dev/null || true)
     sets=$(printf '%s\n' "$report" | grep -A1 "^$run  \[" | sed -n 's/.*what-if ([^)]*): //p')
     args=(); for s in $sets; do [ "$s" = "(none)" ] || args+=(--set "$s"); done
     "$PG" model fit "$cal" -q "${sched[@]}" "${args[@]}" --trace-out "$tmp/m.h5" >/dev/null

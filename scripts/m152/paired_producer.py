@@ -4,8 +4,9 @@ Per SM, tiles in loop order (8 .. n - 9); L = a loop-bound tile whose
 predecessor pD was drain-bound (scripts/m152/paired_phases.py).  For L and
 for unpaired drain-bound tiles D: the producer's wait begin, its issue
 begin (the tile's first load) and its issue end, each less the previous
-tile's mainloop begin in loop order; and the tile's own turn (order_wait
-end) on the same clock.  Means, kernel against model.
+tile's mainloop begin in loop order; and on the same clock the tile's own
+turn (order_wait end), its loop start after the load wait ('loop go') and
+the previous tile's loop end ('prev end').  Means, kernel against model.
    usage: paired_producer.py RUN.h5..."""
 import os
 import sys

@@ -3,9 +3,9 @@
 of the other warpgroup's loop than with its rest?  Per tile (each SM's
 tiles 8 .. n - 9, as scripts/m144/regs_overlap.py): the work (epilogue_regs
 less the run's --epi-delay) against two overlaps with the other
-warpgroup's next mainloop: with its first F cycles (F = stages x 512, the
-k-blocks whose stages can be resident when the loop starts, which run
-back to back) and with the rest of it.  Least squares w = a + b1 ov_front
+warpgroup's next mainloop: with its first F cycles (default 2,048 = 4
+stages x 512, the k-blocks whose stages can be resident when the loop
+starts, which run back to back; --front F) and with the rest of it.  Least squares w = a + b1 ov_front
 + b2 ov_rest, per run.
    usage: regs_front.py [--front F] RUN.h5..."""
 import os
