@@ -19,17 +19,21 @@
 #include "sched.h"
 #include "validate.h"
 
+/* latency d of fit x could hold a wait there */
+static int could_hold(const pg_schedule *x, int d)
+{
+    return x->dists[d].kind != DKIND_PHASE && x->dists[d].fit_seen > 0;
+}
+
 /* the row's slot for latency `name`, added (both shares NAN) where new;
- * -1 when the row is full (counted in held_more, which the report says) */
+ * -1 when the row is full */
 static int slot(pg_validate_row *row, const char *name)
 {
     for (int i = 0; i < row->nheld; i++)
         if (strcmp(row->held_name[i], name) == 0)
             return i;
-    if (row->nheld == PG_VALIDATE_MAX_HELD) {
-        row->held_more++;
+    if (row->nheld == PG_VALIDATE_MAX_HELD)
         return -1;
-    }
     const int i = row->nheld++;
     snprintf(row->held_name[i], sizeof row->held_name[i], "%s", name);
     row->held_measured[i] = row->held_predicted[i] = NAN;
@@ -41,7 +45,7 @@ static void record(pg_validate_row *row, const pg_schedule *fit, int predicted)
 {
     for (int d = 0; d < fit->ndists; d++) {
         const sch_dist *x = &fit->dists[d];
-        if (x->kind == DKIND_PHASE || x->fit_seen <= 0)
+        if (!could_hold(fit, d))
             continue;
         const int i = slot(row, x->name);
         if (i < 0)
@@ -49,6 +53,21 @@ static void record(pg_validate_row *row, const pg_schedule *fit, int predicted)
         const double share = (double)x->fit_bound / (double)x->fit_seen;
         *(predicted ? &row->held_predicted[i] : &row->held_measured[i]) = share;
     }
+}
+
+/* how many latencies, by name, either fit saw able to hold a wait */
+static int seen_in_either(const pg_schedule *a, const pg_schedule *b)
+{
+    int n = 0;
+    for (int d = 0; d < a->ndists; d++)
+        n += could_hold(a, d);
+    for (int d = 0; d < b->ndists; d++) {
+        int in_a = 0;
+        for (int e = 0; e < a->ndists && !in_a; e++)
+            in_a = could_hold(a, e) && strcmp(a->dists[e].name, b->dists[d].name) == 0;
+        n += could_hold(b, d) && !in_a;
+    }
+    return n;
 }
 
 void validate_held(const pg_run *run, const pg_schedule *predicted, const pg_validate_opts *v, const char *refit,
@@ -65,6 +84,7 @@ void validate_held(const pg_run *run, const pg_schedule *predicted, const pg_val
     if (rc == 0) {
         record(row, of_run, 0);
         record(row, of_model, 1);
+        row->held_more = seen_in_either(of_run, of_model) - row->nheld;
     } else { /* said in the row; the prediction stands */
         snprintf(row->held_why_not, sizeof row->held_why_not, "%s", pg_last_error());
         row->nheld = row->held_more = 0;

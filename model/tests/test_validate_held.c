@@ -93,6 +93,8 @@ static void test_measured_is_the_runs_own_fit(void **state)
             seen++;
         }
         assert_int_equal(seen, row->nheld);
+        assert_int_equal(row->held_more, 0); /* the same two latencies in the model's fit */
+        assert_string_equal(row->held_why_not, "");
         pg_schedule_free(fit);
         pg_run_free(&run);
     }
