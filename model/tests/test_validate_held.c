@@ -126,6 +126,29 @@ static void test_delay_moves_the_predicted_share(void **state)
     assert_true(share(run, "store_drain", 0) > share(cal, "store_drain", 0) + 0.05);
 }
 
+/* a fit that cannot be made (here: a schedule whose roles are not the
+ * trace's) is said in the row, and nothing is counted */
+static void test_a_failed_fit_is_said(void **state)
+{
+    (void)state;
+    pg_run run;
+    pg_schedule *fit = NULL;
+    if (pg_run_read(g_path[CAL], &run, PG_READ_TRACE) || pg_schedule_fit(&run, &fit))
+        fail_msg("%s", pg_last_error());
+    const pg_model_opts o = {20000, 1, 0};
+    const pg_validate_opts other = {"b200-seed", {0, 0}, NULL, 0, NULL, 0, NULL, 0, 1};
+    pg_validate_row row;
+    memset(&row, 0, sizeof row);
+    row.path = g_path[CAL];
+    validate_held(&run, fit, &other, "", &o, &row);
+    print_message("not read: %s\n", row.held_why_not);
+    assert_int_equal(row.nheld, 0);
+    assert_int_equal(row.held_more, 0);
+    assert_true(row.held_why_not[0] != '\0');
+    pg_schedule_free(fit);
+    pg_run_free(&run);
+}
+
 static void test_report_prints_it(void **state)
 {
     (void)state;
@@ -157,6 +180,7 @@ int main(int argc, char **argv)
                                        cmocka_unit_test(test_measured_is_the_runs_own_fit),
                                        cmocka_unit_test(test_self_fit_agrees),
                                        cmocka_unit_test(test_delay_moves_the_predicted_share),
+                                       cmocka_unit_test(test_a_failed_fit_is_said),
                                        cmocka_unit_test(test_report_prints_it)};
     return cmocka_run_group_tests(tests, setup, teardown);
 }
