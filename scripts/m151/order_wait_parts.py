@@ -9,40 +9,30 @@ Per tile: turn_ready = the other warpgroup's last mainloop end before t1;
 a tile is store-bound when turn_ready <= t0 (the turn was free all along);
 its drain = t1 - its own previous epilogue_store end.  Prints the share of
 store-bound tiles, the order wait's mean, and the drain's median on them
-(cycles and ns at the run's clock).
+(cycles and ns at the run's clock).  The split itself is
+scripts/m152/store_bound.py's (order_waits).
    usage: order_wait_parts.py RUN.h5..."""
+import os
 import sys
 
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'm152'))
+from store_bound import order_waits  # noqa: E402
+
 
 def parts(path):
     with h5py.File(path, 'r') as f:
-        t = f['trace']
-        names = [x.decode() if isinstance(x, bytes) else x for x in t.attrs['phase_names']]
-        ph = t['phase'][:]; b = t['begin'][:].astype(np.int64); e = t['end'][:].astype(np.int64)
-        sm = t['sm'][:]; w = t['warp'][:]; role = t['role'][:]
         clock = float(f['kernel'].attrs['sm_clock_hz'])
-    P = {n: names.index(n) for n in ('order_wait', 'mainloop', 'epilogue_store')}
-    cons = role == 1
+    it = order_waits(path)
+    next(it)
     waits, drains, bound = [], [], 0
-    for s in np.unique(sm[cons]):
-        for me in (0, 1):
-            mine = cons & (sm == s) & (w == me)
-            other = cons & (sm == s) & (w != me)
-            ow = np.sort(np.stack([b[mine & (ph == P['order_wait'])], e[mine & (ph == P['order_wait'])]], 1), 0)
-            st_end = np.sort(e[mine & (ph == P['epilogue_store'])])
-            ml_end = np.sort(e[other & (ph == P['mainloop'])])
-            for t0, t1 in ow[2:]:  # past the first tiles (empty pipeline)
-                k = np.searchsorted(ml_end, t1, 'right') - 1
-                j = np.searchsorted(st_end, t0, 'right') - 1
-                if k < 0 or j < 0:
-                    continue
-                waits.append(t1 - t0)
-                if ml_end[k] <= t0:
-                    bound += 1
-                    drains.append(t1 - st_end[j])
+    for t0, t1, s, _, store_bound in it:
+        waits.append(t1 - t0)
+        if store_bound:
+            bound += 1
+            drains.append(t1 - s)
     n = len(waits)
     d = np.median(drains) if drains else float('nan')
     return n, bound / n, np.mean(waits), d, d / clock * 1e9, clock / 1e6

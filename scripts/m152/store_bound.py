@@ -27,10 +27,12 @@ def intervals(c, mask):
     return b[o], e[o]
 
 
-def store_bound(path, phases=()):
-    """yields (t0, t1, s, other) per store-bound tile: other maps each phase
-    of `phases` to the other warpgroup's (begins, ends) on that SM, and
-    'mainloop' always; the run's --epi-delay comes first, once"""
+def order_waits(path, phases=()):
+    """yields (t0, t1, s, other, bound) per order wait past each warpgroup's
+    first two that has a previous store and an earlier turn: bound is 1 on
+    a store-bound tile; other maps each phase of `phases` (and 'mainloop')
+    to the other warpgroup's (begins, ends) on that SM; the run's
+    --epi-delay comes first, once"""
     want = tuple(dict.fromkeys(('order_wait', 'mainloop', 'epilogue_store') + tuple(phases)))
     c, P, delay = read(path, want)
     yield delay
@@ -46,9 +48,19 @@ def store_bound(path, phases=()):
             for t0, t1 in ow[2:]:
                 k = np.searchsorted(ml_end, t1, 'right') - 1
                 j = np.searchsorted(st_end, t0, 'right') - 1
-                if k < 0 or j < 0 or ml_end[k] > t0:
+                if k < 0 or j < 0:
                     continue
-                yield t0, t1, st_end[j], other
+                yield t0, t1, st_end[j], other, ml_end[k] <= t0
+
+
+def store_bound(path, phases=()):
+    """order_waits' store-bound tiles only: (t0, t1, s, other); the run's
+    --epi-delay first, once"""
+    it = order_waits(path, phases)
+    yield next(it)
+    for t0, t1, s, other, bound in it:
+        if bound:
+            yield t0, t1, s, other
 
 
 def binned_medians(d, x, edges, least=20):
