@@ -101,7 +101,9 @@ static int predict_from(const pg_run *cal, const pg_run *run, const pg_schedule 
         return 0;
     int rc = pg_model_predict(c, o, p) ? pg_fail_context("predicting %s", row->path) : 0;
     if (rc == 0 && v->held)
-        validate_held(run, c, v, row->whatif.refit, o, row); /* a failure is said in the row */
+        /* the self-fit's run is the calibration, fitted as validate_fit
+         * fits it already: `fit` (a failure is said in the row) */
+        validate_held(run, row->self_fit ? fit : NULL, c, v, row->whatif.refit, o, row);
     pg_schedule_free(c);
     return rc ? -1 : 1;
 }

@@ -131,12 +131,14 @@ void pg_validate_report_free(pg_validate_report *r);
  * refit ("OPTION=V", "" none) and v's variants before the fit, the
  * calibration's floor and v's sets after it (validate_fit.c). */
 int validate_fit(const pg_run *run, const pg_validate_opts *v, const char *refit, pg_schedule **fit);
-/* row's held shares: run's trace fitted by validate_fit, and the model's
- * simulated run of `predicted` (the fit with the run's what-ifs) fitted
- * the same way, so that one rule reads both (validate_held.c).  A fit or
+/* row's held shares: run's trace fitted by validate_fit (run_fit: that
+ * fit where the caller has it -- the self-fit row's is the calibration's
+ * own --, NULL: made here), and the model's simulated run of `predicted`
+ * (the fit with the run's what-ifs) fitted the same way, so that one rule
+ * reads both (validate_held.c).  A fit or
  * simulation that fails sets row->held_why_not, not an error. */
-void validate_held(const pg_run *run, const pg_schedule *predicted, const pg_validate_opts *v, const char *refit,
-                   const pg_model_opts *o, pg_validate_row *row);
+void validate_held(const pg_run *run, const pg_schedule *run_fit, const pg_schedule *predicted,
+                   const pg_validate_opts *v, const char *refit, const pg_model_opts *o, pg_validate_row *row);
 /* The check passes when every run was predicted and every out-of-sample
  * one is within the target on its period and on each mean wait. */
 int pg_validate_pass(const pg_validate_report *r);

@@ -70,13 +70,14 @@ static int seen_in_either(const pg_schedule *a, const pg_schedule *b)
     return n;
 }
 
-void validate_held(const pg_run *run, const pg_schedule *predicted, const pg_validate_opts *v, const char *refit,
-                   const pg_model_opts *o, pg_validate_row *row)
+void validate_held(const pg_run *run, const pg_schedule *run_fit, const pg_schedule *predicted,
+                   const pg_validate_opts *v, const char *refit, const pg_model_opts *o, pg_validate_row *row)
 {
-    pg_schedule *of_run = NULL, *of_model = NULL;
+    pg_schedule *own_fit = NULL, *of_model = NULL;
     pg_run sim;
     memset(&sim, 0, sizeof sim);
-    int rc = validate_fit(run, v, refit, &of_run);
+    int rc = run_fit ? 0 : validate_fit(run, v, refit, &own_fit);
+    const pg_schedule *of_run = run_fit ? run_fit : own_fit;
     if (rc == 0)
         rc = pg_model_simulate_run(predicted, o, run, &sim);
     if (rc == 0)
@@ -89,7 +90,7 @@ void validate_held(const pg_run *run, const pg_schedule *predicted, const pg_val
         snprintf(row->held_why_not, sizeof row->held_why_not, "%s", pg_last_error());
         row->nheld = row->held_more = 0;
     }
-    pg_schedule_free(of_run);
+    pg_schedule_free(own_fit);
     pg_schedule_free(of_model);
     pg_run_free(&sim);
 }

@@ -140,7 +140,7 @@ static void test_a_failed_fit_is_said(void **state)
     pg_validate_row row;
     memset(&row, 0, sizeof row);
     row.path = g_path[CAL];
-    validate_held(&run, fit, &other, "", &o, &row);
+    validate_held(&run, NULL, fit, &other, "", &o, &row);
     print_message("not read: %s\n", row.held_why_not);
     assert_int_equal(row.nheld, 0);
     assert_int_equal(row.held_more, 0);
