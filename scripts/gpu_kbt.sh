@@ -33,6 +33,10 @@
 #   KBT_M150=1 scripts/gpu_kbt.sh OUTDIR    M150: the fixed pingpong at --epi-delay 0 / 3,000 / 6,000 /
 #                                           8,500 and --mainloop-delay 3,000: the in-loop loads' cycles
 #                                           as the SM clock rises with the spin
+#   KBT_M155=1 scripts/gpu_kbt.sh OUTDIR    M155: the fixed pingpong at K = 640 / 768 / 896 / 1,024 /
+#                                           1,280 / 1,408 (zero delay), K = 1,024 with --epi-delay
+#                                           4,000, K = 640 with 2,500, K = 768 with 7,500: each
+#                                           k-block's start and release at every K
 #   KBT_N, KBT_K, KBT_SHAPE (M)             the run's N, K and M (768, 768, 200,704)
 set -uo pipefail
 [ $# = 1 ] || { echo "usage: scripts/gpu_kbt.sh OUTDIR" >&2; exit 2; }
@@ -114,6 +118,16 @@ if [ "${KBT_M150:-0}" = 1 ]; then
         kbt pp_epi$d --variant pingpong --epi-delay $d
     done
     kbt pp_ml3000 --variant pingpong --mainloop-delay 3000
+    [ $fails -eq 0 ]
+    exit
+fi
+if [ "${KBT_M155:-0}" = 1 ]; then
+    for k in 640 768 896 1024 1280 1408; do
+        KBT_K=$k kbt pp_k${k}_0 --variant pingpong
+    done
+    KBT_K=1024 kbt pp_k1024_epi4000 --variant pingpong --epi-delay 4000
+    KBT_K=640 kbt pp_k640_epi2500 --variant pingpong --epi-delay 2500
+    kbt pp_epi7500 --variant pingpong --epi-delay 7500
     [ $fails -eq 0 ]
     exit
 fi
