@@ -46,10 +46,12 @@ static double is_first(double tile, double blocks)
  * share of the calibration's extra. */
 double rowfirst_shift(const pg_schedule *s, int dist, double row_tile)
 {
-    if (!s->rf_line || !s->rf_on || (s->rf_blocks == s->rf_cal_blocks && s->rf_added == 0) || !listed(s, dist))
+    if (!s->rf_line || !s->rf_on ||
+        (s->rf_blocks == s->rf_cal_blocks && s->rf_added == 0 && s->rf_added_all == 0) || !listed(s, dist))
         return 0;
     if (isnan(row_tile))
-        return s->rf_extra * (1 / s->rf_blocks - 1 / s->rf_cal_blocks) + s->rf_added / s->rf_blocks;
+        return s->rf_extra * (1 / s->rf_blocks - 1 / s->rf_cal_blocks) + s->rf_added / s->rf_blocks +
+               s->rf_added_all;
     return s->rf_extra * (is_first(row_tile, s->rf_blocks) - is_first(row_tile, s->rf_cal_blocks)) +
-           s->rf_added * is_first(row_tile, s->rf_blocks);
+           s->rf_added * is_first(row_tile, s->rf_blocks) + s->rf_added_all;
 }

@@ -9,19 +9,20 @@
 #include "sched.h"
 
 #define RFFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->rf_line))
-#define RF_USAGE "usage: rowfirst LATENCY... blocks=B cal_blocks=B0 extra=E [next=0|1] [fit=0|1] [on=0|1] [option=NAME] [above=C] [prefetch=P] [added=X]"
-#define RF_RANGE "(blocks and cal_blocks >= 1, -1e6 < extra, above, added < 1e6, 0 <= prefetch < 1e6, next, fit and on 0|1)"
+#define RF_USAGE "usage: rowfirst LATENCY... blocks=B cal_blocks=B0 extra=E [next=0|1] [fit=0|1] [on=0|1] [option=NAME] [above=C] [prefetch=P] [added=X] [prefetch_all=P0] [added_all=X0]"
+#define RF_RANGE "(blocks and cal_blocks >= 1, -1e6 < extra, above, added < 1e6, 0 <= prefetch, prefetch_all < 1e6, -1e6 < added_all < 1e6, next, fit and on 0|1)"
 
-static const char *const k_keys[] = {"blocks", "cal_blocks", "extra", "next", "fit", "on", "above", "prefetch", "added", NULL};
+static const char *const k_keys[] = {"blocks", "cal_blocks", "extra", "next", "fit", "on", "above", "prefetch", "added", "prefetch_all", "added_all", NULL};
 #define OPTION_KEY "option="
 
 static int key_ok(const char *key, double v)
 {
     if (strcmp(key, "on") == 0 || strcmp(key, "fit") == 0 || strcmp(key, "next") == 0)
         return v == 0 || v == 1;
-    if (strcmp(key, "extra") == 0 || strcmp(key, "above") == 0 || strcmp(key, "added") == 0)
+    if (strcmp(key, "extra") == 0 || strcmp(key, "above") == 0 || strcmp(key, "added") == 0 ||
+        strcmp(key, "added_all") == 0)
         return v > -1e6 && v < 1e6;
-    if (strcmp(key, "prefetch") == 0)
+    if (strcmp(key, "prefetch") == 0 || strcmp(key, "prefetch_all") == 0)
         return v >= 0 && v < 1e6;
     return v >= 1 && v < 1e9;
 }
@@ -35,6 +36,8 @@ static const double *key_value_of(const pg_schedule *s, const char *key)
            : strcmp(key, "above") == 0      ? &s->rf_above
            : strcmp(key, "prefetch") == 0   ? &s->rf_prefetch
            : strcmp(key, "added") == 0      ? &s->rf_added
+           : strcmp(key, "prefetch_all") == 0 ? &s->rf_prefetch_all
+           : strcmp(key, "added_all") == 0  ? &s->rf_added_all
                                             : NULL;
 }
 
@@ -70,7 +73,7 @@ static double get_key(const pg_schedule *s, const char *key)
 /* the line's keys for the shared parse and override (sched_latline.c) */
 static sch_latline line_of(pg_schedule *s)
 {
-    return (sch_latline){"rowfirst", k_keys, "blocks=, cal_blocks=, extra=, next=, fit= or on= (and option=NAME above=C prefetch=P added=X)", RF_RANGE, key_ok,
+    return (sch_latline){"rowfirst", k_keys, "blocks=, cal_blocks=, extra=, next=, fit= or on= (and option=NAME above=C prefetch=P added=X prefetch_all=P0 added_all=X0)", RF_RANGE, key_ok,
                          set_key, get_key, s->rf_spec, &s->rf_n, SCH_DQ_MAX};
 }
 
@@ -103,7 +106,7 @@ int sch_rowfirst_parse(pg_schedule *s, const char *const *tok, int ntok, const c
     const char **kept = malloc(sizeof *kept * (size_t)ntok);
     int nkept = 0, rc = -1;
     const sch_latline d = line_of(s);
-    int seen[9] = {0};
+    int seen[11] = {0};
     if (!kept)
         rc = pg_fail("out of memory");
     else if (take_option(s, tok, ntok, kept, &nkept, line) == 0 && sch_latline_parse(s, &d, kept, nkept, line, seen) == 0)

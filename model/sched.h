@@ -384,8 +384,11 @@ struct pg_schedule {
      * tile where one that does not spends none (0: the line knows no such
      * build); added=X: cycles added on each row-first tile beyond the
      * calibration's, at the run's B (validate sets it for a prefetch build
-     * predicted from a calibration without, or the reverse) */
-    double rf_prefetch, rf_added;
+     * predicted from a calibration without, or the reverse);
+     * prefetch_all=P0 (M156): the cycles such a build spends in the listed
+     * latency before every tile, row-first or not (its producer's check
+     * for a tile to prefetch), and added_all=X0 what validate adds there */
+    double rf_prefetch, rf_added, rf_prefetch_all, rf_added_all;
     /* `l2reuse LATENCY... bytes=C ratio=R full=F cal_bytes=W0 on=0|1`
      * (model/l2reuse.c): a run whose working set W (the `bandwidth` line's
      * compulsory bytes per tile x tiles) the L2 of C bytes keeps between

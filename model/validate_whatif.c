@@ -372,6 +372,8 @@ static unsigned prefetch_whatifs(const pg_run *cal, const pg_run *run, const pg_
         return 0; /* a calibration whose trace shows the prefetch its name does not */
     snprintf(w->refit, sizeof w->refit, "%s=%d", fit->rf_option, pr);
     add(w, "rowfirst.added=%.17g", pr ? fit->rf_prefetch : -fit->rf_prefetch);
+    if (fit->rf_prefetch_all > 0) /* M156: the check for a tile to prefetch, on every tile */
+        add(w, "rowfirst.added_all=%.17g", pr ? fit->rf_prefetch_all : -fit->rf_prefetch_all);
     return CHANGE_STRUCTURE;
 }
 
