@@ -1,8 +1,9 @@
 /* A build that prefetches A predicted from a calibration without one, and
  * the reverse (docs/experiments.md M148): validate reads the kernel name's
  * "-pfD", refits the calibration with the rowfirst line's option for that
- * build and adds the line's prefetch= on each row-first tile; a schedule
- * whose line has no prefetch= cannot tell the builds apart (another kernel).
+ * build and adds the line's prefetch= on each row-first tile and its
+ * prefetch_all= on every tile (M156); a schedule whose line has no
+ * prefetch= cannot tell the builds apart (another kernel).
  * argv: traces/probes/h200_s66/pingpong_ml_00000.h5 (the fixed pingpong,
  * zero delay), traces/probes/h200_s66/pingpong_pf1_epi_03000.h5 (the same
  * kernel with --a-prefetch 1 at --epi-delay 3,000). */
@@ -57,6 +58,7 @@ static void test_prefetch_build_predicted(void **state)
     assert_string_equal(row.whatif.refit, "rowfirst_prefetch=1");
     assert_string_equal(row.whatif.kind, "delay+structure");
     assert_true(has_set(&row.whatif, "rowfirst.added=490"));
+    assert_true(has_set(&row.whatif, "rowfirst.added_all=339"));
     const double e = row.period_predicted / row.period_measured - 1;
     print_message("--a-prefetch 1 at epi 3,000 from the plain calibration: %+.2f%%\n", 100 * e);
     assert_true(fabs(e) < PG_VALIDATE_PERIOD_REL);
@@ -69,6 +71,22 @@ static void test_the_reverse(void **state)
     assert_string_equal(row.whatif.why_not, "");
     assert_string_equal(row.whatif.refit, "rowfirst_prefetch=0");
     assert_true(has_set(&row.whatif, "rowfirst.added=-490"));
+    assert_true(has_set(&row.whatif, "rowfirst.added_all=-339"));
+}
+
+/* M156: the per-tile cost is what moves the prediction up, and a line
+ * without prefetch_all= adds nothing on every tile */
+static void test_prefetch_all_lengthens_the_prediction(void **state)
+{
+    (void)state;
+    const pg_validate_row with = check(g_path[PLAIN_CAL], g_path[PF1_EPI_3000], NULL);
+    const pg_validate_row without = check(g_path[PLAIN_CAL], g_path[PF1_EPI_3000], "rowfirst.prefetch_all=0");
+    assert_true(has_set(&without.whatif, "rowfirst.added=490"));
+    for (int i = 0; i < without.whatif.n; i++)
+        assert_null(strstr(without.whatif.set[i], "added_all"));
+    print_message("predicted period with prefetch_all %.1f, without %.1f\n", with.period_predicted,
+                  without.period_predicted);
+    assert_true(with.period_predicted > without.period_predicted);
 }
 
 static void test_no_prefetch_key_is_another_kernel(void **state)
@@ -94,6 +112,10 @@ static void test_prefetch_key_range(void **state)
     assert_int_not_equal(pg_schedule_set(s, "rowfirst.prefetch=-1", 0), 0);
     assert_int_equal(pg_schedule_set(s, "rowfirst.added=-490", 0), 0);
     assert_true(s->rf_added == -490);
+    assert_true(s->rf_prefetch_all == 339);
+    assert_int_not_equal(pg_schedule_set(s, "rowfirst.prefetch_all=-1", 0), 0);
+    assert_int_equal(pg_schedule_set(s, "rowfirst.added_all=-339", 0), 0);
+    assert_true(s->rf_added_all == -339);
     pg_schedule_free(s);
 }
 
@@ -106,6 +128,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < N_RUNS; i++)
         g_path[i] = argv[1 + i];
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_prefetch_build_predicted), cmocka_unit_test(test_the_reverse),
+                                       cmocka_unit_test(test_prefetch_all_lengthens_the_prediction),
                                        cmocka_unit_test(test_no_prefetch_key_is_another_kernel),
                                        cmocka_unit_test(test_rowfirst_off_is_another_kernel),
                                        cmocka_unit_test(test_prefetch_key_range)};
