@@ -18,7 +18,9 @@
  *
  * nothing at B = B0; a parametric draw (no table) moves by E (1/B - 1/B0).
  * A build that prefetches where the calibration's does not (or the
- * reverse) adds X = +-prefetch on each first tile (added=, M148).
+ * reverse) adds X = +-prefetch on each first tile (added=, M148) and
+ * X0 = +-prefetch_all on every tile (added_all=, M156: the producer's test
+ * for a tile to prefetch runs before each).
  *
  * This file is the line's engine part; its parse is in rowfirst_parse.c,
  * its fit (B = B0 = the run's column blocks, the rows' tiles, E) in
@@ -43,7 +45,8 @@ static double is_first(double tile, double blocks)
 
 /* added=X (M148, a prefetch build predicted from a calibration without)
  * moves every row-first tile at the run's B by X, on top of the moved
- * share of the calibration's extra. */
+ * share of the calibration's extra; added_all=X0 (M156) every tile by X0,
+ * a parametric draw too (not a share of one in B). */
 double rowfirst_shift(const pg_schedule *s, int dist, double row_tile)
 {
     if (!s->rf_line || !s->rf_on ||

@@ -106,7 +106,7 @@ int sch_rowfirst_parse(pg_schedule *s, const char *const *tok, int ntok, const c
     const char **kept = malloc(sizeof *kept * (size_t)ntok);
     int nkept = 0, rc = -1;
     const sch_latline d = line_of(s);
-    int seen[11] = {0};
+    int seen[sizeof k_keys / sizeof *k_keys] = {0};
     if (!kept)
         rc = pg_fail("out of memory");
     else if (take_option(s, tok, ntok, kept, &nkept, line) == 0 && sch_latline_parse(s, &d, kept, nkept, line, seen) == 0)

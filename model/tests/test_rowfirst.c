@@ -9,7 +9,9 @@
  * column blocks) the fit measures the producer's extra gap before a row
  * block's first column tile (~500 cycles, M96) and keeps each row's next
  * tile, so that at one column block (N = 256) every replayed gap carries it
- * and the producer's first issue, hence the load wait, comes later. */
+ * and the producer's first issue, hence the load wait, comes later.
+ * added_all= (M156, what a prefetch build spends before every tile) moves
+ * every tile, row-first or not, and a parametric draw undivided. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "engine.h"
 #include "fit.h"
 #include "model_ext.h"
 #include "pg_error.h"
@@ -100,6 +103,33 @@ static void bad_lines_are_refused(void **st)
     pg_schedule_free(s);
 }
 
+static void test_added_all_on_every_tile(void **st)
+{
+    (void)st;
+    /* the closed form: every tile's load +250; added= alone a third of 300 */
+    assert_float_equal(period_of(SCHED(LINE("3", "3")), "rowfirst.added_all=250"), 2250, 1e-6);
+    assert_float_equal(period_of(SCHED(LINE("3", "3")), "rowfirst.added=300"), 2100, 1e-6);
+    assert_float_equal(period_of(SCHED(LINE("3", "3")), "rowfirst.added_all=-250"), 1750, 1e-6);
+    /* a replayed row: its traced tile says whether it opens a row block */
+    pg_schedule *s = NULL;
+    assert_int_equal(pg_schedule_load_text(SCHED("rowfirst first_load blocks=3 cal_blocks=3 extra=600 added=490 "
+                                                 "added_all=339 prefetch_all=339\n"),
+                                           "rf.sched", &s),
+                     0);
+    const int d = s->rf_dist[0];
+    assert_float_equal(rowfirst_shift(s, d, 1), 339, 1e-9);
+    assert_float_equal(rowfirst_shift(s, d, 0), 339 + 490, 1e-9);
+    assert_float_equal(rowfirst_shift(s, d, NAN), 339 + 490.0 / 3, 1e-9);
+    char *buf = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(buf, " added=490 added_all=339 prefetch_all=339\n"));
+    free(buf);
+    pg_schedule_free(s);
+    pg_test_refused(SCHED("rowfirst first_load blocks=1 cal_blocks=3 extra=600 prefetch_all=-1\n"),
+                    "prefetch_all=-1 is out of range");
+    pg_test_refused(SCHED("rowfirst first_load blocks=1 cal_blocks=3 extra=600 added_all=2e6\n"),
+                    "added_all=2e6 is out of range");
+}
+
 static void predict_at(const pg_schedule *fit, const char *blocks, pg_prediction *p)
 {
     pg_schedule *s = NULL;
@@ -151,6 +181,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(the_share_moves_the_latency),
         cmocka_unit_test(the_line_is_written_back),
         cmocka_unit_test(bad_lines_are_refused),
+        cmocka_unit_test(test_added_all_on_every_tile),
         cmocka_unit_test(the_fit_measures_the_extra),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,23 +15,35 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'm136'))
 from tile_phases import phase_intervals
-if len(sys.argv) < 2:
-    sys.exit(__doc__)
-for path in sys.argv[1:]:
-    P=phase_intervals(path,('producer_wait','producer_issue','load_wait','order_wait'))
-    pw,pi,lw,ow=[P[x] for x in ('producer_wait','producer_issue','load_wait','order_wait')]
-    per={}
-    for (s,k),(b,e) in pw.items(): per.setdefault(s,[]).append((b,k))
-    res={}
-    for s,l in per.items():
-        l.sort()
-        grp=l[0][1]%3
-        for j in range(8,len(l)-8):
-            b,k=l[j]; kp=l[j-1][1]
-            gap=b-pi[(s,kp)][1]
-            lat=lw[(s,k)][1]-pw[(s,k)][1]; w=lw[(s,k)][1]-lw[(s,k)][0]
-            res.setdefault(grp,[]).append((gap,lat,w,pw[(s,k)][1]-pw[(s,k)][0]))
-    print(path.split('/')[-1])
-    for g,v in sorted(res.items()):
-        v=np.array(v); m=v[:,2]>250
-        print('   SMs tile%%3=%d: producer gap med %5.0f | pw %4.0f | lw mean %4.0f | waiting %2.0f%% issue->landed med (waiting) %5.0f'%(g,np.median(v[:,0]),v[:,3].mean(),v[:,2].mean(),100*m.mean(),np.median(v[m,1])))
+
+
+def groups(path):
+    """{tile index mod 3: rows of (gap, issue to landing, load wait, producer wait)}"""
+    P = phase_intervals(path, ('producer_wait', 'producer_issue', 'load_wait'))
+    pw, pi, lw = P['producer_wait'], P['producer_issue'], P['load_wait']
+    per_sm = {}
+    for (s, k), (b, _) in pw.items():
+        per_sm.setdefault(s, []).append((b, k))
+    out = {}
+    for s, tiles in per_sm.items():
+        tiles.sort()
+        group = tiles[0][1] % 3
+        for j in range(8, len(tiles) - 8):
+            b, k = tiles[j]
+            gap = b - pi[(s, tiles[j - 1][1])][1]
+            out.setdefault(group, []).append((gap, lw[(s, k)][1] - pw[(s, k)][1], lw[(s, k)][1] - lw[(s, k)][0],
+                                              pw[(s, k)][1] - pw[(s, k)][0]))
+    return out
+
+
+if __name__ == '__main__':
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    for path in sys.argv[1:]:
+        print(os.path.basename(path))
+        for g, v in sorted(groups(path).items()):
+            v = np.array(v)
+            seen = v[:, 2] > 250
+            print('   SMs tile%%3=%d: producer gap med %5.0f | pw %4.0f | lw mean %4.0f | waiting %2.0f%% '
+                  'issue->landed med (waiting) %5.0f' % (g, np.median(v[:, 0]), v[:, 3].mean(), v[:, 2].mean(),
+                                                         100 * seen.mean(), np.median(v[seen, 1])))
