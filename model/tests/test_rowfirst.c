@@ -103,7 +103,7 @@ static void bad_lines_are_refused(void **st)
     pg_schedule_free(s);
 }
 
-static void test_added_all_on_every_tile(void **st)
+static void added_all_moves_every_tile(void **st)
 {
     (void)st;
     /* the closed form: every tile's load +250; added= alone a third of 300 */
@@ -181,7 +181,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(the_share_moves_the_latency),
         cmocka_unit_test(the_line_is_written_back),
         cmocka_unit_test(bad_lines_are_refused),
-        cmocka_unit_test(test_added_all_on_every_tile),
+        cmocka_unit_test(added_all_moves_every_tile),
         cmocka_unit_test(the_fit_measures_the_extra),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
