@@ -1,10 +1,12 @@
 /* The `storewin` line's schedule side: parse, resolve on the k-block loop,
  * `storewin.KEY` overrides, write-back with the fitted gain.  What the line
  * does is in storewin.c; its fit in storewin_fit.c. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr.h"
 #include "pg_error.h"
 #include "sched.h"
 
@@ -72,10 +74,8 @@ int sch_storewin_parse(pg_schedule *s, const char *const *tok, int ntok, const c
         const int k = sch_latline_key(k_keys, tok[i]);
         if (k < 0)
             return WNFAIL("storewin: '%s': expected after=, span=, gain=, fit= or on=", tok[i]);
-        char *end = NULL;
-        const char *num = strchr(tok[i], '=') + 1;
-        const double v = strtod(num, &end);
-        if (end == num || *end || !key_ok(k_keys[k], v))
+        double v = NAN; /* a number or an expression of the options (on=1-$x, M159) */
+        if (expr_eval(strchr(tok[i], '=') + 1, 0, &v) || !key_ok(k_keys[k], v))
             return WNFAIL("storewin: %s is out of range %s", tok[i], WN_RANGE);
         set_key(s, k_keys[k], v);
         seen[k] = 1;

@@ -149,6 +149,26 @@ static void the_fit_measures_the_gain(void **st)
     pg_run_free(&run);
 }
 
+/* on= takes an expression of the options, as dramq's does (M159: the line
+ * on where the build does not prefetch A); the switch is written back as
+ * written, and an expression that does not evaluate is refused. */
+static void on_is_an_expression_of_the_options(void **st)
+{
+    (void)st;
+    pg_schedule *s = NULL;
+    char *text = pingpong_with("storewin mainloop after=epilogue_store span=3000 gain=0.25 on=1-$storewin\n");
+    assert_int_equal(pg_schedule_load_text(text, "sw.sched", &s), 0);
+    assert_int_equal(s->wn_on, 1); /* option storewin is 0 */
+    char *buf = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(buf, " on=1-$storewin\n"));
+    free(buf);
+    pg_schedule_free(s);
+    free(text);
+    refused("storewin mainloop after=epilogue_store span=3000 gain=0.25 on=1-\n", "on=1- is out of range");
+    refused("storewin mainloop after=epilogue_store span=3000 gain=0.25 on=2-$storewin\n",
+            "on=2-0 is out of range");
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -160,6 +180,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(bad_lines_are_refused),
         cmocka_unit_test(the_line_is_written_back),
         cmocka_unit_test(the_fit_measures_the_gain),
+        cmocka_unit_test(on_is_an_expression_of_the_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
