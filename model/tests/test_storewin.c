@@ -169,6 +169,33 @@ static void on_is_an_expression_of_the_options(void **st)
             "on=2-0 is out of range");
 }
 
+/* M159: the built-in turns storewin and dramq on where the calibration's
+ * build does not prefetch A (its fitted rowfirst_prefetch 0, the fixed
+ * kernel) and leaves them off where it does (the committed H100 run, a
+ * prefetch-era kernel); --variant X=1 on top stays in range. */
+static void on_where_the_build_does_not_prefetch(void **st)
+{
+    (void)st;
+    pg_run run;
+    pg_schedule *pf = NULL, *plain = NULL, *both = NULL;
+    const char *no_prefetch[] = {"rowfirst_prefetch=0"};
+    const char *with_variants[] = {"rowfirst_prefetch=0", "storewin=1", "dramq=1"};
+    if (pg_run_read(g_pingpong, &run, PG_READ_TRACE) || pg_schedule_fit(&run, &pf) ||
+        pg_schedule_fit_variant(&run, "h100-pingpong", no_prefetch, 1, &plain) ||
+        pg_schedule_fit_variant(&run, "h100-pingpong", with_variants, 3, &both))
+        fail_msg("%s", pg_last_error());
+    char v[32];
+    assert_int_equal(pg_schedule_option(pf, "rowfirst_prefetch", v, sizeof v), 0);
+    assert_string_equal(v, "1"); /* read off the trace */
+    assert_true(pf->wn_on == 0 && pf->dq_on == 0);
+    assert_true(plain->wn_on == 1 && plain->dq_on == 1);
+    assert_true(both->wn_on == 1 && both->dq_on == 1);
+    pg_schedule_free(pf);
+    pg_schedule_free(plain);
+    pg_schedule_free(both);
+    pg_run_free(&run);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -181,6 +208,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(the_line_is_written_back),
         cmocka_unit_test(the_fit_measures_the_gain),
         cmocka_unit_test(on_is_an_expression_of_the_options),
+        cmocka_unit_test(on_where_the_build_does_not_prefetch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
