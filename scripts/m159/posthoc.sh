@@ -5,11 +5,12 @@
 # committed H100 pingpong runs (scripts/m90/h100_pingpong.sh) and the
 # session-1 H100 sweep (traces/held_out/old_build_epi_*).
 #   scripts/m159/posthoc.sh [SETDIR...]
+#   SCHEDS="S1 S2 ..."   the schedules to score instead (M160's trials)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 R=traces/probes/reckoning/m159
 PG=${PEGEMM:-build/cli/pegemm}
-for s in h100-pingpong $R/h100-pingpong-m159a.sched $R/h100-pingpong-m159b.sched; do
+for s in ${SCHEDS:-h100-pingpong $R/h100-pingpong-m159a.sched $R/h100-pingpong-m159b.sched}; do
     echo "## schedule $s"
     for d in "$@"; do
         printf '%s: ' "$d"
