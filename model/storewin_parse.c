@@ -3,7 +3,6 @@
  * does is in storewin.c; its fit in storewin_fit.c. */
 #include <math.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "expr.h"
@@ -11,6 +10,7 @@
 #include "sched.h"
 
 #define WNFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->wn_line))
+/* each value a number or an expression of the options (on=max($x,1-$y)) */
 #define WN_USAGE "usage: storewin PHASE after=STEP span=CYCLES gain=G [fit=0|1] [on=0|1]"
 #define WN_RANGE "(0 < span < 1e6 cycles, 0 <= gain <= 4, fit and on 0|1)"
 
@@ -76,7 +76,8 @@ int sch_storewin_parse(pg_schedule *s, const char *const *tok, int ntok, const c
             return WNFAIL("storewin: '%s': expected after=, span=, gain=, fit= or on=", tok[i]);
         double v = NAN; /* a number or an expression of the options (on=1-$x, M159) */
         if (expr_eval(strchr(tok[i], '=') + 1, 0, &v) || !key_ok(k_keys[k], v))
-            return WNFAIL("storewin: %s is out of range %s", tok[i], WN_RANGE);
+            return WNFAIL("storewin: %s is not a number or an expression of the options, or out of range %s", tok[i],
+                          WN_RANGE);
         set_key(s, k_keys[k], v);
         seen[k] = 1;
     }

@@ -227,8 +227,10 @@ static unsigned shape_whatifs(const pg_run *cal, const pg_run *run, const pg_sch
  * under the power cap 66 CTAs ran at 1.79 GHz where 132 ran at 1.62).
  * M104 (one H200, post hoc): pingpong at 66 / 34 CTAs -3.5 / -3.6% without
  * the line, -2.6 / -3.0% with it, +0.7% at 66 with the run's clock too; its
- * first load fell 1,848 -> 1,433 cycles.  On one GPU the line stays off
- * under the other probes, whose share moves with the SM's own timing (M22).
+ * first load fell 1,848 -> 1,433 cycles.  On one GPU the line stays as the
+ * schedule has it under the other probes, whose share moves with the SM's
+ * own timing (M22; h100-pingpong's is on for a build that does not
+ * prefetch A, M159).
  * Another GPU: device_whatifs switches it on. */
 static void units_whatifs(const pg_run *cal, const pg_run *run, const pg_schedule *fit, pg_whatif *w)
 {

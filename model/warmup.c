@@ -15,7 +15,8 @@
  * run's.  At T' = T nothing moves, so every what-if at the calibration's
  * tile count is untouched.  Waits are not moved (the swing is measured on
  * the period only).  The swing is the memory system queueing while every
- * unit starts at once: where the `dramq` line runs (another GPU, M54) the
+ * unit starts at once: where the `dramq` line runs (another GPU, M54; in
+ * h100-pingpong also a build that does not prefetch A, M159) the
  * move is scaled by that queue's wait at the run's DRAM share against the
  * calibration's (dramq_queue_ratio); at T' = T it stays 0 (the other GPU's
  * period at the calibration's count is the `dramq` line's alone); where

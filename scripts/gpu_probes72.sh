@@ -3,9 +3,10 @@
 # the plain pingpong at settings no set has had -- epilogue delays from
 # 1,300 to 9,300, K = 640 / 896 / 1,024 / 1,280 and N = 512 / 1,024 /
 # 1,536 under a delay, M = 175,616, mainloop delays, both at once -- and
-# two prefetch builds and bres, each predicted from its own zero-delay run
-# by the built-in h100-pingpong and by M159's variant (the `dramq` queue on
-# for a build that does not prefetch A).
+# two prefetch builds and bres.  pingpong, plain and prefetch builds alike,
+# is predicted from the plain build's zero-delay run, bres from its own, by
+# the built-in h100-pingpong and by M159's two variants (`dramq`, then
+# `dramq` and `storewin`, on for a build that does not prefetch A).
 #
 #   scripts/gpu_probes72.sh OUTDIR      -> OUTDIR/probes72.tgz (+ the run files, the log)
 SET=72

@@ -63,9 +63,9 @@ static void bad_lines_are_refused(void **st)
     refused("storewin mainloop after=epilogue_store gain=0.25\n", "usage: storewin PHASE after=STEP span=");
     refused("storewin mainloop span=3000 gain=0.25\n", "usage: storewin PHASE after=STEP span=");
     refused("storewin mainloop after=epilogue_store span=3000\n", "usage: storewin PHASE after=STEP span=");
-    refused("storewin mainloop after=epilogue_store span=0 gain=0.25\n", "span=0 is out of range");
-    refused("storewin mainloop after=epilogue_store span=3000 gain=5\n", "gain=5 is out of range");
-    refused("storewin mainloop after=epilogue_store span=3000 gain=0.2 fit=2\n", "fit=2 is out of range");
+    refused("storewin mainloop after=epilogue_store span=0 gain=0.25\n", "span=0 is not a number or an expression of the options, or out of range");
+    refused("storewin mainloop after=epilogue_store span=3000 gain=5\n", "gain=5 is not a number or an expression of the options, or out of range");
+    refused("storewin mainloop after=epilogue_store span=3000 gain=0.2 fit=2\n", "fit=2 is not a number or an expression of the options, or out of range");
     refused("storewin mainloop after=epilogue_store span=3000 gain=0.2 width=1\n",
             "'width=1': expected after=, span=, gain=, fit= or on=");
     refused("storewin epilogue_regs after=epilogue_store span=3000 gain=0.2\n",
@@ -164,9 +164,9 @@ static void on_is_an_expression_of_the_options(void **st)
     free(buf);
     pg_schedule_free(s);
     free(text);
-    refused("storewin mainloop after=epilogue_store span=3000 gain=0.25 on=1-\n", "on=1- is out of range");
+    refused("storewin mainloop after=epilogue_store span=3000 gain=0.25 on=1-\n", "on=1- is not a number or an expression of the options");
     refused("storewin mainloop after=epilogue_store span=3000 gain=0.25 on=2-$storewin\n",
-            "on=2-0 is out of range");
+            "on=2-0 is not a number or an expression of the options, or out of range");
 }
 
 /* M159: the built-in turns storewin and dramq on where the calibration's

@@ -33,6 +33,9 @@ if __name__ == '__main__':
     edges = [-1e9] + list(range(-1000, 4001, 500)) + [1e9]
     for path in sys.argv[1:]:
         R = rows(path)
+        if len(R) == 0:
+            print('%s: fewer than 17 tiles per SM, skipped' % os.path.basename(path))
+            continue
         print('%s: %d tiles, loop mean %.0f' % (os.path.basename(path), len(R), R[:, 1].mean()))
         for a, b in zip(edges[:-1], edges[1:]):
             m = (R[:, 0] >= a) & (R[:, 0] < b)

@@ -11,12 +11,27 @@ measured run or the model's trace of one.
 import os
 import sys
 
+import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'm136'))
 from tile_phases import phase_intervals, tiles_in_loop_order
 
 NAMES = ('order_wait', 'load_wait', 'mainloop', 'epilogue_regs', 'producer_issue')
+
+
+def every_sm_one_column(path):
+    """None where each SM's tiles keep one column block (N = 3 tile widths
+    on a multiple of 6 SMs, as set 70's runs, the premise of the SM split
+    below) or the file records no problem (a model trace: the calibration's),
+    else why not"""
+    with h5py.File(path, 'r') as f:
+        if 'problem' not in f:
+            return None
+        n, tile_n, sms = f['problem'].attrs['N'], f['kernel'].attrs['tile_n'], f['kernel'].attrs['sm_count']
+    if n != 3 * tile_n or sms % 6:
+        return 'N = %d with %d-wide tiles on %d SMs: the split by SM assumes 3 column blocks on a multiple of 6' % (n, tile_n, sms)
+    return None
 
 
 def rows(path):
@@ -38,7 +53,11 @@ if __name__ == '__main__':
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     for path in sys.argv[1:]:
-        R = rows(path)
+        why = every_sm_one_column(path)
+        R = rows(path) if why is None else []
+        if len(R) == 0:
+            print('%s: skipped (%s)' % (os.path.basename(path), why or 'fewer than 17 tiles per SM'))
+            continue
         print('%s (SMs that never prefetch)' % os.path.basename(path))
         for bound, name in ((1, 'turn-bound (L)'), (0, 'drain-bound (D)')):
             x = R[R[:, 0] == bound]
