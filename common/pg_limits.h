@@ -34,6 +34,9 @@
 #define PG_LIMIT_STAGES 256
 /* Consumer warpgroups: a CTA has at most 32 warps. */
 #define PG_LIMIT_CONSUMERS 32
+/* /kernel cluster: CTAs per cluster (Hopper's portable maximum is 8, 16 with
+ * the non-portable size); 0 = not recorded */
+#define PG_LIMIT_CLUSTER 16
 /* The GPU's L2 (optional l2_bytes): 0 = not recorded; an H100 has 50 MiB,
  * 1 TiB is past any cache. */
 #define PG_LIMIT_L2_BYTES ((int64_t)1 << 40)

@@ -135,6 +135,8 @@ static int report_text(FILE *f, const pg_validate_report *r)
                 r->thin_latencies);
     if (r->loop_unmeasured[0])
         fprintf(f, "note: %s\n", r->loop_unmeasured);
+    if (r->cluster_unmodelled[0])
+        fprintf(f, "note: %s\n", r->cluster_unmodelled);
     for (int i = 0; i < r->n; i++)
         row_text(f, &r->rows[i]);
     kind_counts c;
@@ -218,6 +220,7 @@ static int report_json(FILE *f, const pg_validate_report *r)
     pg_json_kv_string(&j, "fitted_on", r->rows[0].path);
     pg_json_kv_string(&j, "thin_latencies", r->thin_latencies);
     pg_json_kv_string(&j, "loop_unmeasured", r->loop_unmeasured);
+    pg_json_kv_string(&j, "cluster_unmodelled", r->cluster_unmodelled);
     pg_json_kv_string(&j, "model_changes", r->model_changes);
     pg_json_kv_number(&j, "target_period_rel", PG_VALIDATE_PERIOD_REL);
     pg_json_kv_number(&j, "target_wait_rel", PG_VALIDATE_WAIT_REL);

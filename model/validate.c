@@ -180,6 +180,21 @@ static int run_rows(const pg_run *cal, const pg_schedule *fit, const char *const
     return 0;
 }
 
+/* A calibration run in clusters of CTAs that share loads (/kernel cluster,
+ * recorded since M162): each stage waits for every CTA of the cluster to
+ * release it, and the engine runs one CTA, so its predictions carry the
+ * calibration's coupling unchanged ("" for one CTA or none recorded). */
+static void cluster_unmodelled(const pg_kernel_info *k, char *buf, size_t cap)
+{
+    buf[0] = '\0';
+    if (k->cluster >= 2)
+        snprintf(buf, cap,
+                 "the calibration's kernel runs in clusters of %d CTAs that share loads (/kernel cluster): the model "
+                 "runs one CTA, with no term for a stage the cluster's CTAs release together (our cluster builds "
+                 "missed by up to 5.8%% under a short delay or a spin, docs/experiments.md M162)",
+                 k->cluster);
+}
+
 /* "variant A=1; set B=2; delta C=3" for the report ("" when none) */
 static void describe_changes(const pg_validate_opts *v, char *buf, size_t cap)
 {
@@ -224,6 +239,7 @@ int pg_model_validate_runs(const char *cal_path, const char *const *paths, int n
     snprintf(out->schedule, sizeof out->schedule, "%s", pg_schedule_name(fit));
     fit_thin_latencies(fit, out->thin_latencies, sizeof out->thin_latencies);
     fit_loop_unmeasured(fit, out->loop_unmeasured, sizeof out->loop_unmeasured);
+    cluster_unmodelled(&cal.kernel, out->cluster_unmodelled, sizeof out->cluster_unmodelled);
     describe_changes(v, out->model_changes, sizeof out->model_changes);
     out->rows[0].path = cal_path;
     out->rows[0].self_fit = 1;

@@ -88,6 +88,10 @@ typedef struct {
     /* the calibration's loop never waited on a load it issued (its ring holds
      * the whole tile: fit_loop_unmeasured, M123; "" otherwise) */
     char loop_unmeasured[256];
+    /* the calibration's kernel runs in clusters of CTAs that share loads
+     * (/kernel cluster >= 2), which the model's one CTA does not describe
+     * (M162; "" otherwise) */
+    char cluster_unmodelled[320];
     /* the model changes made for every run, as given ("" none): "variant
      * P=V ...; set P=V ...; delta P=+V ..." -- a report read later says
      * what it was predicted with */

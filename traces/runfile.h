@@ -62,6 +62,7 @@ typedef struct {
     int64_t epi_delay;    /* model probes, cycles (0 = off) */
     int64_t mainloop_delay;
     int64_t l2_bytes;     /* the GPU's L2 cache, bytes (optional attribute; 0: not recorded) */
+    int cluster;          /* CTAs per cluster that share loads by multicast (optional attribute; 0: not recorded) */
 } pg_kernel_info;
 
 typedef struct {

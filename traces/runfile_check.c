@@ -86,7 +86,8 @@ int pg_runfile_check_kernel(const pg_kernel_info *k)
         int_in("consumers", k->consumers, 1, PG_LIMIT_CONSUMERS) < 0 ||
         int_in("trace_build", k->trace_build, 0, 1) < 0 || int_in("epi_delay", k->epi_delay, 0, PG_LIMIT_DELAY) < 0 ||
         int_in("mainloop_delay", k->mainloop_delay, 0, PG_LIMIT_DELAY) < 0 ||
-        int_in("l2_bytes", k->l2_bytes, 0, PG_LIMIT_L2_BYTES) < 0)
+        int_in("l2_bytes", k->l2_bytes, 0, PG_LIMIT_L2_BYTES) < 0 ||
+        int_in("cluster", k->cluster, 0, PG_LIMIT_CLUSTER) < 0)
         return -1;
     return 0;
 }

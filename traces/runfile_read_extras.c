@@ -46,6 +46,9 @@ int pg_runfile_read_kernel(hid_t file, pg_kernel_info *k)
     const int has_l2 = pg_h5_attr_exists(g, o, "l2_bytes");
     if (has_l2 < 0 || (has_l2 && pg_h5_attr_read_i64(g, o, "l2_bytes", &k->l2_bytes) < 0))
         goto done;
+    const int has_cluster = pg_h5_attr_exists(g, o, "cluster");
+    if (has_cluster < 0 || (has_cluster && read_int_attr(g, o, "cluster", &k->cluster) < 0))
+        goto done;
     k->present = 1;
     if (pg_runfile_check_kernel(k) < 0)
         goto done;

@@ -174,6 +174,8 @@ static int write_kernel(hid_t file, const pg_kernel_info *k)
         goto done;
     if (k->l2_bytes > 0 && pg_h5_attr_write_i64(g, o, "l2_bytes", k->l2_bytes) < 0)
         goto done;
+    if (k->cluster > 0 && pg_h5_attr_write_i64(g, o, "cluster", k->cluster) < 0)
+        goto done;
     rc = 0;
 done:
     rc = pg_h5_close(g, H5Gclose, rc, "cannot close /kernel");

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -731,6 +732,49 @@ static void test_delays_refuse_more(void **state)
     assert_non_null(strstr(pg_last_error(), "more than the delay"));
 }
 
+/* A calibration run in clusters of CTAs (/kernel cluster, M162): the report
+ * says the model runs one CTA, in text and JSON; a run of one CTA (bres's)
+ * says nothing.  The cluster run is bres's with the attribute set, written
+ * to a temporary directory and read back. */
+static void test_validate_cluster_note(void **state)
+{
+    (void)state;
+    const pg_model_opts o = {20000, 1, 0};
+    const pg_validate_opts v = {0};
+    char dir[] = "/tmp/pg_test_cluster_XXXXXX", path[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/cluster.h5", dir);
+    pg_run run;
+    if (pg_run_read(g_path[BRES0], &run, PG_READ_ALL))
+        fail_msg("%s", pg_last_error());
+    run.kernel.cluster = 2;
+    if (pg_run_write(path, &run, 0))
+        fail_msg("%s", pg_last_error());
+    pg_run_free(&run);
+    const char *runs[] = {path};
+    pg_validate_report plain, cluster;
+    if (pg_model_validate_runs(g_path[BRES0], runs, 0, &v, &o, &plain) ||
+        pg_model_validate_runs(path, runs, 1, &v, &o, &cluster))
+        fail_msg("%s", pg_last_error());
+    assert_string_equal(plain.cluster_unmodelled, "");
+    assert_non_null(strstr(cluster.cluster_unmodelled, "clusters of 2 CTAs"));
+    for (int json = 0; json <= 1; json++) {
+        FILE *f = tmpfile();
+        assert_non_null(f);
+        assert_int_equal(validate_print(f, &cluster, json), 0);
+        char buf[16384];
+        rewind(f);
+        buf[fread(buf, 1, sizeof buf - 1, f)] = '\0';
+        fclose(f);
+        assert_non_null(strstr(buf, json ? "\"cluster_unmodelled\": \"the calibration's kernel runs in clusters of 2"
+                                         : "note: the calibration's kernel runs in clusters of 2 CTAs"));
+    }
+    pg_validate_report_free(&plain);
+    pg_validate_report_free(&cluster);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 1 + N_RUNS) {
@@ -750,6 +794,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_delays_refuse_more), cmocka_unit_test(test_fit_fixed),
         cmocka_unit_test(test_bandwidth_work),    cmocka_unit_test(test_validate_calibration_floor),
         cmocka_unit_test(test_bandwidth_equilibrium), cmocka_unit_test(test_validate_startup),
+        cmocka_unit_test(test_validate_cluster_note),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

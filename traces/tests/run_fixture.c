@@ -82,6 +82,7 @@ void fx_make_run(pg_run *run, const fx_spec *spec)
         k->epi_delay = 1500;
         k->mainloop_delay = 7;
         k->l2_bytes = spec->salt % 2 ? 52428800 : 0; /* optional: written only when recorded */
+        k->cluster = spec->salt % 2 ? 2 : 0;         /* optional too */
     }
     for (int t = 0; t < spec->ntimings; t++) {
         double ms[25];
@@ -162,6 +163,7 @@ void fx_assert_runs_equal(const pg_run *want, const pg_run *got, unsigned what)
         assert_int_equal(x->epi_delay, y->epi_delay);
         assert_int_equal(x->mainloop_delay, y->mainloop_delay);
         assert_int_equal(x->l2_bytes, y->l2_bytes);
+        assert_int_equal(x->cluster, y->cluster);
     }
     assert_int_equal(want->ntimings, got->ntimings);
     for (int i = 0; i < want->ntimings; i++) {

@@ -165,7 +165,7 @@ static void test_other_kernel_bounds(void **state)
         int64_t v;
     } bad[] = {{"tile_m", 0}, {"tile_n", 5000}, {"tile_k", -1}, {"stages", 0}, {"stages", 1000},
                {"trace_build", 2}, {"epi_delay", -1}, {"mainloop_delay", (int64_t)1 << 40},
-               {"l2_bytes", -1}, {"l2_bytes", (int64_t)1 << 41}};
+               {"l2_bytes", -1}, {"l2_bytes", (int64_t)1 << 41}, {"cluster", -1}, {"cluster", 17}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         fx_h5_set_attr_i64(FX->path, "/kernel", bad[i].name, bad[i].v);
         char want[96];
