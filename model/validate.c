@@ -181,17 +181,20 @@ static int run_rows(const pg_run *cal, const pg_schedule *fit, const char *const
 }
 
 /* A calibration run in clusters of CTAs that share loads (/kernel cluster,
- * recorded since M162): each stage waits for every CTA of the cluster to
+ * recorded since M162): a shared stage waits for every CTA of the cluster to
  * release it, and the engine runs one CTA, so its predictions carry the
- * calibration's coupling unchanged ("" for one CTA or none recorded). */
+ * calibration's coupling unchanged.  Said for every such calibration, our
+ * pingpong's clusters of 2 (B multicast, a small coupling: M16) among them
+ * ("" for one CTA or none recorded). */
 static void cluster_unmodelled(const pg_kernel_info *k, char *buf, size_t cap)
 {
     buf[0] = '\0';
     if (k->cluster >= 2)
         snprintf(buf, cap,
                  "the calibration's kernel runs in clusters of %d CTAs that share loads (/kernel cluster): the model "
-                 "runs one CTA, with no term for a stage the cluster's CTAs release together (our cluster builds "
-                 "missed by up to 5.8%% under a short delay or a spin, docs/experiments.md M162)",
+                 "runs one CTA and carries the calibration's coupling between them unchanged; where the coupling "
+                 "moves with the setting it misses (bres's cluster builds: up to 5.8%% under a short delay or a "
+                 "spin, docs/experiments.md M162)",
                  k->cluster);
 }
 

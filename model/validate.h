@@ -91,7 +91,7 @@ typedef struct {
     /* the calibration's kernel runs in clusters of CTAs that share loads
      * (/kernel cluster >= 2), which the model's one CTA does not describe
      * (M162; "" otherwise) */
-    char cluster_unmodelled[320];
+    char cluster_unmodelled[512];
     /* the model changes made for every run, as given ("" none): "variant
      * P=V ...; set P=V ...; delta P=+V ..." -- a report read later says
      * what it was predicted with */

@@ -142,6 +142,11 @@ static int same_kernel(const pg_run *cal, const pg_run *run, pg_whatif *w)
                  "another kernel ('%s' vs the calibration's '%s'): the model predicts its calibration's kernel at "
                  "other settings",
                  b->name, a->name);
+    else if (a->cluster > 0 && b->cluster > 0 && a->cluster != b->cluster) /* both recorded (M162) */
+        snprintf(w->why_not, sizeof w->why_not,
+                 "another cluster size (%d CTAs per cluster vs the calibration's %d): the model predicts its "
+                 "calibration's kernel at other settings",
+                 b->cluster, a->cluster);
     else if (run->problem.shape.K % b->tile_k != 0 || cal->problem.shape.K % a->tile_k != 0)
         snprintf(w->why_not, sizeof w->why_not, "K = %lld is not a whole number of the kernel's %d-deep k-blocks",
                  (long long)run->problem.shape.K, b->tile_k);

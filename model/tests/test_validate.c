@@ -328,6 +328,16 @@ static void test_whatif_refusals(void **state)
     expect_not_predicted(&cal, &run, NULL, "another kernel");
     snprintf(run.kernel.name, sizeof run.kernel.name, "h100-pingpong-bresmc2-64x192x128-s4");
     expect_not_predicted(&cal, &run, NULL, "another kernel");
+    /* a build in other clusters under the same name (M162: both record it) */
+    bres_run(&run);
+    cal.kernel.cluster = 2;
+    run.kernel.cluster = 1;
+    expect_not_predicted(&cal, &run, NULL, "another cluster size (1 CTAs per cluster vs the calibration's 2)");
+    run.kernel.cluster = 0; /* not recorded: the name decides */
+    pg_whatif w;
+    derive(&cal, &run, NULL, &w);
+    assert_string_equal(w.why_not, "");
+    cal.kernel.cluster = 0;
     bres_run(&run);
     run.problem.shape.K = 576; /* 4.5 k-blocks of 128 */
     expect_not_predicted(&cal, &run, NULL, "not a whole number");
@@ -732,31 +742,46 @@ static void test_delays_refuse_more(void **state)
     assert_non_null(strstr(pg_last_error(), "more than the delay"));
 }
 
-/* A calibration run in clusters of CTAs (/kernel cluster, M162): the report
- * says the model runs one CTA, in text and JSON; a run of one CTA (bres's)
- * says nothing.  The cluster run is bres's with the attribute set, written
- * to a temporary directory and read back. */
-static void test_validate_cluster_note(void **state)
+/* bres's run written again to dir/NAME with /kernel cluster = n, validated
+ * on itself alone; the file is removed before any check */
+static pg_validate_report validate_as_cluster(const char *dir, int n)
 {
-    (void)state;
     const pg_model_opts o = {20000, 1, 0};
     const pg_validate_opts v = {0};
-    char dir[] = "/tmp/pg_test_cluster_XXXXXX", path[64];
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/cluster.h5", dir);
+    char path[64];
+    snprintf(path, sizeof path, "%s/cluster%d.h5", dir, n);
     pg_run run;
     if (pg_run_read(g_path[BRES0], &run, PG_READ_ALL))
         fail_msg("%s", pg_last_error());
-    run.kernel.cluster = 2;
-    if (pg_run_write(path, &run, 0))
-        fail_msg("%s", pg_last_error());
+    run.kernel.cluster = n;
+    const int wrote = pg_run_write(path, &run, 0);
     pg_run_free(&run);
+    pg_validate_report r;
     const char *runs[] = {path};
-    pg_validate_report plain, cluster;
-    if (pg_model_validate_runs(g_path[BRES0], runs, 0, &v, &o, &plain) ||
-        pg_model_validate_runs(path, runs, 1, &v, &o, &cluster))
+    const int rc = wrote || pg_run_read(path, &run, 0) || pg_model_validate_runs(path, runs, 0, &v, &o, &r);
+    const int read_back = rc ? -1 : run.kernel.cluster;
+    if (!rc)
+        pg_run_free(&run);
+    remove(path);
+    if (rc)
         fail_msg("%s", pg_last_error());
+    assert_int_equal(read_back, n);
+    return r;
+}
+
+/* A calibration run in clusters of CTAs (/kernel cluster, M162): the report
+ * says the model runs one CTA, in text and JSON; one CTA per cluster says
+ * nothing; the largest size reads back. */
+static void test_validate_cluster_note(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/pg_test_cluster_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    pg_validate_report plain = validate_as_cluster(dir, 1), cluster = validate_as_cluster(dir, 2),
+                       widest = validate_as_cluster(dir, 16);
+    assert_int_equal(rmdir(dir), 0);
     assert_string_equal(plain.cluster_unmodelled, "");
+    assert_non_null(strstr(widest.cluster_unmodelled, "clusters of 16 CTAs"));
     assert_non_null(strstr(cluster.cluster_unmodelled, "clusters of 2 CTAs"));
     for (int json = 0; json <= 1; json++) {
         FILE *f = tmpfile();
@@ -771,8 +796,7 @@ static void test_validate_cluster_note(void **state)
     }
     pg_validate_report_free(&plain);
     pg_validate_report_free(&cluster);
-    assert_int_equal(remove(path), 0);
-    assert_int_equal(rmdir(dir), 0);
+    pg_validate_report_free(&widest);
 }
 
 int main(int argc, char **argv)
