@@ -32,3 +32,27 @@ def tiles_in_loop_order(mainloop):
     for s, ks in per_sm.items():
         ks.sort(key=lambda k: mainloop[(s, k)][0])
     return per_sm
+
+
+def steady_tiles(mainloop):
+    """(sm, its tiles in loop order, j) for each SM's tiles 8 .. n - 9: the
+    steady state, past the start-up swing and before the tail"""
+    for s, ks in tiles_in_loop_order(mainloop).items():
+        for j in range(8, len(ks) - 8):
+            yield s, ks, j
+
+
+def runs_with_rows(argv, rows, doc):
+    """(path, rows(path)) for each RUN.h5 in argv[1:]; a run with no steady
+    tiles (fewer than 17 per SM) is skipped with a line; no argument: exit
+    with the caller's doc"""
+    import os
+    import sys
+    if len(argv) < 2:
+        sys.exit(doc)
+    for path in argv[1:]:
+        R = rows(path)
+        if len(R) == 0:
+            print('%s: no steady tiles to read (fewer than 17 per SM, or refused above), skipped' % os.path.basename(path))
+            continue
+        yield path, R

@@ -12,7 +12,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'm136'))
-from tile_phases import phase_intervals, tiles_in_loop_order
+from tile_phases import phase_intervals, runs_with_rows, steady_tiles
 
 
 def rows(path):
@@ -20,22 +20,15 @@ def rows(path):
     P = phase_intervals(path, ('mainloop', 'epilogue_store', 'load_wait'))
     ml, st, lw = P['mainloop'], P['epilogue_store'], P['load_wait']
     out = []
-    for s, ks in tiles_in_loop_order(ml).items():
-        for j in range(8, len(ks) - 8):
-            k, kp = ks[j], ks[j - 1]
-            out.append((st[(s, kp)][0] - ml[(s, k)][0], ml[(s, k)][1] - ml[(s, k)][0], lw[(s, k)][1] - lw[(s, k)][0]))
+    for s, ks, j in steady_tiles(ml):
+        k, kp = ks[j], ks[j - 1]
+        out.append((st[(s, kp)][0] - ml[(s, k)][0], ml[(s, k)][1] - ml[(s, k)][0], lw[(s, k)][1] - lw[(s, k)][0]))
     return np.array(out)
 
 
 if __name__ == '__main__':
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
     edges = [-1e9] + list(range(-1000, 4001, 500)) + [1e9]
-    for path in sys.argv[1:]:
-        R = rows(path)
-        if len(R) == 0:
-            print('%s: fewer than 17 tiles per SM, skipped' % os.path.basename(path))
-            continue
+    for path, R in runs_with_rows(sys.argv, rows, __doc__):
         print('%s: %d tiles, loop mean %.0f' % (os.path.basename(path), len(R), R[:, 1].mean()))
         for a, b in zip(edges[:-1], edges[1:]):
             m = (R[:, 0] >= a) & (R[:, 0] < b)

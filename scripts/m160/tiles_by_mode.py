@@ -15,7 +15,7 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'm136'))
-from tile_phases import phase_intervals, tiles_in_loop_order
+from tile_phases import phase_intervals, runs_with_rows, steady_tiles
 
 NAMES = ('order_wait', 'load_wait', 'mainloop', 'epilogue_regs', 'producer_issue')
 
@@ -35,29 +35,26 @@ def every_sm_one_column(path):
 
 
 def rows(path):
-    """(turn-bound, ow, lw, loop, regs, start after previous start, first issue - turn) per tile"""
+    """(turn-bound, ow, lw, loop, regs, start after previous start, first issue - turn) per tile
+    of the SMs that never prefetch; none where the SM split does not hold (said)"""
+    why = every_sm_one_column(path)
+    if why:
+        print('%s: %s' % (os.path.basename(path), why))
+        return np.array([])
     ow, lw, ml, er, pi = (phase_intervals(path, NAMES)[n] for n in NAMES)
     out = []
-    for s, ks in tiles_in_loop_order(ml).items():
+    for s, ks, j in steady_tiles(ml):
         if ks[0] % 3 == 0:
             continue
-        for j in range(8, len(ks) - 8):
-            k, kp = ks[j], ks[j - 1]
-            out.append((ow[(s, k)][1] - ml[(s, kp)][1] < 250, ow[(s, k)][1] - ow[(s, k)][0], lw[(s, k)][1] - lw[(s, k)][0],
-                        ml[(s, k)][1] - ml[(s, k)][0], er[(s, k)][1] - er[(s, k)][0], ml[(s, k)][0] - ml[(s, kp)][0],
-                        pi[(s, k)][0] - ow[(s, k)][1]))
+        k, kp = ks[j], ks[j - 1]
+        out.append((ow[(s, k)][1] - ml[(s, kp)][1] < 250, ow[(s, k)][1] - ow[(s, k)][0], lw[(s, k)][1] - lw[(s, k)][0],
+                    ml[(s, k)][1] - ml[(s, k)][0], er[(s, k)][1] - er[(s, k)][0], ml[(s, k)][0] - ml[(s, kp)][0],
+                    pi[(s, k)][0] - ow[(s, k)][1]))
     return np.array(out)
 
 
 if __name__ == '__main__':
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    for path in sys.argv[1:]:
-        why = every_sm_one_column(path)
-        R = rows(path) if why is None else []
-        if len(R) == 0:
-            print('%s: skipped (%s)' % (os.path.basename(path), why or 'fewer than 17 tiles per SM'))
-            continue
+    for path, R in runs_with_rows(sys.argv, rows, __doc__):
         print('%s (SMs that never prefetch)' % os.path.basename(path))
         for bound, name in ((1, 'turn-bound (L)'), (0, 'drain-bound (D)')):
             x = R[R[:, 0] == bound]

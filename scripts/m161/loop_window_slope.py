@@ -12,7 +12,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'm136'))
-from tile_phases import overlap, phase_intervals, tiles_in_loop_order
+from tile_phases import overlap, phase_intervals, runs_with_rows, steady_tiles
 
 SPAN = 3000
 
@@ -22,21 +22,14 @@ def rows(path):
     P = phase_intervals(path, ('mainloop', 'epilogue_store'))
     ml, st = P['mainloop'], P['epilogue_store']
     out = []
-    for s, ks in tiles_in_loop_order(ml).items():
-        for j in range(8, len(ks) - 8):
-            (a0, a1), opens = ml[(s, ks[j])], st[(s, ks[j - 1])][0]
-            out.append((a1 - a0, overlap(a0, a1, opens, opens + SPAN)))
+    for s, ks, j in steady_tiles(ml):
+        (a0, a1), opens = ml[(s, ks[j])], st[(s, ks[j - 1])][0]
+        out.append((a1 - a0, overlap(a0, a1, opens, opens + SPAN)))
     return np.array(out)
 
 
 if __name__ == '__main__':
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    for path in sys.argv[1:]:
-        R = rows(path)
-        if len(R) < 2:
-            print('%s: fewer than 17 tiles per SM, skipped' % os.path.basename(path))
-            continue
+    for path, R in runs_with_rows(sys.argv, rows, __doc__):
         a, b = np.linalg.lstsq(np.column_stack([np.ones(len(R)), R[:, 1]]), R[:, 0], rcond=None)[0]
         print('%-34s loop = %5.0f + %.3f x overlap(window %d)  mean overlap %5.0f' %
               (os.path.basename(path), a, b, SPAN, R[:, 1].mean()))

@@ -11,7 +11,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'm136'))
-from tile_phases import phase_intervals, tiles_in_loop_order
+from tile_phases import phase_intervals, runs_with_rows, steady_tiles
 
 PHASES = ('order_wait', 'load_wait', 'mainloop', 'epilogue_regs', 'epilogue_store')
 
@@ -19,22 +19,15 @@ PHASES = ('order_wait', 'load_wait', 'mainloop', 'epilogue_regs', 'epilogue_stor
 def rows(path):
     P = phase_intervals(path, PHASES)
     out = []
-    for s, ks in tiles_in_loop_order(P['mainloop']).items():
-        for j in range(8, len(ks) - 8):
-            k, kp, kpp = ks[j], ks[j - 1], ks[j - 2]
-            out.append([P[p][(s, k)][1] - P[p][(s, k)][0] for p in PHASES] +
-                       [P['order_wait'][(s, k)][1] - P['epilogue_store'][(s, kpp)][0],
-                        P['mainloop'][(s, k)][0] - P['mainloop'][(s, kp)][0]])
+    for s, ks, j in steady_tiles(P['mainloop']):
+        k, kp, kpp = ks[j], ks[j - 1], ks[j - 2]
+        out.append([P[p][(s, k)][1] - P[p][(s, k)][0] for p in PHASES] +
+                   [P['order_wait'][(s, k)][1] - P['epilogue_store'][(s, kpp)][0],
+                    P['mainloop'][(s, k)][0] - P['mainloop'][(s, kp)][0]])
     return np.array(out)
 
 
 if __name__ == '__main__':
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    for path in sys.argv[1:]:
-        R = rows(path)
-        if len(R) == 0:
-            print('%s: fewer than 17 tiles per SM, skipped' % os.path.basename(path))
-            continue
+    for path, R in runs_with_rows(sys.argv, rows, __doc__):
         print('%-34s order %5.0f load %4.0f loop %5.0f regs %5.0f store %4.0f | store to order end %5.0f | period %5.0f' %
               ((os.path.basename(path),) + tuple(R.mean(0))))
