@@ -1,6 +1,9 @@
 """The traced phases of a run per tile, for the M136 scripts and those after
 them: each phase's (begin, end) keyed by (SM, tile), each SM's tiles in the
 order their mainloops began, and the overlap of two intervals."""
+import os
+import sys
+
 import h5py
 import numpy as np
 
@@ -46,8 +49,6 @@ def runs_with_rows(argv, rows, doc):
     """(path, rows(path)) for each RUN.h5 in argv[1:]; a run with no steady
     tiles (fewer than 17 per SM) is skipped with a line; no argument: exit
     with the caller's doc"""
-    import os
-    import sys
     if len(argv) < 2:
         sys.exit(doc)
     for path in argv[1:]:
