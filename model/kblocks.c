@@ -40,6 +40,18 @@ int kblocks_in_flight(const double *land, int j, const double *prev_land, int n,
     return count;
 }
 
+/* ring= (M165): the share of a load's latency that follows the ring's depth,
+ * at another depth than the one the fit measured the latency at: half the
+ * loads in flight, that share of the wait halved (Little's law at a fixed
+ * bandwidth share).  The fixed kernel's loads keep most of theirs (set 74:
+ * a 2-stage ring ran +80% over 4 stages; a share of 0.6 put it at -14%). */
+static double ring_factor(const pg_schedule *s)
+{
+    if (!(s->kb_ring > 0) || !(s->kb_ring_stages > 0))
+        return 1;
+    return 1 - s->kb_ring + s->kb_ring * s->kb_stages / s->kb_ring_stages;
+}
+
 /* fifo= (M119): the landing of the load this SM issued before k-block j's:
  * the loop's j - 1 for j >= 2; for j = 1 (the tile's first k-block is the
  * `first_load` term, not run here) the previous tile's last; -INFINITY
@@ -107,7 +119,7 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
             rel = prev[n + g + 1] - (g == -1 ? prev_extra : 0);
         if (rel + handover > issue)
             issue = rel + handover;
-        double lat = load;
+        double lat = load * ring_factor(s);
         if (F > 0 || (count && E->kb_fit_load)) {
             const int nf = kblocks_in_flight(land, j, prev_land, n, issue);
             if (F > 0)

@@ -268,6 +268,13 @@ struct pg_schedule {
      * queue=0 (default): the latency as replayed (docs/experiments.md M25) */
     double kb_queue, kb_inflight;
     double kb_queue_mean; /* 1: queue= scales by the run's mean loads in flight, not each load's own (M46) */
+    /* ring= (0..1): the share of a k-block load's latency that follows the
+     * ring's depth at another depth than the calibration's: latency x (1 -
+     * ring + ring x stages / ring_stages), ring_stages the depth the fit
+     * measured the latency at (set by `pegemm model fit`; 0: none, the
+     * share does not act).  At the calibration's depth nothing moves
+     * (docs/experiments.md M163-M165) */
+    double kb_ring, kb_ring_stages;
     /* boundaries=1 (M46): the N-th event ROLE.STEP@F on the loop (edges in
      * order, kb_event = N - 1) with F x count a whole number j is k-block
      * j's start plus kb_shift[N - 1] (shiftN=: the fit's mean offset of the

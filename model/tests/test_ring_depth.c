@@ -1,0 +1,85 @@
+/* kblocks ring= on the fixed pingpong's shallower rings (docs/experiments.md
+ * M163-M165; probe set 74, one H200): a 3- and a 2-stage build at zero
+ * delay and the 4-stage --epi-delay 2,400, predicted from the 4-stage
+ * zero-delay run by `pegemm model validate`.  The built-in keeps each
+ * in-loop load's calibrated latency at any depth and is slow on both rings
+ * (+3.9% / +6.4%); with `--variant kblocks.ring=0.2` a fifth of it follows
+ * the ring's depth and both come in (+1.8% / -0.9%).  At the calibration's
+ * depth the share does not act: the 4-stage run's prediction is the
+ * built-in's to the cycle.  Pins are the measured errors plus ~1.5 points
+ * of room for the Monte Carlo seed, not the target.
+ * argv: traces/probes/h200_s74/pingpong_ml_00000.h5, then its
+ * pingpong_epi_02400, pingpong_s3_ml_00000 and pingpong_s2_ml_00000. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "model.h"
+#include "pg_error.h"
+#include "validate.h"
+
+enum { CAL, EPI2400, S3, S2, N_RUNS };
+static const char *g_path[N_RUNS];
+
+/* each out-of-sample run's predicted period with the given variants */
+static void predict(const char *const *variant, int nvariant, uint64_t seed, double *period, double *err)
+{
+    pg_validate_opts v = {0};
+    v.variant = variant;
+    v.nvariant = nvariant;
+    const pg_model_opts o = {20000, seed, 0};
+    pg_validate_report r;
+    if (pg_model_validate_runs(g_path[CAL], &g_path[EPI2400], N_RUNS - 1, &v, &o, &r))
+        fail_msg("%s", pg_last_error());
+    assert_int_equal(r.n, N_RUNS); /* the calibration's self-fit row first */
+    for (int i = 1; i < r.n; i++) {
+        assert_string_equal(r.rows[i].whatif.why_not, "");
+        period[i] = r.rows[i].period_predicted;
+        err[i] = r.rows[i].period_predicted / r.rows[i].period_measured - 1;
+    }
+    pg_validate_report_free(&r);
+}
+
+static void assert_within(const char *what, int run, double err, double lo, double hi)
+{
+    if (!(err >= lo && err <= hi))
+        fail_msg("%s, run %d: period %+.1f%%, pinned to [%+.1f%%, %+.1f%%]", what, run, 100 * err, 100 * lo,
+                 100 * hi);
+}
+
+static void test_ring_share(void **state)
+{
+    (void)state;
+    static const char *const ring[] = {"kblocks.ring=0.2"};
+    /* measured at seed 1: built-in +0.5 / +3.9 / +6.4%, ring=0.2 +0.5 / +1.8 / -0.9% */
+    const double built_lo[N_RUNS] = {0, -0.015, 0.025, 0.050}, built_hi[N_RUNS] = {0, 0.020, 0.055, 0.080};
+    const double ring_lo[N_RUNS] = {0, -0.015, 0.003, -0.025}, ring_hi[N_RUNS] = {0, 0.020, 0.033, 0.007};
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+        double pb[N_RUNS], eb[N_RUNS], pr[N_RUNS], er[N_RUNS];
+        predict(NULL, 0, seed, pb, eb);
+        predict(ring, 1, seed, pr, er);
+        for (int i = 1; i < N_RUNS; i++) {
+            assert_within("built-in", i, eb[i], built_lo[i], built_hi[i]);
+            assert_within("ring=0.2", i, er[i], ring_lo[i], ring_hi[i]);
+        }
+        /* the calibration's depth: nothing moves */
+        assert_true(fabs(pr[EPI2400] - pb[EPI2400]) < 1e-6 * pb[EPI2400]);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc - 1 != N_RUNS) {
+        fprintf(stderr, "test_ring_depth: give the %d runs\n", N_RUNS);
+        return 2;
+    }
+    for (int i = 0; i < N_RUNS; i++)
+        g_path[i] = argv[i + 1];
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_ring_share)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
