@@ -37,15 +37,18 @@
 #                                           1,280 / 1,408 (zero delay), K = 1,024 with --epi-delay
 #                                           4,000, K = 640 with 2,500, K = 768 with 7,500: each
 #                                           k-block's start and release at every K
+#   KBT_M165=1 scripts/gpu_kbt.sh OUTDIR    M165: the fixed pingpong on rings of 4, 3 and 2 stages
+#                                           (build-kbt-s3, -s2) at zero delay, 3 stages at
+#                                           --epi-delay 2,600 and K = 640 with 1,000, 2 stages at 1,000
 #   KBT_N, KBT_K, KBT_SHAPE (M)             the run's N, K and M (768, 768, 200,704)
 set -uo pipefail
 [ $# = 1 ] || { echo "usage: scripts/gpu_kbt.sh OUTDIR" >&2; exit 2; }
 mkdir -p "$1" || exit 2
 OUT=$(cd "$1" && pwd)
 cd "$(dirname "$0")/.." || exit 2
-build() { # build DIR DEFINES
+build() { # build DIR DEFINES [C_DEFINES]
     if [ ! -f "$1/build.ninja" ]; then
-        meson setup "$1" -Dcuda=enabled -Dtests=disabled -Dcuda_args="$2" -Dc_args=-DPG_KB_TRACE \
+        meson setup "$1" -Dcuda=enabled -Dtests=disabled -Dcuda_args="$2" -Dc_args="${3:--DPG_KB_TRACE}" \
             >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
     fi
     ninja -C "$1" cli/pegemm >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
@@ -65,6 +68,19 @@ kbt() { # kbt NAME ARGS...  (with $BIN)
         fails=$((fails + 1))
     fi
 }
+if [ "${KBT_M165:-0}" = 1 ]; then
+    for st in 3 2; do
+        build build-kbt-s$st "-DPG_KB_TRACE -DPG_STAGES=$st" "-DPG_KB_TRACE -DPG_STAGES=$st"
+    done
+    kbt pp4_0 --variant pingpong
+    BIN=./build-kbt-s3/cli/pegemm kbt pp3_0 --variant pingpong
+    BIN=./build-kbt-s2/cli/pegemm kbt pp2_0 --variant pingpong
+    BIN=./build-kbt-s3/cli/pegemm kbt pp3_epi2600 --variant pingpong --epi-delay 2600
+    BIN=./build-kbt-s3/cli/pegemm KBT_K=640 kbt pp3_k640_epi1000 --variant pingpong --epi-delay 1000
+    BIN=./build-kbt-s2/cli/pegemm kbt pp2_epi1000 --variant pingpong --epi-delay 1000
+    [ $fails -eq 0 ]
+    exit
+fi
 if [ "${KBT_SLEEP:-0}" = 1 ]; then
     build build-kbt-sleep "-DPG_KB_TRACE -DPG_DELAY_SLEEP"
     for d in 00000 00350 01100; do
