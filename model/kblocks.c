@@ -52,6 +52,18 @@ static double ring_factor(const pg_schedule *s)
     return 1 - s->kb_ring + s->kb_ring * s->kb_stages / s->kb_ring_stages;
 }
 
+/* wake= (M165): where the ring is not the calibration's, a slot is freed
+ * `wake` after its next k-block's landing when that k-block waited for it
+ * (landed at its start): on a shallow ring every k-block waits, and the
+ * landing-to-release round trip is on the ring's critical path.  At the
+ * calibration's depth the fit's latencies already hold it. */
+static double wake_after(const pg_schedule *s, double landed, double kblock_start)
+{
+    if (!(s->kb_wake > 0) || !(s->kb_ring_stages > 0) || s->kb_stages == s->kb_ring_stages)
+        return 0;
+    return landed >= kblock_start - 1e-9 ? s->kb_wake : 0;
+}
+
 /* fifo= (M119): the landing of the load this SM issued before k-block j's:
  * the loop's j - 1 for j >= 2; for j = 1 (the tile's first k-block is the
  * `first_load` term, not run here) the previous tile's last; -INFINITY
@@ -114,9 +126,10 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
         const int g = j - st; /* the k-block whose slot this one reuses */
         double rel = -INFINITY;
         if (g >= 0)
-            rel = b[g + 1];
-        else if (prev && n + g >= 0)
-            rel = prev[n + g + 1] - (g == -1 ? prev_extra : 0);
+            rel = b[g + 1] + wake_after(s, land[g + 1], b[g + 1]);
+        else if (prev && n + g >= 0) /* the previous tile's last slot is freed at its loop's end */
+            rel = prev[n + g + 1] - (g == -1 ? prev_extra : 0) +
+                  (g < -1 ? wake_after(s, prev_land[n + g + 1], prev[n + g + 1]) : 0);
         if (rel + handover > issue)
             issue = rel + handover;
         double lat = load * ring_factor(s);

@@ -209,9 +209,9 @@ int kblocks_fit_hits(pg_schedule *s, double traced_mean, unsigned char *hit)
     snprintf(opt, sizeof opt, "kblocks.calibrated_mean=%.9g", dist_mean(pd));
     if (pg_schedule_set(s, opt, 0) || fixed_fit(s, s->roles[nd->role].steps[nd->step].dist))
         return -1;
-    /* ring= (M165): the depth these latencies are measured at */
+    /* ring= and wake= (M163-M166): the depth these latencies are measured at */
     snprintf(opt, sizeof opt, "kblocks.ring_stages=%d", s->kb_stages);
-    if (s->kb_ring > 0 && pg_schedule_set(s, opt, 0))
+    if ((s->kb_ring > 0 || s->kb_wake > 0) && pg_schedule_set(s, opt, 0))
         return -1;
     const int ld = s->slots[s->kb_load_slot].dist;
     const int col = sch_table_column(s, ld, 0);

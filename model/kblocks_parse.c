@@ -116,7 +116,7 @@ static int spec_optional(pg_schedule *s, const char *key, double max, const char
 static int kb_check_words(pg_schedule *s, char *phase, size_t n)
 {
     static const char *const keys[] = {"count", "stages", "compute", "issue", "load", "release", "calibrated_mean",
-                                       "queue", "queue_mean", "ring", "ring_stages", "inflight", "roundtrip", "fifo", "fixed", "fixed_mode", "boundaries", "shift_count",
+                                       "queue", "queue_mean", "ring", "ring_stages", "wake", "inflight", "roundtrip", "fifo", "fixed", "fixed_mode", "boundaries", "shift_count",
                                        "shift_stages", NULL};
     const char *p = s->kb_spec;
     for (int first = 1; *p; first = 0) {
@@ -135,7 +135,7 @@ static int kb_check_words(pg_schedule *s, char *phase, size_t n)
                 ok |= len > strlen(keys[k]) && strncmp(p, keys[k], strlen(keys[k])) == 0 && p[strlen(keys[k])] == '=';
             if (!ok)
                 return FAIL(s->kb_line, "kblocks: '%.*s': expected KEY=VALUE with KEY one of count, stages, compute, "
-                                        "issue, load, release, calibrated_mean, queue, queue_mean, ring, ring_stages, inflight, "
+                                        "issue, load, release, calibrated_mean, queue, queue_mean, ring, ring_stages, wake, inflight, "
                                         "roundtrip, fifo, fixed, boundaries, shift1..shift16, shift_count, "
                                         "shift_stages",
                             (int)len, p);
@@ -180,6 +180,8 @@ static int kb_optional(pg_schedule *s)
                       &s->kb_ring) ||
         spec_optional(s, "ring_stages", 1024, "[0, 1024]", "the ring depth the latency was fitted at",
                       &s->kb_ring_stages) ||
+        spec_optional(s, "wake", 1e6, "[0, 1e6] cycles", "a waiting k-block's landing to its slot's release",
+                      &s->kb_wake) ||
         spec_optional(s, "inflight", 1024, "[0, 1024]", "0: the stage count", &s->kb_inflight) ||
         spec_optional(s, "roundtrip", 1e6, "[0, 1e6] cycles", "the consumer's wgmma round trip", &s->kb_roundtrip) ||
         spec_optional(s, "fifo", 1e6, "[0, 1e6] cycles", "the SM's least gap between its loads' landings", &s->kb_fifo) ||
@@ -318,6 +320,7 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
                 : strcmp(stat, "queue_mean") == 0      ? &s->kb_queue_mean
                 : strcmp(stat, "ring") == 0            ? &s->kb_ring
                 : strcmp(stat, "ring_stages") == 0     ? &s->kb_ring_stages
+                : strcmp(stat, "wake") == 0            ? &s->kb_wake
                 : strcmp(stat, "boundaries") == 0      ? &s->kb_boundaries
                 : strcmp(stat, "shift_count") == 0     ? &s->kb_shift_count
                 : strcmp(stat, "shift_stages") == 0    ? &s->kb_shift_stages
@@ -331,12 +334,12 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
         return pg_fail("'%s': %s", param,
                        s->kb_node < 0 ? "this schedule has no kblocks line"
                                       : "kblocks takes compute, tile_compute, calibrated_mean, queue, queue_mean, ring, "
-                                        "ring_stages, "
+                                        "ring_stages, wake, "
                                         "inflight, roundtrip, fifo, fixed, fixed_mode, boundaries, shift1..shift16, "
                                         "shift_count, shift_stages");
     const double scale = tile ? s->kb_count : 1;
     double v = relative ? *f * scale + value : value;
-    const int cycles = f == &s->kb_roundtrip || f == &s->kb_fixed || f == &s->kb_fifo;
+    const int cycles = f == &s->kb_roundtrip || f == &s->kb_fixed || f == &s->kb_fifo || f == &s->kb_wake;
     const int shape = f == &s->kb_shift_count || f == &s->kb_shift_stages || f == &s->kb_ring_stages;
     const int flag = f == &s->kb_queue_mean || f == &s->kb_boundaries || f == &s->kb_fixed_mode;
     if (!(v >= 0) || ((f == &s->kb_queue || f == &s->kb_ring) && v > 1) || (flag && v != 0 && v != 1) ||
@@ -366,7 +369,7 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
         count[0] = '\0';
     char *save = NULL;
     int first = 1, wrote_inflight = 0, wrote_roundtrip = 0, wrote_fixed = 0, wrote_qmean = 0, wrote_bound = 0,
-        wrote_fmode = 0, wrote_fifo = 0, wrote_ring = 0;
+        wrote_fmode = 0, wrote_fifo = 0, wrote_ring = 0, wrote_wake = 0;
     for (char *tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), first = 0) {
         if (shift_key(tok, strlen(tok)))
             continue; /* written below, from the fitted values */
@@ -384,6 +387,10 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
             fprintf(f, "ring=%.9g", s->kb_ring), wrote_ring = 1;
         else if (strncmp(tok, "ring=", 5) == 0)
             fputs(tok, f), wrote_ring = 1;
+        else if (strncmp(tok, "wake=", 5) == 0 && !strchr(tok, '$'))
+            fprintf(f, "wake=%.9g", s->kb_wake), wrote_wake = 1;
+        else if (strncmp(tok, "wake=", 5) == 0)
+            fputs(tok, f), wrote_wake = 1;
         else if (strncmp(tok, "ring_stages=", 12) == 0)
             continue; /* written below, from the fitted value */
         else if (strncmp(tok, "shift_count=", 12) == 0 || strncmp(tok, "shift_stages=", 13) == 0)
@@ -418,6 +425,8 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
         fprintf(f, " shift_count=%.9g shift_stages=%.9g", s->kb_shift_count, s->kb_shift_stages);
     if (!wrote_ring && s->kb_ring > 0)
         fprintf(f, " ring=%.9g", s->kb_ring);
+    if (!wrote_wake && s->kb_wake > 0)
+        fprintf(f, " wake=%.9g", s->kb_wake);
     if (s->kb_ring_stages > 0)
         fprintf(f, " ring_stages=%.9g", s->kb_ring_stages);
     if (!wrote_qmean && s->kb_queue_mean > 0)

@@ -275,6 +275,13 @@ struct pg_schedule {
      * share does not act).  At the calibration's depth nothing moves
      * (docs/experiments.md M163-M165) */
     double kb_ring, kb_ring_stages;
+    /* wake= (cycles, >= 0): at another depth than ring_stages, a k-block
+     * that waited for its stage frees the slot before it `wake` cycles
+     * after the landing, not at the landing: its warps wake, issue their
+     * wgmmas and arrive, on both CTAs of a pair (M165's clocks: 366-425
+     * cycles on a 2-stage ring).  At the calibration's depth the fitted
+     * latencies carry it.  0: none */
+    double kb_wake;
     /* boundaries=1 (M46): the N-th event ROLE.STEP@F on the loop (edges in
      * order, kb_event = N - 1) with F x count a whole number j is k-block
      * j's start plus kb_shift[N - 1] (shiftN=: the fit's mean offset of the
