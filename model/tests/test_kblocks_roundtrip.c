@@ -294,6 +294,37 @@ static void test_ring(void **state)
                         "ring= must be in [0, 1]");
 }
 
+/* wake= (M166): at another depth than ring_stages a k-block that waited for
+ * its stage frees the slot before it `wake` cycles after the landing.  On a
+ * 2-stage ring every k-block waits, so each load goes out that much later
+ * and the loop grows; at ring_stages itself, or with none, nothing moves.
+ * Parsed, overridden, written back, refused below 0. */
+static void test_wake(void **state)
+{
+    (void)state;
+    const double two = ring_period(2, "");
+    assert_true(fabs(ring_period(2, "wake=300") - two) < 1e-6);                  /* no depth measured */
+    assert_true(fabs(ring_period(2, "wake=300 ring_stages=2") - two) < 1e-6);    /* the calibration's */
+    assert_true(fabs(ring_period(4, "wake=300 ring_stages=4") - ring_period(4, "")) < 1e-6);
+    const double woke = ring_period(2, "wake=300 ring_stages=4");
+    assert_true(woke > two + 300); /* several k-blocks a tile wait, each freeing its slot 300 later */
+    pg_schedule *s = NULL;
+    assert_int_equal(pg_schedule_load("h100-pingpong", &s), 0);
+    assert_true(s->kb_wake == 0); /* off unless a line or a variant says */
+    assert_int_equal(pg_schedule_set(s, "kblocks.wake=390", 0), 0);
+    assert_int_equal(pg_schedule_set(s, "stages=2", 0), 0); /* survives a recompile */
+    assert_true(fabs(s->kb_wake - 390) < 1e-12);
+    char *buf = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(buf, " wake=390"));
+    free(buf);
+    assert_int_not_equal(pg_schedule_set(s, "kblocks.wake=-1", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "kblocks.wake"));
+    pg_schedule_free(s);
+    assert_line_refused("kblocks mainloop count=6 stages=8 compute=384 issue=producer.producer_issue load=L release=H "
+                        "calibrated_mean=2304 wake=-5\n",
+                        "wake= must be in [0, 1e6]");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -302,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_fixed),
         cmocka_unit_test(test_fifo),
         cmocka_unit_test(test_ring),
+        cmocka_unit_test(test_wake),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
