@@ -13,18 +13,16 @@ source "$(dirname "$0")/probe_set_lib.sh"
 S="--seed 146"
 M=200704
 P=196
-s3() { probe "pingpong_s3_$1" ./build-gpu-s3/cli/pegemm --variant pingpong $S "${@:2}"; }
-s2() { probe "pingpong_s2_$1" ./build-gpu-s2/cli/pegemm --variant pingpong $S "${@:2}"; }
 pp ml_00000 --shape $SH
 pp epi_02400 --shape $SH --epi-delay 2400
-s3 ml_00000 --shape $SH
-s3 epi_01200 --shape $SH --epi-delay 1200
-s3 epi_04000 --shape $SH --epi-delay 4000
-s3 ml_01500 --shape $SH --mainloop-delay 1500
-s3 k1024_epi_02000 --shape $M,768,1024,$P --epi-delay 2000
-s2 ml_00000 --shape $SH
-s2 epi_03000 --shape $SH --epi-delay 3000
-s2 ml_01000 --shape $SH --mainloop-delay 1000
+ppst 3 ml_00000 --shape $SH
+ppst 3 epi_01200 --shape $SH --epi-delay 1200
+ppst 3 epi_04000 --shape $SH --epi-delay 4000
+ppst 3 ml_01500 --shape $SH --mainloop-delay 1500
+ppst 3 k1024_epi_02000 --shape $M,768,1024,$P --epi-delay 2000
+ppst 2 ml_00000 --shape $SH
+ppst 2 epi_03000 --shape $SH --epi-delay 3000
+ppst 2 ml_01000 --shape $SH --mainloop-delay 1000
 br ml_00000 --shape $SH
 br epi_02200 --shape $SH --epi-delay 2200
 probe_set_finish

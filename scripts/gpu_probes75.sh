@@ -13,17 +13,15 @@ source "$(dirname "$0")/probe_set_lib.sh"
 S="--seed 147"
 M=200704
 P=196
-s3() { probe "pingpong_s3_$1" ./build-gpu-s3/cli/pegemm --variant pingpong $S "${@:2}"; }
-s2() { probe "pingpong_s2_$1" ./build-gpu-s2/cli/pegemm --variant pingpong $S "${@:2}"; }
 pp ml_00000 --shape $SH
 pp epi_05000 --shape $SH --epi-delay 5000
-s3 epi_02600 --shape $SH --epi-delay 2600
-s3 epi_07000 --shape $SH --epi-delay 7000
-s3 ml_03000 --shape $SH --mainloop-delay 3000
-s3 n512_epi_01500 --shape $M,512,768,$P --epi-delay 1500
-s3 k640_epi_01000 --shape $M,768,640,$P --epi-delay 1000
-s2 epi_01000 --shape $SH --epi-delay 1000
-s2 epi_06000 --shape $SH --epi-delay 6000
-s2 ml_02500 --shape $SH --mainloop-delay 2500
-s2 k1024_ml_00000 --shape $M,768,1024,$P
+ppst 3 epi_02600 --shape $SH --epi-delay 2600
+ppst 3 epi_07000 --shape $SH --epi-delay 7000
+ppst 3 ml_03000 --shape $SH --mainloop-delay 3000
+ppst 3 n512_epi_01500 --shape $M,512,768,$P --epi-delay 1500
+ppst 3 k640_epi_01000 --shape $M,768,640,$P --epi-delay 1000
+ppst 2 epi_01000 --shape $SH --epi-delay 1000
+ppst 2 epi_06000 --shape $SH --epi-delay 6000
+ppst 2 ml_02500 --shape $SH --mainloop-delay 2500
+ppst 2 k1024_ml_00000 --shape $M,768,1024,$P
 probe_set_finish

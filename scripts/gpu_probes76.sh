@@ -13,18 +13,16 @@ source "$(dirname "$0")/probe_set_lib.sh"
 S="--seed 148"
 M=200704
 P=196
-s3() { probe "pingpong_s3_$1" ./build-gpu-s3/cli/pegemm --variant pingpong $S "${@:2}"; }
-s2() { probe "pingpong_s2_$1" ./build-gpu-s2/cli/pegemm --variant pingpong $S "${@:2}"; }
 pp ml_00000 --shape $SH
 pp epi_03600 --shape $SH --epi-delay 3600
-s3 epi_00600 --shape $SH --epi-delay 600
-s3 epi_05000 --shape $SH --epi-delay 5000
-s3 ml_02000 --shape $SH --mainloop-delay 2000
-s3 n1024_epi_02000 --shape $M,1024,768,$P --epi-delay 2000
-s3 k1024_ml_00000 --shape $M,768,1024,$P
-s3 k640_epi_03000 --shape $M,768,640,$P --epi-delay 3000
-s2 epi_02000 --shape $SH --epi-delay 2000
-s2 epi_08000 --shape $SH --epi-delay 8000
-s2 ml_01500 --shape $SH --mainloop-delay 1500
-s2 n512_epi_01000 --shape $M,512,768,$P --epi-delay 1000
+ppst 3 epi_00600 --shape $SH --epi-delay 600
+ppst 3 epi_05000 --shape $SH --epi-delay 5000
+ppst 3 ml_02000 --shape $SH --mainloop-delay 2000
+ppst 3 n1024_epi_02000 --shape $M,1024,768,$P --epi-delay 2000
+ppst 3 k1024_ml_00000 --shape $M,768,1024,$P
+ppst 3 k640_epi_03000 --shape $M,768,640,$P --epi-delay 3000
+ppst 2 epi_02000 --shape $SH --epi-delay 2000
+ppst 2 epi_08000 --shape $SH --epi-delay 8000
+ppst 2 ml_01500 --shape $SH --mainloop-delay 1500
+ppst 2 n512_epi_01000 --shape $M,512,768,$P --epi-delay 1000
 probe_set_finish

@@ -46,6 +46,9 @@ probe() { # probe FILE PEGEMM ARGS... : one traced run into runs/FILE.h5
 # runs/pingpong_NAME.h5 / bres_NAME.h5, with the caller's $S (its seed)
 pp() { probe "pingpong_$1" $PG --variant pingpong $S "${@:2}"; }
 br() { probe "bres_$1" $PG --variant bres $S "${@:2}"; }
+# ppst S NAME ARGS...: a pingpong run of the S-stage build (STAGE_BUILDS) into
+# runs/pingpong_sS_NAME.h5
+ppst() { probe "pingpong_s${1}_${2}" ./build-gpu-s${1}/cli/pegemm --variant pingpong $S "${@:3}"; }
 
 small_m_probes() { # small_m_probes T... : each variant's calibration, then
     # pingpong at M = 2,816 x T and bres at 2,112 x T (T tiles per SM)

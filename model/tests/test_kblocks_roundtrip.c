@@ -225,18 +225,19 @@ static void test_fifo(void **state)
                         "fifo= must be in [0, 1e6]");
 }
 
-/* the deterministic tile period of k_loop with a 2,000-cycle load latency,
- * 6 k-blocks of 384 on STAGES stages, and the kblocks line's ring keys */
-static double ring_period(int stages, const char *ring_keys)
+/* the deterministic tile period of k_loop with a load latency of LATENCY
+ * cycles, 6 k-blocks of 384 on STAGES stages, and the kblocks line's ring
+ * keys */
+static double ring_period_at(double latency, int stages, const char *ring_keys)
 {
     char text[sizeof k_loop + 400];
     const char *lat = "latency L family=const mean=0\n";
     const char *at = strstr(k_loop, lat);
     assert_non_null(at);
     snprintf(text, sizeof text,
-             "%.*slatency L family=const mean=2000\n%skblocks mainloop count=6 stages=%d compute=2304/6 "
+             "%.*slatency L family=const mean=%g\n%skblocks mainloop count=6 stages=%d compute=2304/6 "
              "issue=producer.producer_issue load=L release=H calibrated_mean=2304 %s\n",
-             (int)(at - k_loop), k_loop, at + strlen(lat), stages, ring_keys);
+             (int)(at - k_loop), k_loop, latency, at + strlen(lat), stages, ring_keys);
     pg_schedule *s = NULL;
     assert_int_equal(pg_schedule_load_text(text, "ring.sched", &s), 0);
     pg_model_opts o = {.tiles = 400, .seed = 1, .deterministic = 1};
@@ -245,6 +246,8 @@ static double ring_period(int stages, const char *ring_keys)
     pg_schedule_free(s);
     return p.tile_period;
 }
+
+static double ring_period(int stages, const char *ring_keys) { return ring_period_at(2000, stages, ring_keys); }
 
 /* ring= (M165): at another depth than ring_stages a share of each in-loop
  * load's latency follows the depth, L (1 - r + r S / S_cal): on 2 stages
@@ -261,29 +264,20 @@ static void test_ring(void **state)
     assert_true(fabs(ring_period(4, "ring=0.5 ring_stages=4") - ring_period(4, "")) < 1e-6);
     const double scaled = ring_period(2, "ring=0.5 ring_stages=4");
     assert_true(scaled < two - 100);
-    char text[sizeof k_loop + 400];
-    const char *lat = "latency L family=const mean=0\n";
-    const char *at = strstr(k_loop, lat);
-    snprintf(text, sizeof text,
-             "%.*slatency L family=const mean=1500\n%skblocks mainloop count=6 stages=2 compute=2304/6 "
-             "issue=producer.producer_issue load=L release=H calibrated_mean=2304\n",
-             (int)(at - k_loop), k_loop, at + strlen(lat));
-    pg_schedule *s = NULL;
-    assert_int_equal(pg_schedule_load_text(text, "ring1500.sched", &s), 0);
-    pg_model_opts o = {.tiles = 400, .seed = 1, .deterministic = 1};
-    pg_prediction p;
-    assert_int_equal(pg_model_predict(s, &o, &p), 0);
-    pg_schedule_free(s);
-    assert_true(fabs(scaled - p.tile_period) < 1e-6);
+    assert_true(fabs(scaled - ring_period_at(1500, 2, "")) < 1e-6);
 
+    pg_schedule *s = NULL;
     assert_int_equal(pg_schedule_load("h100-pingpong", &s), 0);
-    assert_true(s->kb_ring == 0 && s->kb_ring_stages == 0); /* off unless a line or a variant says */
-    assert_int_equal(pg_schedule_set(s, "kblocks.ring=0.2", 0), 0);
+    /* the built-in's share: 0 for a build that prefetches A (the option's default), 0.2 for one that does not */
+    assert_true(s->kb_ring == 0 && s->kb_ring_stages == 0);
+    assert_int_equal(pg_schedule_set(s, "rowfirst_prefetch=0", 0), 0);
+    assert_true(fabs(s->kb_ring - 0.2) < 1e-12);
+    assert_int_equal(pg_schedule_set(s, "kblocks.ring=0.3", 0), 0);
     assert_int_equal(pg_schedule_set(s, "kblocks.ring_stages=4", 0), 0);
     assert_int_equal(pg_schedule_set(s, "stages=3", 0), 0); /* survives a recompile */
-    assert_true(fabs(s->kb_ring - 0.2) < 1e-12 && s->kb_ring_stages == 4 && s->kb_stages == 3);
+    assert_true(fabs(s->kb_ring - 0.3) < 1e-12 && s->kb_ring_stages == 4 && s->kb_stages == 3);
     char *buf = pg_test_schedule_text(s, NULL);
-    assert_non_null(strstr(buf, " ring=0.2"));
+    assert_non_null(strstr(buf, "ring=0.2*(1-$rowfirst_prefetch)")); /* an expression is written as it is */
     assert_non_null(strstr(buf, " ring_stages=4"));
     free(buf);
     assert_int_not_equal(pg_schedule_set(s, "kblocks.ring=1.5", 0), 0);
