@@ -176,6 +176,36 @@ static void test_fixed(void **state)
     pg_schedule_free(s);
 }
 
+/* kblocks.KEY=VALUE on the built-in h100-pingpong, where the key is 0
+ * (the double at `field` in the schedule): it survives a recompile, is
+ * written back as " KEY=VALUE", and -1 is refused naming the key; a line
+ * with BAD_VALUE is refused with `why` */
+static void assert_key_overridden(const char *key, double value, size_t field, const char *bad_value, const char *why)
+{
+    pg_schedule *s = NULL;
+    char opt[64], want[64], line[320];
+    assert_int_equal(pg_schedule_load("h100-pingpong", &s), 0);
+    assert_true(*(const double *)((const char *)s + field) == 0); /* off unless a line or a variant says */
+    snprintf(opt, sizeof opt, "kblocks.%s=%g", key, value);
+    assert_int_equal(pg_schedule_set(s, opt, 0), 0);
+    assert_int_equal(pg_schedule_set(s, "stages=3", 0), 0); /* survives a recompile */
+    assert_true(fabs(*(const double *)((const char *)s + field) - value) < 1e-12);
+    char *buf = pg_test_schedule_text(s, NULL);
+    snprintf(want, sizeof want, " %s=%g", key, value);
+    assert_non_null(strstr(buf, want));
+    free(buf);
+    snprintf(opt, sizeof opt, "kblocks.%s=-1", key);
+    assert_int_not_equal(pg_schedule_set(s, opt, 0), 0);
+    snprintf(want, sizeof want, "kblocks.%s", key);
+    assert_non_null(strstr(pg_last_error(), want));
+    pg_schedule_free(s);
+    snprintf(line, sizeof line,
+             "kblocks mainloop count=6 stages=8 compute=384 issue=producer.producer_issue load=L release=H "
+             "calibrated_mean=2304 %s=%s\n",
+             key, bad_value);
+    assert_line_refused(line, why);
+}
+
 /* the deterministic tile period of k_loop with 6 k-blocks of 384 on a ring
  * deeper than the tile (every stage issued with the tile, landing at once
  * without fifo=) and the given fifo= (on the line) */
@@ -208,21 +238,7 @@ static void test_fifo(void **state)
     assert_true(fabs(fifo_period(300) - none) < 1e-6);
     assert_true(fabs(fifo_period(1000) - 5000) < 2);
     assert_true(fabs(fifo_period(700) - 3500) < 2);
-    pg_schedule *s = NULL;
-    assert_int_equal(pg_schedule_load("h100-pingpong", &s), 0);
-    assert_true(s->kb_fifo == 0); /* off unless a line or a variant says */
-    assert_int_equal(pg_schedule_set(s, "kblocks.fifo=450", 0), 0);
-    assert_int_equal(pg_schedule_set(s, "stages=3", 0), 0); /* survives a recompile */
-    assert_true(fabs(s->kb_fifo - 450) < 1e-12);
-    char *buf = pg_test_schedule_text(s, NULL);
-    assert_non_null(strstr(buf, " fifo=450"));
-    free(buf);
-    assert_int_not_equal(pg_schedule_set(s, "kblocks.fifo=-1", 0), 0);
-    assert_non_null(strstr(pg_last_error(), "kblocks.fifo"));
-    pg_schedule_free(s);
-    assert_line_refused("kblocks mainloop count=6 stages=8 compute=384 issue=producer.producer_issue load=L release=H "
-                        "calibrated_mean=2304 fifo=-2\n",
-                        "fifo= must be in [0, 1e6]");
+    assert_key_overridden("fifo", 450, offsetof(pg_schedule, kb_fifo), "-2", "fifo= must be in [0, 1e6]");
 }
 
 /* the deterministic tile period of k_loop with a load latency of LATENCY
@@ -302,21 +318,7 @@ static void test_wake(void **state)
     assert_true(fabs(ring_period(4, "wake=300 ring_stages=4") - ring_period(4, "")) < 1e-6);
     const double woke = ring_period(2, "wake=300 ring_stages=4");
     assert_true(woke > two + 300); /* several k-blocks a tile wait, each freeing its slot 300 later */
-    pg_schedule *s = NULL;
-    assert_int_equal(pg_schedule_load("h100-pingpong", &s), 0);
-    assert_true(s->kb_wake == 0); /* off unless a line or a variant says */
-    assert_int_equal(pg_schedule_set(s, "kblocks.wake=390", 0), 0);
-    assert_int_equal(pg_schedule_set(s, "stages=2", 0), 0); /* survives a recompile */
-    assert_true(fabs(s->kb_wake - 390) < 1e-12);
-    char *buf = pg_test_schedule_text(s, NULL);
-    assert_non_null(strstr(buf, " wake=390"));
-    free(buf);
-    assert_int_not_equal(pg_schedule_set(s, "kblocks.wake=-1", 0), 0);
-    assert_non_null(strstr(pg_last_error(), "kblocks.wake"));
-    pg_schedule_free(s);
-    assert_line_refused("kblocks mainloop count=6 stages=8 compute=384 issue=producer.producer_issue load=L release=H "
-                        "calibrated_mean=2304 wake=-5\n",
-                        "wake= must be in [0, 1e6]");
+    assert_key_overridden("wake", 390, offsetof(pg_schedule, kb_wake), "-5", "wake= must be in [0, 1e6]");
 }
 
 int main(void)
