@@ -206,44 +206,9 @@ static void assert_key_overridden(const char *key, double value, size_t field, c
     assert_line_refused(line, why);
 }
 
-/* the deterministic tile period of k_loop with 6 k-blocks of 384 on a ring
- * deeper than the tile (every stage issued with the tile, landing at once
- * without fifo=) and the given fifo= (on the line) */
-static double fifo_period(double fifo)
-{
-    char text[sizeof k_loop + 320];
-    snprintf(text, sizeof text, "%skblocks mainloop count=6 stages=8 compute=2304/6 issue=producer.producer_issue "
-                                "load=L release=H calibrated_mean=2304 fifo=%g\n",
-             k_loop, fifo);
-    pg_schedule *s = NULL;
-    assert_int_equal(pg_schedule_load_text(text, "fifo.sched", &s), 0);
-    pg_model_opts o = {.tiles = 400, .seed = 1, .deterministic = 1};
-    pg_prediction p;
-    assert_int_equal(pg_model_predict(s, &o, &p), 0);
-    pg_schedule_free(s);
-    return p.tile_period;
-}
-
-/* fifo= (M119): the SM serves its loads in order, one landing at least
- * fifo after the one issued before it.  Five loads a tile run here (the
- * first k-block's is the first-load term), chained across tiles, so a gap
- * longer than a k-block's compute sets the period at 5 x fifo; one shorter
- * than the compute (384) never binds.  Parsed, overridden, written back,
- * refused below 0. */
-static void test_fifo(void **state)
-{
-    (void)state;
-    const double none = fifo_period(0);
-    assert_true(fabs(none - 2304) < 2);
-    assert_true(fabs(fifo_period(300) - none) < 1e-6);
-    assert_true(fabs(fifo_period(1000) - 5000) < 2);
-    assert_true(fabs(fifo_period(700) - 3500) < 2);
-    assert_key_overridden("fifo", 450, offsetof(pg_schedule, kb_fifo), "-2", "fifo= must be in [0, 1e6]");
-}
-
 /* the deterministic tile period of k_loop with a load latency of LATENCY
  * cycles, 6 k-blocks of 384 on STAGES stages, and the kblocks line's ring
- * keys */
+ * keys (or any: "fifo=450") */
 static double ring_period_at(double latency, int stages, const char *ring_keys)
 {
     char text[sizeof k_loop + 400];
@@ -261,6 +226,33 @@ static double ring_period_at(double latency, int stages, const char *ring_keys)
     assert_int_equal(pg_model_predict(s, &o, &p), 0);
     pg_schedule_free(s);
     return p.tile_period;
+}
+
+/* the deterministic tile period of k_loop with 6 k-blocks of 384 on a ring
+ * deeper than the tile (every stage issued with the tile, landing at once
+ * without fifo=) and the given fifo= (on the line) */
+static double fifo_period(double fifo)
+{
+    char keys[32];
+    snprintf(keys, sizeof keys, "fifo=%g", fifo);
+    return ring_period_at(0, 8, keys);
+}
+
+/* fifo= (M119): the SM serves its loads in order, one landing at least
+ * fifo after the one issued before it.  Five loads a tile run here (the
+ * first k-block's is the first-load term), chained across tiles, so a gap
+ * longer than a k-block's compute sets the period at 5 x fifo; one shorter
+ * than the compute (384) never binds.  Parsed, overridden, written back,
+ * refused below 0. */
+static void test_fifo(void **state)
+{
+    (void)state;
+    const double none = fifo_period(0);
+    assert_true(fabs(none - 2304) < 2);
+    assert_true(fabs(fifo_period(300) - none) < 1e-6);
+    assert_true(fabs(fifo_period(1000) - 5000) < 2);
+    assert_true(fabs(fifo_period(700) - 3500) < 2);
+    assert_key_overridden("fifo", 450, offsetof(pg_schedule, kb_fifo), "-2", "fifo= must be in [0, 1e6]");
 }
 
 static double ring_period(int stages, const char *ring_keys) { return ring_period_at(2000, stages, ring_keys); }
