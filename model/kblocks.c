@@ -52,14 +52,16 @@ static double ring_factor(const pg_schedule *s)
     return 1 - s->kb_ring + s->kb_ring * s->kb_stages / s->kb_ring_stages;
 }
 
-/* wake= (M165): where the ring is not the calibration's, a slot is freed
+/* wake= (M165): on a shallower ring than the calibration's, a slot is freed
  * `wake` after its next k-block's landing when that k-block waited for it
  * (landed at its start): on a shallow ring every k-block waits, and the
  * landing-to-release round trip is on the ring's critical path.  At the
- * calibration's depth the fit's latencies already hold it. */
+ * calibration's depth the fit's latencies already hold it, and on a deeper
+ * ring (fewer waits than the calibration's) they hold more than the run
+ * has, which this does not take out. */
 static double wake_after(const pg_schedule *s, double landed, double kblock_start)
 {
-    if (!(s->kb_wake > 0) || !(s->kb_ring_stages > 0) || s->kb_stages == s->kb_ring_stages)
+    if (!(s->kb_wake > 0) || !(s->kb_ring_stages > 0) || s->kb_stages >= s->kb_ring_stages)
         return 0;
     return landed >= kblock_start - 1e-9 ? s->kb_wake : 0;
 }
@@ -132,7 +134,7 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
                   (g < -1 ? wake_after(s, prev_land[n + g + 1], prev[n + g + 1]) : 0);
         if (rel + handover > issue)
             issue = rel + handover;
-        double lat = load * ring_factor(s);
+        double lat = load;
         if (F > 0 || (count && E->kb_fit_load)) {
             const int nf = kblocks_in_flight(land, j, prev_land, n, issue);
             if (F > 0)
@@ -147,6 +149,7 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
                 E->kb_run_count++;
             }
         }
+        lat *= ring_factor(s); /* beside queue=, which follows the count in flight, not the ring's depth */
         double landed = issue + lat + tmaqueue_extra(E, k, start, issue + lat, hit);
         if (s->kb_fifo > 0) /* no sooner than fifo= after the load the SM issued before it */
             landed = fmax(landed, fifo_previous(land, j, prev_land, n) + s->kb_fifo);

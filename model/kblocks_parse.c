@@ -196,6 +196,9 @@ static int kb_optional(pg_schedule *s)
         return -1;
     if (s->kb_fixed_mode != 0 && s->kb_fixed_mode != 1)
         return FAIL(s->kb_line, "kblocks fixed_mode= must be 0 or 1");
+    if (s->kb_ring_stages != 0 && (s->kb_ring_stages < 2 || s->kb_ring_stages != floor(s->kb_ring_stages)))
+        return FAIL(s->kb_line, "kblocks ring_stages= must be 0 or a whole number of stages in 2..1024 (got %g)",
+                    s->kb_ring_stages);
     if (s->kb_boundaries != 0 && s->kb_boundaries != 1)
         return FAIL(s->kb_line, "kblocks boundaries= must be 0 or 1");
     for (int d = 1; d <= SCH_KB_SHIFTS; d++) {
@@ -342,6 +345,8 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
     const int cycles = f == &s->kb_roundtrip || f == &s->kb_fixed || f == &s->kb_fifo || f == &s->kb_wake;
     const int shape = f == &s->kb_shift_count || f == &s->kb_shift_stages || f == &s->kb_ring_stages;
     const int flag = f == &s->kb_queue_mean || f == &s->kb_boundaries || f == &s->kb_fixed_mode;
+    if (f == &s->kb_ring_stages && v != 0 && (v < 2 || v > 1024 || v != floor(v)))
+        return pg_fail("'%s' must be 0 or a whole number of stages in 2..1024", param);
     if (!(v >= 0) || ((f == &s->kb_queue || f == &s->kb_ring) && v > 1) || (flag && v != 0 && v != 1) ||
         ((f == &s->kb_inflight || shape) && v > 1024) || (cycles && v > 1e6))
         return pg_fail("'%s' must be >= 0%s", param,

@@ -273,6 +273,8 @@ static void test_ring(void **state)
     const double scaled = ring_period(2, "ring=0.5 ring_stages=4");
     assert_true(scaled < two - 100);
     assert_true(fabs(scaled - ring_period_at(1500, 2, "")) < 1e-6);
+    /* beside queue=, the share still acts (queue= follows the count in flight, not the depth) */
+    assert_true(ring_period(2, "queue=0.5 ring=0.5 ring_stages=4") < ring_period(2, "queue=0.5") - 100);
 
     pg_schedule *s = NULL;
     assert_int_equal(pg_schedule_load("h100-pingpong", &s), 0);
@@ -294,6 +296,14 @@ static void test_ring(void **state)
     assert_line_refused("kblocks mainloop count=6 stages=8 compute=384 issue=producer.producer_issue load=L release=H "
                         "calibrated_mean=2304 ring=-0.1\n",
                         "ring= must be in [0, 1]");
+    assert_line_refused("kblocks mainloop count=6 stages=8 compute=384 issue=producer.producer_issue load=L release=H "
+                        "calibrated_mean=2304 ring=0.5 ring_stages=0.5\n",
+                        "ring_stages= must be 0 or a whole number");
+    assert_int_equal(pg_schedule_load("h100-pingpong", &s), 0);
+    assert_int_not_equal(pg_schedule_set(s, "kblocks.ring_stages=1", 0), 0);
+    assert_non_null(strstr(pg_last_error(), "whole number of stages"));
+    assert_int_not_equal(pg_schedule_set(s, "kblocks.ring_stages=3.5", 0), 0);
+    pg_schedule_free(s);
 }
 
 /* wake= (M166): at another depth than ring_stages a k-block that waited for
@@ -308,6 +318,7 @@ static void test_wake(void **state)
     assert_true(fabs(ring_period(2, "wake=300") - two) < 1e-6);                  /* no depth measured */
     assert_true(fabs(ring_period(2, "wake=300 ring_stages=2") - two) < 1e-6);    /* the calibration's */
     assert_true(fabs(ring_period(4, "wake=300 ring_stages=4") - ring_period(4, "")) < 1e-6);
+    assert_true(fabs(ring_period(4, "wake=300 ring_stages=2") - ring_period(4, "")) < 1e-6); /* a deeper ring */
     const double woke = ring_period(2, "wake=300 ring_stages=4");
     assert_true(woke > two + 300); /* several k-blocks a tile wait, each freeing its slot 300 later */
     assert_key_overridden("wake", 390, offsetof(pg_schedule, kb_wake), "-5", "wake= must be in [0, 1e6]");
