@@ -40,6 +40,8 @@
 #   KBT_M165=1 scripts/gpu_kbt.sh OUTDIR    M165: the fixed pingpong on rings of 4, 3 and 2 stages
 #                                           (build-kbt-s3, -s2) at zero delay, 3 stages at
 #                                           --epi-delay 2,600 and K = 640 with 1,000, 2 stages at 1,000
+#   KBT_M172=1 scripts/gpu_kbt.sh OUTDIR    M172: the fixed pingpong on 4 / 3 / 2 stages at other K
+#                                           (K = 896 on 4 and 3, 1,152 on 3, 640 and 896 on 2), zero delay
 #   KBT_N, KBT_K, KBT_SHAPE (M)             the run's N, K and M (768, 768, 200,704)
 set -uo pipefail
 [ $# = 1 ] || { echo "usage: scripts/gpu_kbt.sh OUTDIR" >&2; exit 2; }
@@ -78,6 +80,18 @@ if [ "${KBT_M165:-0}" = 1 ]; then
     BIN=./build-kbt-s3/cli/pegemm kbt pp3_epi2600 --variant pingpong --epi-delay 2600
     BIN=./build-kbt-s3/cli/pegemm KBT_K=640 kbt pp3_k640_epi1000 --variant pingpong --epi-delay 1000
     BIN=./build-kbt-s2/cli/pegemm kbt pp2_epi1000 --variant pingpong --epi-delay 1000
+    [ $fails -eq 0 ]
+    exit
+fi
+if [ "${KBT_M172:-0}" = 1 ]; then
+    for st in 3 2; do
+        build build-kbt-s$st "-DPG_KB_TRACE -DPG_STAGES=$st" "-DPG_KB_TRACE -DPG_STAGES=$st"
+    done
+    KBT_K=896 kbt pp4_k896_0 --variant pingpong
+    BIN=./build-kbt-s3/cli/pegemm KBT_K=896 kbt pp3_k896_0 --variant pingpong
+    BIN=./build-kbt-s3/cli/pegemm KBT_K=1152 kbt pp3_k1152_0 --variant pingpong
+    BIN=./build-kbt-s2/cli/pegemm KBT_K=640 kbt pp2_k640_0 --variant pingpong
+    BIN=./build-kbt-s2/cli/pegemm KBT_K=896 kbt pp2_k896_0 --variant pingpong
     [ $fails -eq 0 ]
     exit
 fi
