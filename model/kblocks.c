@@ -58,12 +58,16 @@ static double ring_factor(const pg_schedule *s)
  * landing-to-release round trip is on the ring's critical path.  At the
  * calibration's depth the fit's latencies already hold it, and on a deeper
  * ring (fewer waits than the calibration's) they hold more than the run
- * has, which this does not take out. */
-static double wake_after(const pg_schedule *s, double landed, double kblock_start)
+ * has, which this does not take out.  The cycles that apply to this loop's
+ * shape (0 where none do); wake_after gives them to a k-block that waited. */
+static double wake_cycles(const pg_schedule *s)
 {
-    if (!(s->kb_wake > 0) || !(s->kb_ring_stages > 0) || s->kb_stages >= s->kb_ring_stages)
-        return 0;
-    return landed >= kblock_start - 1e-9 ? s->kb_wake : 0;
+    return s->kb_wake > 0 && s->kb_ring_stages > 0 && s->kb_stages < s->kb_ring_stages ? s->kb_wake : 0;
+}
+
+static double wake_after(double wake, double landed, double kblock_start)
+{
+    return wake > 0 && landed >= kblock_start - 1e-9 ? wake : 0;
 }
 
 /* fifo= (M119): the landing of the load this SM issued before k-block j's:
@@ -121,6 +125,7 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
     const double *prev_land = k >= 1 ? E->kb_land + ((k - 1) % R) * n : NULL;
     double *land = E->kb_land + (k % R) * n;
     const double F = s->kb_queue, ncal = s->kb_inflight > 0 ? s->kb_inflight : st;
+    const double ring = ring_factor(s), wake = wake_cycles(s); /* the shape's, the same for every k-block */
     double issue = engine_start(E, s->kb_issue_node, k), end = start + c;
     b[0] = start;
     land[0] = start;
@@ -128,10 +133,10 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
         const int g = j - st; /* the k-block whose slot this one reuses */
         double rel = -INFINITY;
         if (g >= 0)
-            rel = b[g + 1] + wake_after(s, land[g + 1], b[g + 1]);
+            rel = b[g + 1] + wake_after(wake, land[g + 1], b[g + 1]);
         else if (prev && n + g >= 0) /* the previous tile's last slot is freed at its loop's end */
             rel = prev[n + g + 1] - (g == -1 ? prev_extra : 0) +
-                  (g < -1 ? wake_after(s, prev_land[n + g + 1], prev[n + g + 1]) : 0);
+                  (g < -1 ? wake_after(wake, prev_land[n + g + 1], prev[n + g + 1]) : 0);
         if (rel + handover > issue)
             issue = rel + handover;
         double lat = load;
@@ -149,7 +154,7 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
                 E->kb_run_count++;
             }
         }
-        lat *= ring_factor(s); /* beside queue=, which follows the count in flight, not the ring's depth */
+        lat *= ring; /* beside queue=, which follows the count in flight, not the ring's depth */
         double landed = issue + lat + tmaqueue_extra(E, k, start, issue + lat, hit);
         if (s->kb_fifo > 0) /* no sooner than fifo= after the load the SM issued before it */
             landed = fmax(landed, fifo_previous(land, j, prev_land, n) + s->kb_fifo);

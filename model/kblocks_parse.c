@@ -97,6 +97,9 @@ static int shift_key(const char *p, size_t len)
     return (int)d;
 }
 
+/* ring_stages= (line or override): 0 (not measured) or a whole ring depth */
+static int ring_stages_ok(double v) { return v == 0 || (v >= 2 && v <= 1024 && v == floor(v)); }
+
 /* An optional KEY=: 0 when absent, else its value, which must lie in
  * [0, max] (`range` says so in the message, `what` says what it is). */
 static int spec_optional(pg_schedule *s, const char *key, double max, const char *range, const char *what, double *out)
@@ -196,7 +199,7 @@ static int kb_optional(pg_schedule *s)
         return -1;
     if (s->kb_fixed_mode != 0 && s->kb_fixed_mode != 1)
         return FAIL(s->kb_line, "kblocks fixed_mode= must be 0 or 1");
-    if (s->kb_ring_stages != 0 && (s->kb_ring_stages < 2 || s->kb_ring_stages != floor(s->kb_ring_stages)))
+    if (!ring_stages_ok(s->kb_ring_stages))
         return FAIL(s->kb_line, "kblocks ring_stages= must be 0 or a whole number of stages in 2..1024 (got %g)",
                     s->kb_ring_stages);
     if (s->kb_boundaries != 0 && s->kb_boundaries != 1)
@@ -345,7 +348,7 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
     const int cycles = f == &s->kb_roundtrip || f == &s->kb_fixed || f == &s->kb_fifo || f == &s->kb_wake;
     const int shape = f == &s->kb_shift_count || f == &s->kb_shift_stages || f == &s->kb_ring_stages;
     const int flag = f == &s->kb_queue_mean || f == &s->kb_boundaries || f == &s->kb_fixed_mode;
-    if (f == &s->kb_ring_stages && v != 0 && (v < 2 || v > 1024 || v != floor(v)))
+    if (f == &s->kb_ring_stages && !ring_stages_ok(v))
         return pg_fail("'%s' must be 0 or a whole number of stages in 2..1024", param);
     if (!(v >= 0) || ((f == &s->kb_queue || f == &s->kb_ring) && v > 1) || (flag && v != 0 && v != 1) ||
         ((f == &s->kb_inflight || shape) && v > 1024) || (cycles && v > 1e6))
@@ -361,6 +364,22 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
     else if (f == &s->kb_compute)
         s->kb_tile_form = 0;
     return 0;
+}
+
+/* TOK is KEY=...: write KEY=VALUE, or TOK as it is where it is an
+ * expression of the options; *wrote set.  0 (nothing written) for another
+ * key. */
+static int write_number_key(FILE *f, const char *tok, const char *key, double value, int *wrote)
+{
+    const size_t n = strlen(key);
+    if (strncmp(tok, key, n) != 0 || tok[n] != '=')
+        return 0;
+    if (strchr(tok, '$'))
+        fputs(tok, f);
+    else
+        fprintf(f, "%s=%.9g", key, value);
+    *wrote = 1;
+    return 1;
 }
 
 /* the line as written (its $options stay), its fitted numbers replaced; a
@@ -380,6 +399,11 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
             continue; /* written below, from the fitted values */
         if (!first)
             fputc(' ', f);
+        if (write_number_key(f, tok, "ring", s->kb_ring, &wrote_ring) ||
+            write_number_key(f, tok, "wake", s->kb_wake, &wrote_wake) ||
+            write_number_key(f, tok, "roundtrip", s->kb_roundtrip, &wrote_roundtrip) ||
+            write_number_key(f, tok, "fifo", s->kb_fifo, &wrote_fifo))
+            continue;
         if (strncmp(tok, "compute=", 8) == 0 && s->kb_tile_form && count[0])
             fprintf(f, "compute=%.9g/(%s)", s->kb_compute * s->kb_count, count);
         else if (strncmp(tok, "compute=", 8) == 0)
@@ -388,14 +412,6 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
             fprintf(f, "calibrated_mean=%.9g", s->kb_calibrated_mean);
         else if (strncmp(tok, "queue=", 6) == 0 && !strchr(tok, '$'))
             fprintf(f, "queue=%.9g", s->kb_queue);
-        else if (strncmp(tok, "ring=", 5) == 0 && !strchr(tok, '$'))
-            fprintf(f, "ring=%.9g", s->kb_ring), wrote_ring = 1;
-        else if (strncmp(tok, "ring=", 5) == 0)
-            fputs(tok, f), wrote_ring = 1;
-        else if (strncmp(tok, "wake=", 5) == 0 && !strchr(tok, '$'))
-            fprintf(f, "wake=%.9g", s->kb_wake), wrote_wake = 1;
-        else if (strncmp(tok, "wake=", 5) == 0)
-            fputs(tok, f), wrote_wake = 1;
         else if (strncmp(tok, "ring_stages=", 12) == 0)
             continue; /* written below, from the fitted value */
         else if (strncmp(tok, "shift_count=", 12) == 0 || strncmp(tok, "shift_stages=", 13) == 0)
@@ -406,16 +422,8 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
             fprintf(f, "queue_mean=%.9g", s->kb_queue_mean), wrote_qmean = 1;
         else if (strncmp(tok, "inflight=", 9) == 0)
             fprintf(f, "inflight=%.9g", s->kb_inflight), wrote_inflight = 1;
-        else if (strncmp(tok, "roundtrip=", 10) == 0 && !strchr(tok, '$'))
-            fprintf(f, "roundtrip=%.9g", s->kb_roundtrip), wrote_roundtrip = 1;
-        else if (strncmp(tok, "roundtrip=", 10) == 0)
-            fputs(tok, f), wrote_roundtrip = 1;
         else if (strncmp(tok, "fixed=", 6) == 0)
             fprintf(f, "fixed=%.9g", s->kb_fixed), wrote_fixed = 1;
-        else if (strncmp(tok, "fifo=", 5) == 0 && !strchr(tok, '$'))
-            fprintf(f, "fifo=%.9g", s->kb_fifo), wrote_fifo = 1;
-        else if (strncmp(tok, "fifo=", 5) == 0)
-            fputs(tok, f), wrote_fifo = 1;
         else if (strncmp(tok, "fixed_mode=", 11) == 0)
             fprintf(f, "fixed_mode=%.9g", s->kb_fixed_mode), wrote_fmode = 1;
         else
