@@ -138,6 +138,8 @@ double tmaqueue_extra(const engine *E, int64_t k, double start, double landed, i
  * [start, end] runs longer for the previous tile's store window inside it;
  * 0 without the line or with it off. */
 double storewin_extra(const engine *E, int64_t k, double start, double end);
+/* load_gain= (M174): the cycles a load issued at `issue` gains in the window */
+double storewin_load_extra(const engine *E, int64_t k, double issue, double latency);
 /* `warmup` (warmup.c): how much the period of a run with tiles_per_unit
  * tiles per unit moves against the calibration's (0 without the line or at
  * the calibration's count), and that move applied to a prediction (its

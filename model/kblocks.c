@@ -155,6 +155,7 @@ static double run_loop(engine *E, int64_t k, double start, double c, double load
             }
         }
         lat *= ring; /* beside queue=, which follows the count in flight, not the ring's depth */
+        lat += storewin_load_extra(E, k, issue, lat); /* the other warpgroup's store window (storewin.c) */
         double landed = issue + lat + tmaqueue_extra(E, k, start, issue + lat, hit);
         if (s->kb_fifo > 0) /* no sooner than fifo= after the load the SM issued before it */
             landed = fmax(landed, fifo_previous(land, j, prev_land, n) + s->kb_fifo);

@@ -351,7 +351,7 @@ struct pg_schedule {
      * the previous tile's STEP (the other warpgroup's D store, the drain of
      * its shared-memory staging and the combined load after it). */
     int wn_line, wn_on, wn_fit, wn_after_node;
-    double wn_span, wn_gain;
+    double wn_span, wn_gain, wn_load_gain, wn_load_span; /* load_gain > 0: per load (M174) */
     char wn_spec[2][SCH_NAME]; /* PHASE, after= */
     /* `dramq LATENCY... qscale= bytes_per_s= cal_bytes_per_s= clock_cal= on=`
      * (model/dramq.c): the listed load latencies held in ns (from clock_cal)

@@ -65,8 +65,8 @@ static int collect_tiles(const pg_schedule *s, const pg_trace *t, const int64_t 
 
 int storewin_fit(pg_schedule *s, const pg_trace *t, const int64_t *row_of, int64_t ntiles)
 {
-    if (!s->wn_line || !s->wn_on || !s->wn_fit || s->kb_node < 0)
-        return 0;
+    if (!s->wn_line || !s->wn_on || !s->wn_fit || s->kb_node < 0 || s->wn_load_gain > 0)
+        return 0; /* per load (M174): the loop-level gain is not used */
     int rc = -1;
     const size_t m = (size_t)(ntiles > 0 ? ntiles : 1);
     tile_times *tt = malloc(sizeof *tt * m);

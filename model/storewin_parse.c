@@ -11,16 +11,16 @@
 
 #define WNFAIL(...) (pg_fail(__VA_ARGS__), pg_fail_context("%s:%d", s->origin, s->wn_line))
 /* each value a number or an expression of the options (on=max($x,1-$y)) */
-#define WN_USAGE "usage: storewin PHASE after=STEP span=CYCLES gain=G [fit=0|1] [on=0|1]"
-#define WN_RANGE "(0 < span < 1e6 cycles, 0 <= gain <= 4, fit and on 0|1)"
+#define WN_USAGE "usage: storewin PHASE after=STEP span=CYCLES gain=G [fit=0|1] [on=0|1] [load_gain=G [load_span=CYCLES]]"
+#define WN_RANGE "(0 < span, load_span < 1e6 cycles, 0 <= gain, load_gain <= 4, fit and on 0|1)"
 
-static const char *const k_keys[] = {"span", "gain", "fit", "on", NULL};
+static const char *const k_keys[] = {"span", "gain", "fit", "on", "load_gain", "load_span", NULL};
 
 static int key_ok(const char *key, double v)
 {
-    if (strcmp(key, "span") == 0)
+    if (strcmp(key, "span") == 0 || strcmp(key, "load_span") == 0)
         return v > 0 && v < 1e6;
-    if (strcmp(key, "gain") == 0)
+    if (strcmp(key, "gain") == 0 || strcmp(key, "load_gain") == 0)
         return v >= 0 && v <= 4;
     return v == 0 || v == 1;
 }
@@ -28,7 +28,11 @@ static int key_ok(const char *key, double v)
 /* the field of a number key (NULL for the switches fit= and on=) */
 static const double *key_value_of(const pg_schedule *s, const char *key)
 {
-    return strcmp(key, "span") == 0 ? &s->wn_span : strcmp(key, "gain") == 0 ? &s->wn_gain : NULL;
+    return strcmp(key, "span") == 0        ? &s->wn_span
+           : strcmp(key, "gain") == 0      ? &s->wn_gain
+           : strcmp(key, "load_gain") == 0 ? &s->wn_load_gain
+           : strcmp(key, "load_span") == 0 ? &s->wn_load_span
+                                           : NULL;
 }
 
 static void set_key(pg_schedule *s, const char *key, double v)
@@ -51,7 +55,7 @@ static double get_key(const pg_schedule *s, const char *key)
  * latencies */
 static sch_latline line_of(void)
 {
-    return (sch_latline){"storewin", k_keys, "span=, gain=, fit= or on=", WN_RANGE, key_ok, set_key, get_key, NULL,
+    return (sch_latline){"storewin", k_keys, "span=, gain=, fit=, on=, load_gain= or load_span=", WN_RANGE, key_ok, set_key, get_key, NULL,
                          NULL, 0};
 }
 
@@ -62,7 +66,7 @@ int sch_storewin_parse(pg_schedule *s, const char *const *tok, int ntok, const c
         return pg_fail("%s:%d: only one `storewin` line (first at line %d)", s->origin, line, s->wn_line);
     s->wn_line = line;
     s->wn_on = 1;
-    int seen[4] = {0}, after = 0;
+    int seen[6] = {0}, after = 0;
     for (int i = 2; i < ntok; i++) {
         if (strncmp(tok[i], "after=", 6) == 0) {
             if (strlen(tok[i] + 6) >= SCH_NAME)
@@ -73,7 +77,7 @@ int sch_storewin_parse(pg_schedule *s, const char *const *tok, int ntok, const c
         }
         const int k = sch_latline_key(k_keys, tok[i]);
         if (k < 0)
-            return WNFAIL("storewin: '%s': expected after=, span=, gain=, fit= or on=", tok[i]);
+            return WNFAIL("storewin: '%s': expected after=, span=, gain=, fit=, on=, load_gain= or load_span=", tok[i]);
         double v = NAN; /* a number or an expression of the options (on=1-$x, M159) */
         if (expr_eval(strchr(tok[i], '=') + 1, 0, &v) || !key_ok(k_keys[k], v))
             return WNFAIL("storewin: %s is not a number or an expression of the options, or out of range %s", tok[i],
@@ -111,12 +115,17 @@ int sch_storewin_override(pg_schedule *s, const char *stat, int relative, double
 }
 
 /* Written as the schedule has it, span= and gain= with their values now (the
- * fitted gain); the switches as written (an option's `$name` stays). */
+ * fitted gain); the switches as written (an option's `$name` stays); the
+ * load window's keys where an override set them. */
 int sch_storewin_write(FILE *f, const pg_schedule *s, char *text)
 {
     if (!s->wn_line)
         return 0;
-    sch_latline_write(f, text, k_keys, key_value_of, s);
+    const unsigned written = sch_latline_write(f, text, k_keys, key_value_of, s);
+    /* a load window set by an override (--variant storewin.load_gain=) is written too */
+    for (int k = 4; k <= 5; k++)
+        if (!(written & 1u << k) && *key_value_of(s, k_keys[k]) > 0)
+            fprintf(f, " %s=%.9g", k_keys[k], *key_value_of(s, k_keys[k]));
     fputc('\n', f);
     return 1;
 }
