@@ -121,7 +121,19 @@ int sch_storewin_write(FILE *f, const pg_schedule *s, char *text)
 {
     if (!s->wn_line)
         return 0;
-    const unsigned written = sch_latline_write(f, text, k_keys, key_value_of, s);
+    /* load_gain= as an expression of the options stays one (h100-pingpong's
+     * follows rowfirst_prefetch, which a later fit may read otherwise) */
+    const char *lg = strstr(text, "load_gain=");
+    char expr[SCH_NAME * 4] = "";
+    if (lg && strcspn(lg, " \t") < sizeof expr && memchr(lg, '$', strcspn(lg, " \t"))) {
+        snprintf(expr, sizeof expr, "%.*s", (int)strcspn(lg, " \t"), lg);
+        memset((char *)lg, ' ', strlen(expr)); /* taken out of the text; written after it */
+    }
+    unsigned written = sch_latline_write(f, text, k_keys, key_value_of, s);
+    if (expr[0]) {
+        fprintf(f, " %s", expr);
+        written |= 1u << 4;
+    }
     /* a load window set by an override (--variant storewin.load_gain=) is written too */
     for (int k = 4; k <= 5; k++)
         if (!(written & 1u << k) && *key_value_of(s, k_keys[k]) > 0)

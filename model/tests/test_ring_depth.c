@@ -3,10 +3,11 @@
  * delay and the 4-stage --epi-delay 2,400, predicted from the 4-stage
  * zero-delay run by `pegemm model validate`.  The built-in has a fifth of
  * each in-loop load's latency follow the ring's depth (ring=0.2, on since
- * M166 where the build does not prefetch A) and has both rings within 3%
- * (+1.8% / -0.9%); with `--variant kblocks.ring=0` (the model before) the
- * loads keep their calibrated latency at any depth and both are slow
- * (+3.9% / +6.4%).  At the calibration's depth the share does not act: the
+ * M166 where the build does not prefetch A): +3.4% / -1.3% at seed 1
+ * (+1.8% / -0.9% before M174's store window on the loads, which moved the
+ * 3-stage run out of 3%); with `--variant kblocks.ring=0` (the model before
+ * M166) the loads keep their calibrated latency at any depth and both are
+ * slow (+6.1% / +6.1%).  At the calibration's depth the share does not act: the
  * 4-stage run's prediction is the same to the cycle.  Pins are the
  * measured errors plus ~1.5 points of room for the Monte Carlo seed, not
  * the target.
@@ -58,9 +59,9 @@ static void test_ring_share(void **state)
 {
     (void)state;
     static const char *const no_ring[] = {"kblocks.ring=0"};
-    /* measured at seed 1: ring=0 +0.5 / +3.9 / +6.4%, the built-in +0.5 / +1.8 / -0.9% */
-    const double flat_lo[N_RUNS] = {0, -0.015, 0.025, 0.050}, flat_hi[N_RUNS] = {0, 0.020, 0.055, 0.080};
-    const double ring_lo[N_RUNS] = {0, -0.015, 0.003, -0.025}, ring_hi[N_RUNS] = {0, 0.020, 0.033, 0.007};
+    /* measured at seed 1: ring=0 -0.9 / +6.1 / +6.1%, the built-in -0.9 / +3.4 / -1.3% (M174) */
+    const double flat_lo[N_RUNS] = {0, -0.025, 0.045, 0.045}, flat_hi[N_RUNS] = {0, 0.010, 0.080, 0.080};
+    const double ring_lo[N_RUNS] = {0, -0.025, 0.020, -0.030}, ring_hi[N_RUNS] = {0, 0.010, 0.050, 0.005};
     for (uint64_t seed = 1; seed <= 2; seed++) {
         double pb[N_RUNS], eb[N_RUNS], pr[N_RUNS], er[N_RUNS];
         predict(no_ring, 1, seed, pb, eb);

@@ -67,7 +67,7 @@ static void bad_lines_are_refused(void **st)
     refused("storewin mainloop after=epilogue_store span=3000 gain=5\n", "gain=5 is not a number or an expression of the options, or out of range");
     refused("storewin mainloop after=epilogue_store span=3000 gain=0.2 fit=2\n", "fit=2 is not a number or an expression of the options, or out of range");
     refused("storewin mainloop after=epilogue_store span=3000 gain=0.2 width=1\n",
-            "'width=1': expected after=, span=, gain=, fit= or on=");
+            "'width=1': expected after=, span=, gain=, fit=, on=, load_gain= or load_span=");
     refused("storewin epilogue_regs after=epilogue_store span=3000 gain=0.2\n",
             "'epilogue_regs' is not the kblocks loop's phase");
     refused("storewin mainloop after=producer_issue span=3000 gain=0.2\n",
@@ -196,6 +196,35 @@ static void on_where_the_build_does_not_prefetch(void **st)
     pg_run_free(&run);
 }
 
+/* load_gain= / load_span= (M174): range-checked as the line's other keys;
+ * an expression of the options is written back as written, a value an
+ * override set is written where the line had none; load_span defaults to
+ * span. */
+static void the_load_window_keys(void **st)
+{
+    (void)st;
+    refused("storewin mainloop after=epilogue_store span=3000 gain=0.25 load_gain=5\n",
+            "load_gain=5 is not a number or an expression of the options, or out of range");
+    refused("storewin mainloop after=epilogue_store span=3000 gain=0.25 load_gain=0.5 load_span=0\n",
+            "load_span=0 is not a number or an expression of the options, or out of range");
+    pg_schedule *s = NULL, *t = NULL;
+    char *text = pingpong_with("storewin mainloop after=epilogue_store span=3000 gain=0.25 on=1 "
+                               "load_gain=0.5*(1-$storewin)\n");
+    assert_int_equal(pg_schedule_load_text(text, "sw.sched", &s), 0);
+    assert_true(s->wn_load_gain == 0.5 && s->wn_load_span == 0);
+    assert_int_equal(pg_schedule_set(s, "storewin.load_span=1800", 0), 0);
+    assert_int_not_equal(pg_schedule_set(s, "storewin.load_gain=-1", 0), 0);
+    char *buf = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(buf, " load_gain=0.5*(1-$storewin)"));
+    assert_non_null(strstr(buf, " load_span=1800"));
+    assert_int_equal(pg_schedule_load_text(buf, "again.sched", &t), 0);
+    assert_true(t->wn_load_gain == 0.5 && t->wn_load_span == 1800);
+    free(buf);
+    free(text);
+    pg_schedule_free(t);
+    pg_schedule_free(s);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -209,6 +238,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(the_fit_measures_the_gain),
         cmocka_unit_test(on_is_an_expression_of_the_options),
         cmocka_unit_test(on_where_the_build_does_not_prefetch),
+        cmocka_unit_test(the_load_window_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
