@@ -136,7 +136,8 @@ double kblocks_chain(const pg_schedule *s);
 double tmaqueue_extra(const engine *E, int64_t k, double start, double landed, int *hit);
 /* The `storewin` line (storewin.c): the cycles tile k's k-block loop
  * [start, end] runs longer for the previous tile's store window inside it;
- * 0 without the line or with it off. */
+ * 0 without the line, with it off or with its load_gain= on (the window
+ * then acts on each load: storewin_load_extra). */
 double storewin_extra(const engine *E, int64_t k, double start, double end);
 /* load_gain= (M174): the cycles a load issued at `issue` gains in the window */
 double storewin_load_extra(const engine *E, int64_t k, double issue, double latency);

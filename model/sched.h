@@ -345,13 +345,16 @@ struct pg_schedule {
     int tq_fit_state;
     double tq_fit_excess, tq_fit_reached;
     char tq_spec[3][SCH_NAME]; /* PHASE, after=, window= */
-    /* `storewin PHASE after=STEP span=S gain=G [fit=0|1] [on=0|1]`
-     * (model/storewin.c, docs/experiments.md M99): PHASE's k-block loop runs
-     * G cycles longer per cycle it overlaps the S cycles from the start of
-     * the previous tile's STEP (the other warpgroup's D store, the drain of
-     * its shared-memory staging and the combined load after it). */
+    /* `storewin PHASE after=STEP span=S gain=G [fit=0|1] [on=0|1]
+     * [load_gain=G' [load_span=S']]` (model/storewin.c, docs/experiments.md
+     * M99, M174): PHASE's k-block loop runs G cycles longer per cycle it
+     * overlaps the S cycles from the start of the previous tile's STEP (the
+     * other warpgroup's D store, the drain of its shared-memory staging and
+     * the combined load after it); with load_gain > 0 instead each in-loop
+     * load runs G' cycles longer per cycle of its flight inside S' (or S). */
     int wn_line, wn_on, wn_fit, wn_after_node;
-    double wn_span, wn_gain, wn_load_gain, wn_load_span; /* load_gain > 0: per load (M174) */
+    double wn_span, wn_gain; /* the loop-level window (M99) */
+    double wn_load_gain, wn_load_span; /* load_gain > 0: the window on each load instead (M174); span 0: span */
     char wn_spec[2][SCH_NAME]; /* PHASE, after= */
     /* `dramq LATENCY... qscale= bytes_per_s= cal_bytes_per_s= clock_cal= on=`
      * (model/dramq.c): the listed load latencies held in ns (from clock_cal)

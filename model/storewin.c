@@ -16,7 +16,7 @@
  *
  * load_gain=G' load_span=S' (M174): the window slows the loads, not the
  * loop's compute.  Each in-loop load runs G' cycles longer per cycle of its
- * flight (issue to landing) inside the S' cycles from that store's start,
+ * flight (from its issue for its latency, before `tmaqueue` and `fifo=`) inside the S' cycles from that store's start,
  * and the loop's end takes nothing more: a loop whose loads went out a tile
  * or more ahead (a short tile, K <= 512 on a 4-stage ring) does not wait
  * for them and runs its compute whatever the store beside it (the K = 256-

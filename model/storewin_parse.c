@@ -15,6 +15,7 @@
 #define WN_RANGE "(0 < span, load_span < 1e6 cycles, 0 <= gain, load_gain <= 4, fit and on 0|1)"
 
 static const char *const k_keys[] = {"span", "gain", "fit", "on", "load_gain", "load_span", NULL};
+enum { K_LOAD_GAIN = 4, K_LOAD_SPAN = 5 }; /* their places in k_keys */
 
 static int key_ok(const char *key, double v)
 {
@@ -47,8 +48,28 @@ static void set_key(pg_schedule *s, const char *key, double v)
 
 static double get_key(const pg_schedule *s, const char *key)
 {
+    if (strcmp(key, "load_span") == 0 && !(s->wn_load_span > 0))
+        return s->wn_span; /* unset: the line's span (a relative override starts there) */
     const double *v = key_value_of(s, key);
     return v ? *v : strcmp(key, "fit") == 0 ? s->wn_fit : s->wn_on;
+}
+
+/* Has an override (--set / --variant storewin.load_gain=) set load_gain? */
+static int load_gain_overridden(const pg_schedule *s)
+{
+    for (int i = 0; i < s->noverrides; i++)
+        if (strcmp(s->overrides[i].param, "storewin.load_gain") == 0)
+            return 1;
+    return 0;
+}
+
+/* key_value_of for the write-back: NULL (the token as written) for a
+ * load_gain no override set, so that an expression of the options stays one */
+static const double *write_value_of(const pg_schedule *s, const char *key)
+{
+    if (strcmp(key, "load_gain") == 0 && !load_gain_overridden(s))
+        return NULL;
+    return key_value_of(s, key);
 }
 
 /* the line's keys for the shared override (sched_latline.c); it names no
@@ -87,6 +108,8 @@ int sch_storewin_parse(pg_schedule *s, const char *const *tok, int ntok, const c
     }
     if (ntok < 2 || strchr(tok[1], '=') || !after || !seen[0] || !seen[1])
         return WNFAIL(WN_USAGE);
+    if (seen[K_LOAD_SPAN] && !seen[K_LOAD_GAIN])
+        return WNFAIL("storewin: load_span= without load_gain= does nothing (the window on each load, M174)");
     if (strlen(tok[1]) >= SCH_NAME)
         return WNFAIL("storewin: name too long");
     snprintf(s->wn_spec[0], SCH_NAME, "%s", tok[1]);
@@ -115,29 +138,24 @@ int sch_storewin_override(pg_schedule *s, const char *stat, int relative, double
 }
 
 /* Written as the schedule has it, span= and gain= with their values now (the
- * fitted gain); the switches as written (an option's `$name` stays); the
- * load window's keys where an override set them. */
+ * fitted gain); the switches as written (an option's `$name` stays);
+ * load_gain= as written unless an override set it (h100-pingpong's follows
+ * rowfirst_prefetch, which a later fit may read otherwise); the load
+ * window's keys an override set where the line had none, before any
+ * trailing comment. */
 int sch_storewin_write(FILE *f, const pg_schedule *s, char *text)
 {
     if (!s->wn_line)
         return 0;
-    /* load_gain= as an expression of the options stays one (h100-pingpong's
-     * follows rowfirst_prefetch, which a later fit may read otherwise) */
-    const char *lg = strstr(text, "load_gain=");
-    char expr[SCH_NAME * 4] = "";
-    if (lg && strcspn(lg, " \t") < sizeof expr && memchr(lg, '$', strcspn(lg, " \t"))) {
-        snprintf(expr, sizeof expr, "%.*s", (int)strcspn(lg, " \t"), lg);
-        memset((char *)lg, ' ', strlen(expr)); /* taken out of the text; written after it */
-    }
-    unsigned written = sch_latline_write(f, text, k_keys, key_value_of, s);
-    if (expr[0]) {
-        fprintf(f, " %s", expr);
-        written |= 1u << 4;
-    }
-    /* a load window set by an override (--variant storewin.load_gain=) is written too */
-    for (int k = 4; k <= 5; k++)
+    char *comment = strchr(text, '#');
+    if (comment)
+        *comment++ = '\0';
+    const unsigned written = sch_latline_write(f, text, k_keys, write_value_of, s);
+    for (int k = K_LOAD_GAIN; k <= K_LOAD_SPAN; k++)
         if (!(written & 1u << k) && *key_value_of(s, k_keys[k]) > 0)
             fprintf(f, " %s=%.9g", k_keys[k], *key_value_of(s, k_keys[k]));
+    if (comment)
+        fprintf(f, " #%s", comment);
     fputc('\n', f);
     return 1;
 }

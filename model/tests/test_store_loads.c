@@ -68,7 +68,7 @@ static void test_store_window_on_the_loads(void **state)
             assert_within("loop-level (load_gain=0)", i, el[i], loop_lo[i], loop_hi[i]);
             assert_within("built-in (load_gain=0.5)", i, eb[i], load_lo[i], load_hi[i]);
         }
-        /* the short tiles move by 2 points or more; K = 768 by under 1 */
+        /* K = 384 moves by 2 points or more, K = 512 by 1.5 (measured 3.8 and 2.5); K = 768 by under 1 */
         assert_true(el[K384] - eb[K384] > 0.02 && el[K512] - eb[K512] > 0.015);
         assert_true(fabs(el[EPI4200] - eb[EPI4200]) < 0.01);
     }

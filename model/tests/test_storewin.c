@@ -197,9 +197,10 @@ static void on_where_the_build_does_not_prefetch(void **st)
 }
 
 /* load_gain= / load_span= (M174): range-checked as the line's other keys;
- * an expression of the options is written back as written, a value an
- * override set is written where the line had none; load_span defaults to
- * span. */
+ * load_span alone is refused; an expression of the options is written back
+ * as written unless an override set load_gain (then its number), a value an
+ * override set is written where the line had none, before a trailing
+ * comment; a relative load_span starts from span when the line has none. */
 static void the_load_window_keys(void **st)
 {
     (void)st;
@@ -219,6 +220,23 @@ static void the_load_window_keys(void **st)
     assert_non_null(strstr(buf, " load_span=1800"));
     assert_int_equal(pg_schedule_load_text(buf, "again.sched", &t), 0);
     assert_true(t->wn_load_gain == 0.5 && t->wn_load_span == 1800);
+    free(buf);
+    free(text);
+    pg_schedule_free(t);
+    pg_schedule_free(s);
+    refused("storewin mainloop after=epilogue_store span=3000 gain=0.25 load_span=2000\n",
+            "load_span= without load_gain= does nothing");
+    /* an override of the expression is written as its number; a relative
+     * load_span from the line's span; both before the comment */
+    text = pingpong_with("storewin mainloop after=epilogue_store span=3000 gain=0.25 on=1 "
+                         "load_gain=0.5*(1-$storewin) # why\n");
+    assert_int_equal(pg_schedule_load_text(text, "sw.sched", &s), 0);
+    assert_int_equal(pg_schedule_set(s, "storewin.load_gain=0.3", 0), 0);
+    assert_int_equal(pg_schedule_set(s, "storewin.load_span=-500", 1), 0);
+    buf = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(buf, " load_gain=0.3 load_span=2500 # why\n"));
+    assert_int_equal(pg_schedule_load_text(buf, "again.sched", &t), 0);
+    assert_true(t->wn_load_gain == 0.3 && t->wn_load_span == 2500);
     free(buf);
     free(text);
     pg_schedule_free(t);
