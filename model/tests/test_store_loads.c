@@ -21,9 +21,7 @@
 
 #include <cmocka.h>
 
-#include "model.h"
-#include "pg_error.h"
-#include "validate.h"
+#include "period_pins.h"
 
 enum { CAL, K384, K512, EPI4200, N_RUNS };
 static const char *g_path[N_RUNS];
@@ -31,26 +29,7 @@ static const char *g_path[N_RUNS];
 /* each out-of-sample run's period error with the given variants */
 static void predict(const char *const *variant, int nvariant, uint64_t seed, double *err)
 {
-    pg_validate_opts v = {0};
-    v.variant = variant;
-    v.nvariant = nvariant;
-    const pg_model_opts o = {20000, seed, 0};
-    pg_validate_report r;
-    if (pg_model_validate_runs(g_path[CAL], &g_path[K384], N_RUNS - 1, &v, &o, &r))
-        fail_msg("%s", pg_last_error());
-    assert_int_equal(r.n, N_RUNS); /* the calibration's self-fit row first */
-    for (int i = 1; i < r.n; i++) {
-        assert_string_equal(r.rows[i].whatif.why_not, "");
-        err[i] = r.rows[i].period_predicted / r.rows[i].period_measured - 1;
-    }
-    pg_validate_report_free(&r);
-}
-
-static void assert_within(const char *what, int run, double err, double lo, double hi)
-{
-    if (!(err >= lo && err <= hi))
-        fail_msg("%s, run %d: period %+.1f%%, pinned to [%+.1f%%, %+.1f%%]", what, run, 100 * err, 100 * lo,
-                 100 * hi);
+    pg_test_period_errors(g_path[CAL], &g_path[K384], N_RUNS - 1, variant, nvariant, seed, err);
 }
 
 static void test_store_window_on_the_loads(void **state)
@@ -65,8 +44,8 @@ static void test_store_window_on_the_loads(void **state)
         predict(loop_level, 1, seed, el);
         predict(NULL, 0, seed, eb);
         for (int i = 1; i < N_RUNS; i++) {
-            assert_within("loop-level (load_gain=0)", i, el[i], loop_lo[i], loop_hi[i]);
-            assert_within("built-in (load_gain=0.5)", i, eb[i], load_lo[i], load_hi[i]);
+            pg_test_period_within("loop-level (load_gain=0)", i, el[i], loop_lo[i], loop_hi[i]);
+            pg_test_period_within("built-in (load_gain=0.5)", i, eb[i], load_lo[i], load_hi[i]);
         }
         /* K = 384 moves by 2 points or more, K = 512 by 1.5 (measured 3.8 and 2.5); K = 768 by under 1 */
         assert_true(el[K384] - eb[K384] > 0.02 && el[K512] - eb[K512] > 0.015);

@@ -1,0 +1,18 @@
+/* For the model tests that pin `pegemm model validate`'s period errors on
+ * committed probe runs (test_ring_depth.c, test_store_loads.c). */
+#ifndef PG_PERIOD_PINS_H
+#define PG_PERIOD_PINS_H
+
+#include <stdint.h>
+
+/* Fit on cal, predict the n runs (20,000 tiles, seed) with the variants, and
+ * set err[1..n] to each run's predicted period over its measured, less 1
+ * (err[0], the self-fit, is not set).  Fails the cmocka test if validate
+ * fails or a run is not predicted. */
+void pg_test_period_errors(const char *cal, const char *const *runs, int n, const char *const *variant,
+                           int nvariant, uint64_t seed, double *err);
+
+/* Fails the cmocka test unless lo <= err <= hi, naming what and the run. */
+void pg_test_period_within(const char *what, int run, double err, double lo, double hi);
+
+#endif
