@@ -16,11 +16,12 @@
  *
  * load_gain=G' load_span=S' (M174): the window slows the loads, not the
  * loop's compute.  Each in-loop load runs G' cycles longer per cycle of its
- * flight (from its issue for its latency, before `tmaqueue` and `fifo=`) inside the S' cycles from that store's start,
- * and the loop's end takes nothing more: a loop whose loads went out a tile
- * or more ahead (a short tile, K <= 512 on a 4-stage ring) does not wait
- * for them and runs its compute whatever the store beside it (the K = 256-
- * 512 self-fits measure the loop-level gain at 0).  M157's clocks: a load
+ * flight (from its issue for its latency, before `tmaqueue` and `fifo=`)
+ * inside the S' cycles from that store's start, and the loop's end takes
+ * nothing more: a loop whose loads went out a tile or more ahead (a short
+ * tile, K <= 512 on a 4-stage ring) does not wait for them and runs its
+ * compute whatever the store beside it (the K = 256-512 self-fits measure
+ * the loop-level gain at 0).  M157's clocks: a load
  * issued 0-1,500 cycles after a store's start runs 1.29-1.60x one issued
  * 3,500 or more after, at zero delay; the window ends 1,500-2,500 after
  * the start.  load_span= defaults to span=. */
@@ -42,5 +43,6 @@ double storewin_load_extra(const engine *E, int64_t k, double issue, double late
     if (!s->wn_line || !s->wn_on || k < 1 || !(s->wn_load_gain > 0))
         return 0;
     const double open = engine_start(E, s->wn_after_node, k - 1);
-    return s->wn_load_gain * contend_overlap(issue, issue + latency, open, open + (s->wn_load_span > 0 ? s->wn_load_span : s->wn_span));
+    const double span = s->wn_load_span > 0 ? s->wn_load_span : s->wn_span; /* unset: the line's span */
+    return s->wn_load_gain * contend_overlap(issue, issue + latency, open, open + span);
 }

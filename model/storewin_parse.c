@@ -76,8 +76,8 @@ static const double *write_value_of(const pg_schedule *s, const char *key)
  * latencies */
 static sch_latline line_of(void)
 {
-    return (sch_latline){"storewin", k_keys, "span=, gain=, fit=, on=, load_gain= or load_span=", WN_RANGE, key_ok, set_key, get_key, NULL,
-                         NULL, 0};
+    return (sch_latline){"storewin", k_keys, "span=, gain=, fit=, on=, load_gain= or load_span=",
+                         WN_RANGE, key_ok, set_key, get_key, NULL, NULL, 0};
 }
 
 int sch_storewin_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line)
