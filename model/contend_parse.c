@@ -286,27 +286,86 @@ int sch_contend_override(pg_schedule *s, const char *stat, int relative, double 
     return 0;
 }
 
+/* Has an override set KEY of line C (contend.KEY addresses the first line,
+ * contend.PHASE.KEY the line that slows PHASE)? */
+static int key_overridden(const pg_schedule *s, const sch_contend *c, const char *key)
+{
+    char param[SCH_NAME + 32];
+    snprintf(param, sizeof param, "contend.%s.%s", c->spec[0], key);
+    if (sch_overridden(s, param))
+        return 1;
+    snprintf(param, sizeof param, "contend.%s", key);
+    return c == &s->ct[0] && sch_overridden(s, param);
+}
+
+enum { K_SLOWDOWN, K_OVERLAP, K_WINDOW, K_COMPUTE, K_FIT, K_KEEP, K_SOLVE, K_NKEYS };
+static const char *const k_written[K_NKEYS + 1] = {"slowdown", "overlap", "window", "compute",
+                                                   "fit",      "keep",    "solve",  NULL};
+
+/* KEY=VALUE as line C has it now */
+static void write_key(FILE *f, const sch_contend *c, int k)
+{
+    if (k == K_FIT)
+        fprintf(f, "fit=%s", c->fit_overlap_only ? "overlap" : "both");
+    else if (k == K_KEEP)
+        fprintf(f, "keep=%s", c->keep == SCH_KEEP_BUSY ? "busy" : c->keep ? "1" : "0");
+    else if (k == K_SOLVE)
+        fprintf(f, "solve=%s", c->solve_tile ? "tile" : "window");
+    else
+        fprintf(f, "%s=%.9g", k_written[k],
+                k == K_SLOWDOWN ? c->slowdown : k == K_OVERLAP ? c->overlap : k == K_WINDOW ? c->window : c->compute);
+}
+
+/* Does line C differ from the parser's default in key K (to be written
+ * where the line had none: the fitted overlap, an override's key)? */
+static int key_set(const sch_contend *c, int k)
+{
+    return k == K_OVERLAP ? c->overlap > 0 : k == K_WINDOW ? c->window != 16 : k == K_COMPUTE ? c->compute > 0
+           : k == K_FIT   ? c->fit_overlap_only
+           : k == K_KEEP  ? c->keep != 0
+           : k == K_SOLVE ? c->solve_tile
+                          : 1;
+}
+
+/* The line as written, slowdown= and overlap= with their values now (the
+ * fitted ones); window=, compute=, keep= and solve= as written where they
+ * are expressions of the options and no override set them, so that they
+ * follow the options a later fit or run sets (h100-pingpong's compute=
+ * follows $kblocks, its solve= $rowfirst_prefetch: written as numbers, a
+ * fitted schedule predicted K = 256 1.2 points longer than the built-in),
+ * else their values; keys the line had not, where set, before any
+ * trailing comment. */
 int sch_contend_write(FILE *f, const pg_schedule *s, char *text)
 {
     char phase[SCH_NAME + 1] = "";
     if (sscanf(text, "%*s %48s", phase) != 1)
         return 0;
-    for (int i = 0; i < s->nct; i++) {
-        const sch_contend *c = &s->ct[i];
-        if (strcmp(c->spec[0], phase) != 0)
-            continue;
-        fprintf(f, "contend %s by=%s%s slowdown=%.9g overlap=%.9g window=%.9g", c->spec[0], c->spec[1],
-                c->previous ? " tile=previous" : "", c->slowdown, c->overlap, c->window);
-        if (c->compute > 0)
-            fprintf(f, " compute=%.9g", c->compute);
-        if (c->fit_overlap_only)
-            fputs(" fit=overlap", f);
-        if (c->keep)
-            fputs(c->keep == SCH_KEEP_BUSY ? " keep=busy" : " keep=1", f);
-        if (c->solve_tile)
-            fputs(" solve=tile", f);
-        fputc('\n', f);
-        return 1;
+    const sch_contend *c = NULL;
+    for (int i = 0; i < s->nct && !c; i++)
+        if (strcmp(s->ct[i].spec[0], phase) == 0)
+            c = &s->ct[i];
+    if (!c)
+        return 0; /* PHASE written through an option: the line stays as written */
+    char *comment = strchr(text, '#');
+    if (comment)
+        *comment++ = '\0';
+    unsigned written = 0;
+    for (char *save = NULL, *t = strtok_r(text, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        const int k = sch_latline_key(k_written, t);
+        if (t != text)
+            fputc(' ', f);
+        if (k < 0 || (k > K_OVERLAP && strchr(t, '$') && !key_overridden(s, c, k_written[k])))
+            fputs(t, f);
+        else
+            write_key(f, c, k);
+        if (k >= 0)
+            written |= 1u << k;
     }
-    return 0; /* PHASE written through an option: the line stays as written */
+    for (int k = 0; k < K_NKEYS; k++)
+        if (!(written & 1u << k) && key_set(c, k))
+            fputc(' ', f), write_key(f, c, k);
+    if (comment)
+        fprintf(f, " #%s", comment);
+    fputc('\n', f);
+    return 1;
 }

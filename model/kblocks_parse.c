@@ -367,14 +367,16 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
 }
 
 /* TOK is KEY=...: write KEY=VALUE, or TOK as it is where it is an
- * expression of the options; *wrote set.  0 (nothing written) for another
- * key. */
-static int write_number_key(FILE *f, const char *tok, const char *key, double value, int *wrote)
+ * expression of the options no override (kblocks.KEY) set; *wrote set.  0
+ * (nothing written) for another key. */
+static int write_number_key(FILE *f, const pg_schedule *s, const char *tok, const char *key, double value, int *wrote)
 {
     const size_t n = strlen(key);
     if (strncmp(tok, key, n) != 0 || tok[n] != '=')
         return 0;
-    if (strchr(tok, '$'))
+    char param[64];
+    snprintf(param, sizeof param, "kblocks.%s", key);
+    if (strchr(tok, '$') && !sch_overridden(s, param))
         fputs(tok, f);
     else
         fprintf(f, "%s=%.9g", key, value);
@@ -395,14 +397,17 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
     int first = 1, wrote_inflight = 0, wrote_roundtrip = 0, wrote_fixed = 0, wrote_qmean = 0, wrote_bound = 0,
         wrote_fmode = 0, wrote_fifo = 0, wrote_ring = 0, wrote_wake = 0;
     for (char *tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), first = 0) {
-        if (shift_key(tok, strlen(tok)))
+        if (shift_key(tok, strlen(tok)) || strncmp(tok, "ring_stages=", 12) == 0 ||
+            strncmp(tok, "shift_count=", 12) == 0 || strncmp(tok, "shift_stages=", 13) == 0)
             continue; /* written below, from the fitted values */
         if (!first)
             fputc(' ', f);
-        if (write_number_key(f, tok, "ring", s->kb_ring, &wrote_ring) ||
-            write_number_key(f, tok, "wake", s->kb_wake, &wrote_wake) ||
-            write_number_key(f, tok, "roundtrip", s->kb_roundtrip, &wrote_roundtrip) ||
-            write_number_key(f, tok, "fifo", s->kb_fifo, &wrote_fifo))
+        int wrote_queue = 0;
+        if (write_number_key(f, s, tok, "ring", s->kb_ring, &wrote_ring) ||
+            write_number_key(f, s, tok, "wake", s->kb_wake, &wrote_wake) ||
+            write_number_key(f, s, tok, "roundtrip", s->kb_roundtrip, &wrote_roundtrip) ||
+            write_number_key(f, s, tok, "fifo", s->kb_fifo, &wrote_fifo) ||
+            write_number_key(f, s, tok, "queue", s->kb_queue, &wrote_queue))
             continue;
         if (strncmp(tok, "compute=", 8) == 0 && s->kb_tile_form && count[0])
             fprintf(f, "compute=%.9g/(%s)", s->kb_compute * s->kb_count, count);
@@ -410,12 +415,6 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
             fprintf(f, "compute=%.9g", s->kb_compute);
         else if (strncmp(tok, "calibrated_mean=", 16) == 0)
             fprintf(f, "calibrated_mean=%.9g", s->kb_calibrated_mean);
-        else if (strncmp(tok, "queue=", 6) == 0 && !strchr(tok, '$'))
-            fprintf(f, "queue=%.9g", s->kb_queue);
-        else if (strncmp(tok, "ring_stages=", 12) == 0)
-            continue; /* written below, from the fitted value */
-        else if (strncmp(tok, "shift_count=", 12) == 0 || strncmp(tok, "shift_stages=", 13) == 0)
-            continue; /* written below */
         else if (strncmp(tok, "boundaries=", 11) == 0)
             fprintf(f, "boundaries=%.9g", s->kb_boundaries), wrote_bound = 1;
         else if (strncmp(tok, "queue_mean=", 11) == 0)

@@ -269,6 +269,14 @@ int sch_apply_override(pg_schedule *s, const sch_override *o)
     return 0;
 }
 
+int sch_overridden(const pg_schedule *s, const char *param)
+{
+    for (int i = 0; i < s->noverrides; i++)
+        if (!s->overrides[i].has_dist && strcmp(s->overrides[i].param, param) == 0)
+            return 1;
+    return 0;
+}
+
 int sch_set_dist(pg_schedule *s, const sch_dist *d)
 {
     sch_override o;

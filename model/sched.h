@@ -535,6 +535,11 @@ int sch_table_column(const pg_schedule *s, int dist, int instance);
 int sch_set_dist(pg_schedule *s, const sch_dist *d);
 /* Apply one override to the compiled distributions/machine. */
 int sch_apply_override(pg_schedule *s, const sch_override *o);
+/* Has a --set / --delta / --variant (or the fit) set PARAM, e.g.
+ * "storewin.load_gain"?  A line's write-back keeps a key's expression of the
+ * options as written where none did, so that it follows the options a
+ * later fit or run sets (h100-pingpong's $kblocks, $rowfirst_prefetch). */
+int sch_overridden(const pg_schedule *s, const char *param);
 
 /* For a schedule with a `bandwidth` line, a clone whose phase mean is at the
  * bandwidth equilibrium (predict.c); a plain clone otherwise. */

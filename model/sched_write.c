@@ -158,8 +158,18 @@ static void write_dist(FILE *f, const pg_schedule *s, int di)
 int pg_schedule_write(const pg_schedule *s, FILE *f, const char *comment)
 {
     const char *p = s->text;
-    if (comment)
+    if (comment) {
         fprintf(f, "# %s\n", comment);
+        /* the schedule's own first line, where it says the same of an
+         * earlier fit (a fitted schedule fitted again): what it says no
+         * longer holds (the words before " from " alike) */
+        const char *from = strstr(comment, " from ");
+        const size_t n = from ? (size_t)(from - comment) : strlen(comment);
+        if (p[0] == '#' && p[1] == ' ' && strncmp(p + 2, comment, n) == 0) {
+            const char *e = strchr(p, '\n');
+            p = e ? e + 1 : p + strlen(p);
+        }
+    }
     while (*p) {
         const char *e = strchr(p, '\n');
         size_t len = e ? (size_t)(e - p) : strlen(p);

@@ -54,20 +54,11 @@ static double get_key(const pg_schedule *s, const char *key)
     return v ? *v : strcmp(key, "fit") == 0 ? s->wn_fit : s->wn_on;
 }
 
-/* Has an override (--set / --variant storewin.load_gain=) set load_gain? */
-static int load_gain_overridden(const pg_schedule *s)
-{
-    for (int i = 0; i < s->noverrides; i++)
-        if (strcmp(s->overrides[i].param, "storewin.load_gain") == 0)
-            return 1;
-    return 0;
-}
-
 /* key_value_of for the write-back: NULL (the token as written) for a
  * load_gain no override set, so that an expression of the options stays one */
 static const double *write_value_of(const pg_schedule *s, const char *key)
 {
-    if (strcmp(key, "load_gain") == 0 && !load_gain_overridden(s))
+    if (strcmp(key, "load_gain") == 0 && !sch_overridden(s, "storewin.load_gain"))
         return NULL;
     return key_value_of(s, key);
 }

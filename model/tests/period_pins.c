@@ -14,7 +14,14 @@
 void pg_test_period_errors(const char *cal, const char *const *runs, int n, const char *const *variant,
                            int nvariant, uint64_t seed, double *err)
 {
+    pg_test_period_errors_of(NULL, cal, runs, n, variant, nvariant, seed, err);
+}
+
+void pg_test_period_errors_of(const char *schedule, const char *cal, const char *const *runs, int n,
+                              const char *const *variant, int nvariant, uint64_t seed, double *err)
+{
     pg_validate_opts v = {0};
+    v.schedule = schedule;
     v.variant = variant;
     v.nvariant = nvariant;
     const pg_model_opts o = {20000, seed, 0};

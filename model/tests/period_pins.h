@@ -11,6 +11,9 @@
  * fails or a run is not predicted. */
 void pg_test_period_errors(const char *cal, const char *const *runs, int n, const char *const *variant,
                            int nvariant, uint64_t seed, double *err);
+/* ... with `schedule` (a built-in name or a .sched file; NULL: the run's own) */
+void pg_test_period_errors_of(const char *schedule, const char *cal, const char *const *runs, int n,
+                              const char *const *variant, int nvariant, uint64_t seed, double *err);
 
 /* Fails the cmocka test unless lo <= err <= hi, naming what and the run. */
 void pg_test_period_within(const char *what, int run, double err, double lo, double hi);

@@ -286,10 +286,19 @@ static void test_ring(void **state)
     assert_int_equal(pg_schedule_set(s, "kblocks.ring_stages=4", 0), 0);
     assert_int_equal(pg_schedule_set(s, "stages=3", 0), 0); /* survives a recompile */
     assert_true(fabs(s->kb_ring - 0.3) < 1e-12 && s->kb_ring_stages == 4 && s->kb_stages == 3);
+    /* an expression an override set is written as the number (the override
+     * kept), one no override set as it is (it follows its option) */
     char *buf = pg_test_schedule_text(s, NULL);
-    assert_non_null(strstr(buf, "ring=0.2*(1-$rowfirst_prefetch)")); /* an expression is written as it is */
+    assert_non_null(strstr(buf, " ring=0.3 "));
     assert_non_null(strstr(buf, " ring_stages=4"));
+    assert_non_null(strstr(buf, " queue=0.6*$rowfirst_prefetch "));
     free(buf);
+    pg_schedule *t = NULL;
+    assert_int_equal(pg_schedule_load("h100-pingpong", &t), 0);
+    buf = pg_test_schedule_text(t, NULL);
+    assert_non_null(strstr(buf, " ring=0.2*(1-$rowfirst_prefetch)"));
+    free(buf);
+    pg_schedule_free(t);
     assert_int_not_equal(pg_schedule_set(s, "kblocks.ring=1.5", 0), 0);
     assert_non_null(strstr(pg_last_error(), "kblocks.ring"));
     pg_schedule_free(s);
