@@ -1,11 +1,13 @@
 /* A schedule `pegemm model fit -o` writes is the fit: validate with it
- * predicts every run as with the built-in it was fitted from (M175).  The
+ * predicts a build without a prefetch as the built-in it was fitted from
+ * does (M175; a prefetch build refits the calibration from the written
+ * figures and differs by under 2 cycles).  The
  * write-back had turned h100-pingpong's expressions of the options into
  * the calibration's numbers (its epilogue line's compute= of $kblocks, its
  * solve= of $rowfirst_prefetch), so that the written schedule predicted
  * another K 1.2 points longer than the built-in did (set 78, K = 256:
- * +1.1% against -0.1%).  And it settles: the written schedule fitted again
- * and written is the same text, its "fitted by" line not doubled.
+ * +1.1% against -0.1%).  And it settles: the written schedule's second and
+ * third refits write the same text, its "fitted by" line not doubled.
  * argv: traces/probes/h200_s81/pingpong_ml_00000.h5, then its
  * pingpong_k384_epi_02000 and pingpong_k512_epi_04500. */
 #include <math.h>
