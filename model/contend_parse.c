@@ -260,6 +260,8 @@ int sch_contend_override(pg_schedule *s, const char *stat, int relative, double 
         const double v = relative ? c->keep + value : value;
         if (v != SCH_KEEP_NONE && v != SCH_KEEP_ALL && v != SCH_KEEP_BUSY)
             return pg_fail("'%s': keep must be 0, 1 or 2 (busy)", param);
+        if (v == SCH_KEEP_BUSY && c->solve_tile) /* as the line's parse refuses it */
+            return pg_fail("'%s': keep=busy on a solve=tile line (solve=tile needs keep=0 or 1)", param);
         c->keep = (int)v;
         return 0;
     }
@@ -286,55 +288,93 @@ int sch_contend_override(pg_schedule *s, const char *stat, int relative, double 
     return 0;
 }
 
-/* Has an override set KEY of line C (contend.KEY addresses the first line,
- * contend.PHASE.KEY the line that slows PHASE)? */
-static int key_overridden(const pg_schedule *s, const sch_contend *c, const char *key)
+/* The override parameter that sets KEY of line C: contend.PHASE.KEY, or
+ * contend.KEY where that one addresses it (the first line, and the fit's
+ * name for a schedule of one line) */
+static void key_param(const pg_schedule *s, const sch_contend *c, const char *key, char *param, size_t n)
 {
-    char param[SCH_NAME + 32];
-    snprintf(param, sizeof param, "contend.%s.%s", c->spec[0], key);
-    if (sch_overridden(s, param))
-        return 1;
-    snprintf(param, sizeof param, "contend.%s", key);
-    return c == &s->ct[0] && sch_overridden(s, param);
+    snprintf(param, n, "contend.%s.%s", c->spec[0], key);
+    if (c == &s->ct[0] && !sch_overridden(s, param, NULL)) {
+        char first[SCH_NAME + 32];
+        snprintf(first, sizeof first, "contend.%s", key);
+        if (sch_overridden(s, first, NULL))
+            snprintf(param, n, "%s", first);
+    }
 }
 
 enum { K_SLOWDOWN, K_OVERLAP, K_WINDOW, K_COMPUTE, K_FIT, K_KEEP, K_SOLVE, K_NKEYS };
 static const char *const k_written[K_NKEYS + 1] = {"slowdown", "overlap", "window", "compute",
                                                    "fit",      "keep",    "solve",  NULL};
 
-/* KEY=VALUE as line C has it now */
-static void write_key(FILE *f, const sch_contend *c, int k)
+static double number_of(const sch_contend *c, int k)
+{
+    switch (k) {
+    case K_SLOWDOWN:
+        return c->slowdown;
+    case K_OVERLAP:
+        return c->overlap;
+    case K_WINDOW:
+        return c->window;
+    default:
+        return c->compute;
+    }
+}
+
+/* fit=, keep= and solve= by name, as line C has them now */
+static void write_word(FILE *f, const sch_contend *c, int k)
 {
     if (k == K_FIT)
         fprintf(f, "fit=%s", c->fit_overlap_only ? "overlap" : "both");
     else if (k == K_KEEP)
         fprintf(f, "keep=%s", c->keep == SCH_KEEP_BUSY ? "busy" : c->keep ? "1" : "0");
-    else if (k == K_SOLVE)
-        fprintf(f, "solve=%s", c->solve_tile ? "tile" : "window");
     else
-        fprintf(f, "%s=%.9g", k_written[k],
-                k == K_SLOWDOWN ? c->slowdown : k == K_OVERLAP ? c->overlap : k == K_WINDOW ? c->window : c->compute);
+        fprintf(f, "solve=%s", c->solve_tile ? "tile" : "window");
+}
+
+/* Token TOK of key K written back (an expression of the options no
+ * override set stays one: sch_write_key) */
+static void write_token(FILE *f, const pg_schedule *s, const sch_contend *c, int k, const char *tok)
+{
+    char param[SCH_NAME + 32];
+    key_param(s, c, k_written[k], param, sizeof param);
+    if (k < K_FIT)
+        sch_write_key(f, s, param, tok, number_of(c, k));
+    else if (strchr(tok, '$') && !sch_overridden(s, param, NULL))
+        fputs(tok, f);
+    else
+        write_word(f, c, k);
 }
 
 /* Does line C differ from the parser's default in key K (to be written
  * where the line had none: the fitted overlap, an override's key)? */
 static int key_set(const sch_contend *c, int k)
 {
-    return k == K_OVERLAP ? c->overlap > 0 : k == K_WINDOW ? c->window != 16 : k == K_COMPUTE ? c->compute > 0
-           : k == K_FIT   ? c->fit_overlap_only
-           : k == K_KEEP  ? c->keep != 0
-           : k == K_SOLVE ? c->solve_tile
-                          : 1;
+    switch (k) {
+    case K_OVERLAP:
+        return c->overlap > 0;
+    case K_WINDOW:
+        return c->window != 16;
+    case K_COMPUTE:
+        return c->compute > 0;
+    case K_FIT:
+        return c->fit_overlap_only;
+    case K_KEEP:
+        return c->keep != 0;
+    case K_SOLVE:
+        return c->solve_tile;
+    default:
+        return 1;
+    }
 }
 
-/* The line as written, slowdown= and overlap= with their values now (the
- * fitted ones); window=, compute=, keep= and solve= as written where they
- * are expressions of the options and no override set them, so that they
- * follow the options a later fit or run sets (h100-pingpong's compute=
- * follows $kblocks, its solve= $rowfirst_prefetch: written as numbers, a
- * fitted schedule predicted K = 256 1.2 points longer than the built-in),
- * else their values; keys the line had not, where set, before any
- * trailing comment. */
+/* The line as written, each key as write_token writes it: the fit's
+ * slowdown= and overlap= (set as overrides) and any override's key as
+ * their values, an expression of the options nothing set as written, so
+ * that it follows the options a later fit or run sets (h100-pingpong's
+ * compute= follows $kblocks, its solve= $rowfirst_prefetch: written as
+ * numbers, a fitted schedule predicted K = 256 1.2 points longer than the
+ * built-in, M175); keys the line had not, where set, before any trailing
+ * comment. */
 int sch_contend_write(FILE *f, const pg_schedule *s, char *text)
 {
     char phase[SCH_NAME + 1] = "";
@@ -354,16 +394,21 @@ int sch_contend_write(FILE *f, const pg_schedule *s, char *text)
         const int k = sch_latline_key(k_written, t);
         if (t != text)
             fputc(' ', f);
-        if (k < 0 || (k > K_OVERLAP && strchr(t, '$') && !key_overridden(s, c, k_written[k])))
+        if (k < 0) {
             fputs(t, f);
-        else
-            write_key(f, c, k);
-        if (k >= 0)
-            written |= 1u << k;
+            continue;
+        }
+        write_token(f, s, c, k, t);
+        written |= 1u << k;
     }
     for (int k = 0; k < K_NKEYS; k++)
-        if (!(written & 1u << k) && key_set(c, k))
-            fputc(' ', f), write_key(f, c, k);
+        if (!(written & 1u << k) && key_set(c, k)) {
+            fputc(' ', f);
+            if (k < K_FIT)
+                fprintf(f, "%s=%.9g", k_written[k], number_of(c, k));
+            else
+                write_word(f, c, k);
+        }
     if (comment)
         fprintf(f, " #%s", comment);
     fputc('\n', f);

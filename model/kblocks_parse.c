@@ -366,9 +366,8 @@ int sch_kblocks_override(pg_schedule *s, const char *stat, int relative, double 
     return 0;
 }
 
-/* TOK is KEY=...: write KEY=VALUE, or TOK as it is where it is an
- * expression of the options no override (kblocks.KEY) set; *wrote set.  0
- * (nothing written) for another key. */
+/* TOK is KEY=...: written as sch_write_key writes it (override
+ * kblocks.KEY); *wrote set.  0 (nothing written) for another key. */
 static int write_number_key(FILE *f, const pg_schedule *s, const char *tok, const char *key, double value, int *wrote)
 {
     const size_t n = strlen(key);
@@ -376,25 +375,27 @@ static int write_number_key(FILE *f, const pg_schedule *s, const char *tok, cons
         return 0;
     char param[64];
     snprintf(param, sizeof param, "kblocks.%s", key);
-    if (strchr(tok, '$') && !sch_overridden(s, param))
-        fputs(tok, f);
-    else
-        fprintf(f, "%s=%.9g", key, value);
+    sch_write_key(f, s, param, tok, value);
     *wrote = 1;
     return 1;
 }
 
 /* the line as written (its $options stay), its fitted numbers replaced; a
- * compute set as the tile's (kb_tile_form) is written as TILE/(COUNT) */
+ * compute set as the tile's (kb_tile_form) is written as TILE/(COUNT);
+ * keys an override or the fit set where the line had none, then any
+ * trailing comment */
 int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
 {
     if (s->kb_node < 0)
         return 0;
+    char *comment = strchr(text, '#'); /* kept for the end: a key named in it is not the line's */
+    if (comment)
+        *comment++ = '\0';
     char count[128];
     if (!spec_value(text, "count", count, sizeof count)) /* as written: before strtok_r cuts it */
         count[0] = '\0';
     char *save = NULL;
-    int first = 1, wrote_inflight = 0, wrote_roundtrip = 0, wrote_fixed = 0, wrote_qmean = 0, wrote_bound = 0,
+    int first = 1, wrote_queue = 0, wrote_inflight = 0, wrote_roundtrip = 0, wrote_fixed = 0, wrote_qmean = 0, wrote_bound = 0,
         wrote_fmode = 0, wrote_fifo = 0, wrote_ring = 0, wrote_wake = 0;
     for (char *tok = strtok_r(text, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save), first = 0) {
         if (shift_key(tok, strlen(tok)) || strncmp(tok, "ring_stages=", 12) == 0 ||
@@ -402,7 +403,6 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
             continue; /* written below, from the fitted values */
         if (!first)
             fputc(' ', f);
-        int wrote_queue = 0;
         if (write_number_key(f, s, tok, "ring", s->kb_ring, &wrote_ring) ||
             write_number_key(f, s, tok, "wake", s->kb_wake, &wrote_wake) ||
             write_number_key(f, s, tok, "roundtrip", s->kb_roundtrip, &wrote_roundtrip) ||
@@ -455,6 +455,10 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
         fprintf(f, " fifo=%.9g", s->kb_fifo);
     if (!wrote_fmode && s->kb_fixed_mode > 0)
         fprintf(f, " fixed_mode=%.9g", s->kb_fixed_mode);
+    if (!wrote_queue && s->kb_queue > 0)
+        fprintf(f, " queue=%.9g", s->kb_queue);
+    if (comment)
+        fprintf(f, " #%s", comment);
     fputc('\n', f);
     return 1;
 }

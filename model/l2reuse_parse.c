@@ -99,7 +99,7 @@ int sch_l2reuse_write(FILE *f, const pg_schedule *s, char *text)
 {
     if (!s->l2_line)
         return 0;
-    if (!(sch_latline_write(f, text, k_keys, key_value_of, s) & 1u << 3)) /* cal_bytes */
+    if (!(sch_latline_write(f, text, "l2reuse", k_keys, key_value_of, s) & 1u << 3)) /* cal_bytes */
         fprintf(f, " cal_bytes=%.9g", s->l2_cal_bytes);
     fputc('\n', f);
     return 1;

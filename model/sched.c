@@ -269,12 +269,36 @@ int sch_apply_override(pg_schedule *s, const sch_override *o)
     return 0;
 }
 
-int sch_overridden(const pg_schedule *s, const char *param)
+int sch_overridden(const pg_schedule *s, const char *param, double *delta)
 {
-    for (int i = 0; i < s->noverrides; i++)
-        if (!s->overrides[i].has_dist && strcmp(s->overrides[i].param, param) == 0)
-            return 1;
-    return 0;
+    int how = 0;
+    double sum = 0;
+    for (int i = 0; i < s->noverrides; i++) {
+        const sch_override *o = &s->overrides[i];
+        if (o->has_dist || strcmp(o->param, param) != 0)
+            continue;
+        if (!o->relative)
+            how = 1;
+        else if (how != 1)
+            how = 2, sum += o->value;
+    }
+    if (delta)
+        *delta = sum;
+    return how;
+}
+
+void sch_write_key(FILE *f, const pg_schedule *s, const char *param, const char *tok, double value)
+{
+    const char *eq = strchr(tok, '=');
+    const int key_len = eq ? (int)(eq - tok) : (int)strlen(tok);
+    double delta = 0;
+    const int how = eq && strchr(eq, '$') ? sch_overridden(s, param, &delta) : 1;
+    if (how == 0)
+        fputs(tok, f);
+    else if (how == 2)
+        fprintf(f, "%.*s=(%s)+%.9g", key_len, tok, eq + 1, delta);
+    else
+        fprintf(f, "%.*s=%.9g", key_len, tok, value);
 }
 
 int sch_set_dist(pg_schedule *s, const sch_dist *d)

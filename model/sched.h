@@ -536,10 +536,16 @@ int sch_set_dist(pg_schedule *s, const sch_dist *d);
 /* Apply one override to the compiled distributions/machine. */
 int sch_apply_override(pg_schedule *s, const sch_override *o);
 /* Has a --set / --delta / --variant (or the fit) set PARAM, e.g.
- * "storewin.load_gain"?  A line's write-back keeps a key's expression of the
- * options as written where none did, so that it follows the options a
- * later fit or run sets (h100-pingpong's $kblocks, $rowfirst_prefetch). */
-int sch_overridden(const pg_schedule *s, const char *param);
+ * "storewin.load_gain"?  0: no; 1: to a number (an absolute override, with
+ * any relative ones after it); 2: by relative overrides alone, *delta their
+ * sum (delta may be NULL). */
+int sch_overridden(const pg_schedule *s, const char *param, double *delta);
+/* A line's KEY=TEXT token TOK written back, VALUE the key's value now:
+ * an expression of the options ('$' in TEXT) as written where no override
+ * set PARAM, as (TEXT)+SUM where only relative ones did, so that it follows
+ * the options a later fit or run sets (h100-pingpong's $kblocks,
+ * $rowfirst_prefetch: M175); otherwise, and for a plain number, VALUE. */
+void sch_write_key(FILE *f, const pg_schedule *s, const char *param, const char *tok, double value);
 
 /* For a schedule with a `bandwidth` line, a clone whose phase mean is at the
  * bandwidth equilibrium (predict.c); a plain clone otherwise. */
@@ -647,9 +653,11 @@ typedef struct {
 int sch_latline_parse(pg_schedule *s, const sch_latline *d, const char *const *tok, int ntok, int line, int *seen);
 int sch_latline_key(const char *const *keys, const char *tok);
 /* The line's text written back (tokens split on blanks in place): each
- * KEY=VALUE whose value_of(s, KEY) is a field with that field's value now,
- * every other token as written; returns the keys seen (bit k: keys[k]). */
-unsigned sch_latline_write(FILE *f, char *text, const char *const *keys,
+ * KEY=VALUE whose value_of(s, KEY) is a field as sch_write_key writes it
+ * (its override WHAT.KEY: an expression of the options no override set
+ * stays), every other token as written; returns the keys seen (bit k:
+ * keys[k]). */
+unsigned sch_latline_write(FILE *f, char *text, const char *what, const char *const *keys,
                            const double *(*value_of)(const pg_schedule *s, const char *key), const pg_schedule *s);
 /* The line's listed names (spec[0..n)) as distributions into dist[]: each
  * must be a `latency` or `memory` line, else "origin:line: WHAT: 'NAME' is

@@ -53,7 +53,7 @@ int sch_latline_parse(pg_schedule *s, const sch_latline *d, const char *const *t
     return 0;
 }
 
-unsigned sch_latline_write(FILE *f, char *text, const char *const *keys,
+unsigned sch_latline_write(FILE *f, char *text, const char *what, const char *const *keys,
                            const double *(*value_of)(const pg_schedule *s, const char *key), const pg_schedule *s)
 {
     unsigned written = 0;
@@ -62,9 +62,11 @@ unsigned sch_latline_write(FILE *f, char *text, const char *const *keys,
         const double *v = k >= 0 ? value_of(s, keys[k]) : NULL;
         if (t != text)
             fputc(' ', f);
-        if (v)
-            fprintf(f, "%s=%.9g", keys[k], *v);
-        else
+        if (v) {
+            char param[SCH_NAME + 32];
+            snprintf(param, sizeof param, "%s.%s", what, keys[k]);
+            sch_write_key(f, s, param, t, *v);
+        } else
             fputs(t, f);
         if (k >= 0)
             written |= 1u << k;

@@ -162,10 +162,13 @@ int pg_schedule_write(const pg_schedule *s, FILE *f, const char *comment)
         fprintf(f, "# %s\n", comment);
         /* the schedule's own first line, where it says the same of an
          * earlier fit (a fitted schedule fitted again): what it says no
-         * longer holds (the words before " from " alike) */
+         * longer holds (the words before " from " alike, then " from " or
+         * the line's end: a line of the user's that goes on otherwise stays) */
         const char *from = strstr(comment, " from ");
         const size_t n = from ? (size_t)(from - comment) : strlen(comment);
-        if (p[0] == '#' && p[1] == ' ' && strncmp(p + 2, comment, n) == 0) {
+        const char *after = p + 2 + n;
+        if (p[0] == '#' && p[1] == ' ' && strncmp(p + 2, comment, n) == 0 &&
+            (from ? strncmp(after, " from ", 6) == 0 : *after == '\n' || *after == '\0')) {
             const char *e = strchr(p, '\n');
             p = e ? e + 1 : p + strlen(p);
         }

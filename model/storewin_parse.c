@@ -54,15 +54,6 @@ static double get_key(const pg_schedule *s, const char *key)
     return v ? *v : strcmp(key, "fit") == 0 ? s->wn_fit : s->wn_on;
 }
 
-/* key_value_of for the write-back: NULL (the token as written) for a
- * load_gain no override set, so that an expression of the options stays one */
-static const double *write_value_of(const pg_schedule *s, const char *key)
-{
-    if (strcmp(key, "load_gain") == 0 && !sch_overridden(s, "storewin.load_gain"))
-        return NULL;
-    return key_value_of(s, key);
-}
-
 /* the line's keys for the shared override (sched_latline.c); it names no
  * latencies */
 static sch_latline line_of(void)
@@ -141,7 +132,7 @@ int sch_storewin_write(FILE *f, const pg_schedule *s, char *text)
     char *comment = strchr(text, '#');
     if (comment)
         *comment++ = '\0';
-    const unsigned written = sch_latline_write(f, text, k_keys, write_value_of, s);
+    const unsigned written = sch_latline_write(f, text, "storewin", k_keys, key_value_of, s);
     for (int k = K_LOAD_GAIN; k <= K_LOAD_SPAN; k++)
         if (!(written & 1u << k) && *key_value_of(s, k_keys[k]) > 0)
             fprintf(f, " %s=%.9g", k_keys[k], *key_value_of(s, k_keys[k]));

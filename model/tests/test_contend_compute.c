@@ -237,6 +237,20 @@ static void test_write_back(void **state)
     free(buf);
     pg_schedule_free(s);
     pg_schedule_free(t);
+    /* a --delta on an expression stays one, plus the delta; an expression
+     * nothing set (the slowdown no fit measured) stays as written */
+    if (pg_schedule_load_text(text, "pp.sched", &s) || pg_schedule_set(s, "K=3072", 0) ||
+        pg_schedule_set(s, "contend.compute=100", 1) || pg_schedule_set(s, "contend.compute=-50", 1))
+        fail_msg("load: %s", pg_last_error());
+    assert_true(s->ct[0].compute == 3122);
+    buf = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(buf, "contend epilogue_regs by=mainloop slowdown=0.1+$md window=1 compute=($K)+50 # why\n"));
+    if (pg_schedule_load_text(buf, "back.sched", &t) || pg_schedule_set(t, "K=1024", 0) || pg_schedule_set(t, "md=0.2", 0))
+        fail_msg("reload: %s", pg_last_error());
+    assert_true(t->ct[0].compute == 1074 && fabs(t->ct[0].slowdown - 0.3) < 1e-12);
+    free(buf);
+    pg_schedule_free(s);
+    pg_schedule_free(t);
     /* a negative compute= on the line itself */
     snprintf(text, sizeof text, "%.*scontend epilogue_regs by=mainloop slowdown=0.1 compute=-5\n",
              (int)(strstr(k_pp, "contend ") - k_pp), k_pp);

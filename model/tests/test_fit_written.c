@@ -80,6 +80,30 @@ static void test_written_fit_predicts_as_the_builtin(void **state)
     assert_int_equal(rmdir(dir), 0);
 }
 
+/* The write drops the schedule's first line where it is an earlier fit's
+ * "fitted by ... from ..." line, and only then: a line of the user's that
+ * starts alike stays */
+static void test_only_an_earlier_fit_line_is_replaced(void **state)
+{
+    (void)state;
+    static const char body[] = "schedule t\nmachine units=1 tiles=10 clock_hz=1e9 flops=1e12\nperiod consumer.mainloop\n"
+                               "phase mainloop family=const mean=10\nrole consumer instances=1\n  work mainloop\n";
+    static const char *const first[] = {"# fitted by `pegemm model fit` from old.h5 (9 trace rows)\n",
+                                        "# fitted by `pegemm model fit` then hand-tuned\n"};
+    for (int i = 0; i < 2; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s", first[i], body);
+        pg_schedule *s = NULL;
+        if (pg_schedule_load_text(text, "t.sched", &s))
+            fail_msg("%s", pg_last_error());
+        char *out = pg_test_schedule_text(s, "fitted by `pegemm model fit` from new.h5 (9 trace rows)");
+        assert_int_equal(strncmp(out, "# fitted by `pegemm model fit` from new.h5", 42), 0);
+        assert_true((strstr(out, first[i]) != NULL) == (i == 1));
+        free(out);
+        pg_schedule_free(s);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc - 1 != N_RUNS) {
@@ -88,6 +112,7 @@ int main(int argc, char **argv)
     }
     for (int i = 0; i < N_RUNS; i++)
         g_path[i] = argv[i + 1];
-    const struct CMUnitTest tests[] = {cmocka_unit_test(test_written_fit_predicts_as_the_builtin)};
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_written_fit_predicts_as_the_builtin),
+                                       cmocka_unit_test(test_only_an_earlier_fit_line_is_replaced)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

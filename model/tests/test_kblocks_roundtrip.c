@@ -299,6 +299,26 @@ static void test_ring(void **state)
     assert_non_null(strstr(buf, " ring=0.2*(1-$rowfirst_prefetch)"));
     free(buf);
     pg_schedule_free(t);
+    /* a queue= override where the line has none is written (h100-bres's);
+     * a trailing comment stays at the end, its words not the line's keys */
+    char text[sizeof k_loop + 400];
+    const char *lat = "latency L family=const mean=0\n";
+    const char *at = strstr(k_loop, lat);
+    assert_non_null(at);
+    snprintf(text, sizeof text,
+             "%.*s%skblocks mainloop count=6 stages=8 compute=2304/6 issue=producer.producer_issue load=L release=H "
+             "calibrated_mean=2304 # was ring=0.5\n",
+             (int)(at - k_loop), k_loop, at);
+    assert_int_equal(pg_schedule_load_text(text, "cm.sched", &t), 0);
+    assert_int_equal(pg_schedule_set(t, "kblocks.queue=0.3", 0), 0);
+    assert_int_equal(pg_schedule_set(t, "kblocks.ring=0.1", 0), 0);
+    buf = pg_test_schedule_text(t, NULL);
+    assert_non_null(strstr(buf, " ring=0.1 queue=0.3 # was ring=0.5\n"));
+    pg_schedule_free(t);
+    assert_int_equal(pg_schedule_load_text(buf, "back.sched", &t), 0);
+    assert_true(fabs(t->kb_queue - 0.3) < 1e-12 && fabs(t->kb_ring - 0.1) < 1e-12);
+    free(buf);
+    pg_schedule_free(t);
     assert_int_not_equal(pg_schedule_set(s, "kblocks.ring=1.5", 0), 0);
     assert_non_null(strstr(pg_last_error(), "kblocks.ring"));
     pg_schedule_free(s);
