@@ -209,16 +209,23 @@ static void assert_key_overridden(const char *key, double value, size_t field, c
 /* the deterministic tile period of k_loop with a load latency of LATENCY
  * cycles, 6 k-blocks of 384 on STAGES stages, and the kblocks line's ring
  * keys (or any: "fifo=450") */
-static double ring_period_at(double latency, int stages, const char *ring_keys)
+/* k_loop with its load latency L and a kblocks line of 6 k-blocks of 384
+ * on STAGES stages, ending in TAIL (keys, a comment) */
+static void loop_text(char *text, size_t n, double latency, int stages, const char *tail)
 {
-    char text[sizeof k_loop + 400];
     const char *lat = "latency L family=const mean=0\n";
     const char *at = strstr(k_loop, lat);
     assert_non_null(at);
-    snprintf(text, sizeof text,
+    snprintf(text, n,
              "%.*slatency L family=const mean=%g\n%skblocks mainloop count=6 stages=%d compute=2304/6 "
              "issue=producer.producer_issue load=L release=H calibrated_mean=2304 %s\n",
-             (int)(at - k_loop), k_loop, latency, at + strlen(lat), stages, ring_keys);
+             (int)(at - k_loop), k_loop, latency, at + strlen(lat), stages, tail);
+}
+
+static double ring_period_at(double latency, int stages, const char *ring_keys)
+{
+    char text[sizeof k_loop + 400];
+    loop_text(text, sizeof text, latency, stages, ring_keys);
     pg_schedule *s = NULL;
     assert_int_equal(pg_schedule_load_text(text, "ring.sched", &s), 0);
     pg_model_opts o = {.tiles = 400, .seed = 1, .deterministic = 1};
@@ -302,13 +309,7 @@ static void test_ring(void **state)
     /* a queue= override where the line has none is written (h100-bres's);
      * a trailing comment stays at the end, its words not the line's keys */
     char text[sizeof k_loop + 400];
-    const char *lat = "latency L family=const mean=0\n";
-    const char *at = strstr(k_loop, lat);
-    assert_non_null(at);
-    snprintf(text, sizeof text,
-             "%.*s%skblocks mainloop count=6 stages=8 compute=2304/6 issue=producer.producer_issue load=L release=H "
-             "calibrated_mean=2304 # was ring=0.5\n",
-             (int)(at - k_loop), k_loop, at);
+    loop_text(text, sizeof text, 0, 8, "# was ring=0.5");
     assert_int_equal(pg_schedule_load_text(text, "cm.sched", &t), 0);
     assert_int_equal(pg_schedule_set(t, "kblocks.queue=0.3", 0), 0);
     assert_int_equal(pg_schedule_set(t, "kblocks.ring=0.1", 0), 0);
