@@ -93,7 +93,7 @@ int sch_colshare_write(FILE *f, const pg_schedule *s, char *text)
 {
     if (!s->cs_line)
         return 0;
-    sch_latline_write(f, text, "colshare", k_keys, key_value_of, s);
+    sch_latline_write(f, text, "colshare", k_keys, key_value_of, get_key, s);
     fputc('\n', f);
     return 1;
 }

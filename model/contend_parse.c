@@ -288,18 +288,20 @@ int sch_contend_override(pg_schedule *s, const char *stat, int relative, double 
     return 0;
 }
 
-/* The override parameter that sets KEY of line C: contend.PHASE.KEY, or
- * contend.KEY where that one addresses it (the first line, and the fit's
- * name for a schedule of one line) */
-static void key_param(const pg_schedule *s, const sch_contend *c, const char *key, char *param, size_t n)
+/* How overrides set KEY of line C (sch_overridden's 0 / 1 / 2 and the
+ * relative ones' sum): by contend.PHASE.KEY, and for the first line by
+ * contend.KEY too (the fit's name in a schedule of one line, a user's
+ * either); an absolute one under either name makes it a number */
+static int key_overridden(const pg_schedule *s, const sch_contend *c, const char *key, double *delta)
 {
-    snprintf(param, n, "contend.%s.%s", c->spec[0], key);
-    if (c == &s->ct[0] && !sch_overridden(s, param, NULL)) {
-        char first[SCH_NAME + 32];
-        snprintf(first, sizeof first, "contend.%s", key);
-        if (sch_overridden(s, first, NULL))
-            snprintf(param, n, "%s", first);
-    }
+    char param[SCH_NAME + 32];
+    double by_phase = 0, by_first = 0;
+    snprintf(param, sizeof param, "contend.%s.%s", c->spec[0], key);
+    const int how = sch_overridden(s, param, &by_phase);
+    snprintf(param, sizeof param, "contend.%s", key);
+    const int first = c == &s->ct[0] ? sch_overridden(s, param, &by_first) : 0;
+    *delta = by_phase + by_first;
+    return how == 1 || first == 1 ? 1 : how || first ? 2 : 0;
 }
 
 enum { K_SLOWDOWN, K_OVERLAP, K_WINDOW, K_COMPUTE, K_FIT, K_KEEP, K_SOLVE, K_NKEYS };
@@ -332,14 +334,14 @@ static void write_word(FILE *f, const sch_contend *c, int k)
 }
 
 /* Token TOK of key K written back (an expression of the options no
- * override set stays one: sch_write_key) */
+ * override set stays one: sch_write_key_as) */
 static void write_token(FILE *f, const pg_schedule *s, const sch_contend *c, int k, const char *tok)
 {
-    char param[SCH_NAME + 32];
-    key_param(s, c, k_written[k], param, sizeof param);
+    double delta = 0;
+    const int how = key_overridden(s, c, k_written[k], &delta);
     if (k < K_FIT)
-        sch_write_key(f, s, param, tok, number_of(c, k));
-    else if (strchr(tok, '$') && !sch_overridden(s, param, NULL))
+        sch_write_key_as(f, tok, how, delta, number_of(c, k));
+    else if (strchr(tok, '$') && !how)
         fputs(tok, f);
     else
         write_word(f, c, k);

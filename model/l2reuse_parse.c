@@ -94,13 +94,19 @@ int sch_l2reuse_override(pg_schedule *s, const char *stat, int relative, double 
 
 /* The line as written with its numbers as they are now (the fit sets
  * cal_bytes and, from the run file, bytes); `on=` stays as written (an
- * `on=$option` keeps its option). */
+ * `on=$option` keeps its option) unless an override set it; cal_bytes
+ * added where the line had none, before a trailing comment. */
 int sch_l2reuse_write(FILE *f, const pg_schedule *s, char *text)
 {
     if (!s->l2_line)
         return 0;
-    if (!(sch_latline_write(f, text, "l2reuse", k_keys, key_value_of, s) & 1u << 3)) /* cal_bytes */
+    char *comment = strchr(text, '#');
+    if (comment)
+        *comment++ = '\0';
+    if (!(sch_latline_write(f, text, "l2reuse", k_keys, key_value_of, get_key, s) & 1u << 3)) /* cal_bytes */
         fprintf(f, " cal_bytes=%.9g", s->l2_cal_bytes);
+    if (comment)
+        fprintf(f, " #%s", comment);
     fputc('\n', f);
     return 1;
 }

@@ -137,7 +137,7 @@ int sch_rowfirst_write(FILE *f, const pg_schedule *s, char *text)
 {
     if (!s->rf_line)
         return 0;
-    sch_latline_write(f, text, "rowfirst", k_keys, key_value_of, s);
+    sch_latline_write(f, text, "rowfirst", k_keys, key_value_of, get_key, s);
     fputc('\n', f);
     return 1;
 }

@@ -289,10 +289,17 @@ int sch_overridden(const pg_schedule *s, const char *param, double *delta)
 
 void sch_write_key(FILE *f, const pg_schedule *s, const char *param, const char *tok, double value)
 {
+    double delta = 0;
+    const int how = sch_overridden(s, param, &delta);
+    sch_write_key_as(f, tok, how, delta, value);
+}
+
+void sch_write_key_as(FILE *f, const char *tok, int how, double delta, double value)
+{
     const char *eq = strchr(tok, '=');
     const int key_len = eq ? (int)(eq - tok) : (int)strlen(tok);
-    double delta = 0;
-    const int how = eq && strchr(eq, '$') ? sch_overridden(s, param, &delta) : 1;
+    if (!eq || !strchr(eq, '$'))
+        how = 1; /* a plain number: the value now */
     if (how == 0)
         fputs(tok, f);
     else if (how == 2)

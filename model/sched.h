@@ -546,6 +546,9 @@ int sch_overridden(const pg_schedule *s, const char *param, double *delta);
  * the options a later fit or run sets (h100-pingpong's $kblocks,
  * $rowfirst_prefetch: M175); otherwise, and for a plain number, VALUE. */
 void sch_write_key(FILE *f, const pg_schedule *s, const char *param, const char *tok, double value);
+/* ... where the caller knows how it was overridden (HOW, DELTA as
+ * sch_overridden gives them) */
+void sch_write_key_as(FILE *f, const char *tok, int how, double delta, double value);
 
 /* For a schedule with a `bandwidth` line, a clone whose phase mean is at the
  * bandwidth equilibrium (predict.c); a plain clone otherwise. */
@@ -655,10 +658,11 @@ int sch_latline_key(const char *const *keys, const char *tok);
 /* The line's text written back (tokens split on blanks in place): each
  * KEY=VALUE whose value_of(s, KEY) is a field as sch_write_key writes it
  * (its override WHAT.KEY: an expression of the options no override set
- * stays), every other token as written; returns the keys seen (bit k:
- * keys[k]). */
+ * stays), a switch (value_of NULL) an override set as get_key's value,
+ * every other token as written; returns the keys seen (bit k: keys[k]). */
 unsigned sch_latline_write(FILE *f, char *text, const char *what, const char *const *keys,
-                           const double *(*value_of)(const pg_schedule *s, const char *key), const pg_schedule *s);
+                           const double *(*value_of)(const pg_schedule *s, const char *key),
+                           double (*get_key)(const pg_schedule *s, const char *key), const pg_schedule *s);
 /* The line's listed names (spec[0..n)) as distributions into dist[]: each
  * must be a `latency` or `memory` line, else "origin:line: WHAT: 'NAME' is
  * not ..." and -1. */

@@ -2,10 +2,12 @@
  * NAME=NUMBER keys (`l2reuse`, `colshare`, `rowfirst`): one parse and one
  * write-back, so their messages, checks and written lines stay alike.  Each line keeps its own keys, ranges and fields
  * (its *_parse.c). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr.h"
 #include "pg_error.h"
 #include "sched.h"
 
@@ -43,9 +45,8 @@ int sch_latline_parse(pg_schedule *s, const sch_latline *d, const char *const *t
         const int k = sch_latline_key(d->keys, tok[i]);
         if (k < 0)
             return LFAIL("%s: '%s': expected %s", d->what, tok[i], d->expected);
-        char *end = NULL;
-        const double v = strtod(eq + 1, &end);
-        if (end == eq + 1 || *end || !d->key_ok(d->keys[k], v))
+        double v = NAN; /* a number or an expression (a written --delta: (EXPR)+SUM) */
+        if (expr_eval(eq + 1, 0, &v) || !d->key_ok(d->keys[k], v))
             return LFAIL("%s: %s is out of range %s", d->what, tok[i], d->range);
         d->set_key(s, d->keys[k], v);
         seen[k] = 1;
@@ -54,7 +55,8 @@ int sch_latline_parse(pg_schedule *s, const sch_latline *d, const char *const *t
 }
 
 unsigned sch_latline_write(FILE *f, char *text, const char *what, const char *const *keys,
-                           const double *(*value_of)(const pg_schedule *s, const char *key), const pg_schedule *s)
+                           const double *(*value_of)(const pg_schedule *s, const char *key),
+                           double (*get_key)(const pg_schedule *s, const char *key), const pg_schedule *s)
 {
     unsigned written = 0;
     for (char *save = NULL, *t = strtok_r(text, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
@@ -62,11 +64,14 @@ unsigned sch_latline_write(FILE *f, char *text, const char *what, const char *co
         const double *v = k >= 0 ? value_of(s, keys[k]) : NULL;
         if (t != text)
             fputc(' ', f);
-        if (v) {
-            char param[SCH_NAME + 32];
+        char param[SCH_NAME + 32];
+        if (k >= 0)
             snprintf(param, sizeof param, "%s.%s", what, keys[k]);
+        if (v)
             sch_write_key(f, s, param, t, *v);
-        } else
+        else if (k >= 0 && sch_overridden(s, param, NULL)) /* a switch an override set */
+            fprintf(f, "%s=%.9g", keys[k], get_key(s, keys[k]));
+        else
             fputs(t, f);
         if (k >= 0)
             written |= 1u << k;

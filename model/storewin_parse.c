@@ -132,7 +132,7 @@ int sch_storewin_write(FILE *f, const pg_schedule *s, char *text)
     char *comment = strchr(text, '#');
     if (comment)
         *comment++ = '\0';
-    const unsigned written = sch_latline_write(f, text, "storewin", k_keys, key_value_of, s);
+    const unsigned written = sch_latline_write(f, text, "storewin", k_keys, key_value_of, get_key, s);
     for (int k = K_LOAD_GAIN; k <= K_LOAD_SPAN; k++)
         if (!(written & 1u << k) && *key_value_of(s, k_keys[k]) > 0)
             fprintf(f, " %s=%.9g", k_keys[k], *key_value_of(s, k_keys[k]));

@@ -26,6 +26,7 @@
 #include "period_pins.h"
 #include "pg_error.h"
 #include "runfile.h"
+#include "sched.h"
 #include "sched_text.h"
 
 enum { CAL, K384, K512, N_RUNS };
@@ -104,6 +105,46 @@ static void test_only_an_earlier_fit_line_is_replaced(void **state)
     }
 }
 
+/* h100-pingpong written with overrides and read back: a switch an
+ * override set (storewin on=) is written; a --delta on an expression is
+ * (EXPR)+SUM, which every line reads back, the latency lines (colshare)
+ * too; an absolute override under contend.KEY and a delta under
+ * contend.PHASE.KEY of the same line make its number */
+static void test_overrides_read_back(void **state)
+{
+    (void)state;
+    pg_schedule *s = NULL, *t = NULL;
+    if (pg_schedule_load("h100-pingpong", &s))
+        fail_msg("%s", pg_last_error());
+    const char *builtin = pg_schedule_text(s), *at = strstr(builtin, " ratio=0.71 ");
+    assert_non_null(at);
+    const size_t size = strlen(builtin) + 16;
+    char *text = malloc(size);
+    assert_non_null(text);
+    snprintf(text, size, "%.*s ratio=$dramq+.71 %s", (int)(at - builtin), builtin, at + 12); /* dramq is 0 */
+    pg_schedule_free(s);
+    static const char *const sets[] = {"rowfirst_prefetch=0", "storewin.on=0", "contend.slowdown=0.2"};
+    static const char *const deltas[] = {"storewin.load_gain=0.1", "colshare.ratio=0.01",
+                                         "contend.epilogue_regs.slowdown=0.05"};
+    if (pg_schedule_load_text(text, "pp.sched", &s))
+        fail_msg("%s", pg_last_error());
+    for (int i = 0; i < 3; i++)
+        if (pg_schedule_set(s, sets[i], 0) || pg_schedule_set(s, deltas[i], 1))
+            fail_msg("%s", pg_last_error());
+    char *buf = pg_test_schedule_text(s, NULL);
+    assert_non_null(strstr(buf, " load_gain=(0.5*(1-$rowfirst_prefetch))+0.1 "));
+    assert_non_null(strstr(buf, " ratio=($dramq+.71)+0.01 "));
+    assert_non_null(strstr(buf, "contend epilogue_regs by=mainloop slowdown=0.25 "));
+    if (pg_schedule_load_text(buf, "back.sched", &t))
+        fail_msg("reload: %s", pg_last_error());
+    assert_true(t->wn_on == 0 && fabs(t->wn_load_gain - 0.6) < 1e-12 && fabs(t->cs_ratio - 0.72) < 1e-12 &&
+                fabs(t->ct[0].slowdown - 0.25) < 1e-12);
+    free(buf);
+    free(text);
+    pg_schedule_free(s);
+    pg_schedule_free(t);
+}
+
 int main(int argc, char **argv)
 {
     if (argc - 1 != N_RUNS) {
@@ -113,6 +154,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < N_RUNS; i++)
         g_path[i] = argv[i + 1];
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_written_fit_predicts_as_the_builtin),
-                                       cmocka_unit_test(test_only_an_earlier_fit_line_is_replaced)};
+                                       cmocka_unit_test(test_only_an_earlier_fit_line_is_replaced),
+                                       cmocka_unit_test(test_overrides_read_back)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
