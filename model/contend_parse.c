@@ -388,9 +388,7 @@ int sch_contend_write(FILE *f, const pg_schedule *s, char *text)
             c = &s->ct[i];
     if (!c)
         return 0; /* PHASE written through an option: the line stays as written */
-    char *comment = strchr(text, '#');
-    if (comment)
-        *comment++ = '\0';
+    char *comment = sch_cut_comment(text);
     unsigned written = 0;
     for (char *save = NULL, *t = strtok_r(text, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
         const int k = sch_latline_key(k_written, t);
@@ -411,8 +409,6 @@ int sch_contend_write(FILE *f, const pg_schedule *s, char *text)
             else
                 write_word(f, c, k);
         }
-    if (comment)
-        fprintf(f, " #%s", comment);
-    fputc('\n', f);
+    sch_end_line(f, comment);
     return 1;
 }

@@ -388,9 +388,7 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
 {
     if (s->kb_node < 0)
         return 0;
-    char *comment = strchr(text, '#'); /* kept for the end: a key named in it is not the line's */
-    if (comment)
-        *comment++ = '\0';
+    char *comment = sch_cut_comment(text);
     char count[128];
     if (!spec_value(text, "count", count, sizeof count)) /* as written: before strtok_r cuts it */
         count[0] = '\0';
@@ -457,8 +455,6 @@ int sch_kblocks_write(FILE *f, const pg_schedule *s, char *text)
         fprintf(f, " fixed_mode=%.9g", s->kb_fixed_mode);
     if (!wrote_queue && s->kb_queue > 0)
         fprintf(f, " queue=%.9g", s->kb_queue);
-    if (comment)
-        fprintf(f, " #%s", comment);
-    fputc('\n', f);
+    sch_end_line(f, comment);
     return 1;
 }

@@ -100,13 +100,9 @@ int sch_l2reuse_write(FILE *f, const pg_schedule *s, char *text)
 {
     if (!s->l2_line)
         return 0;
-    char *comment = strchr(text, '#');
-    if (comment)
-        *comment++ = '\0';
+    char *comment = sch_cut_comment(text);
     if (!(sch_latline_write(f, text, "l2reuse", k_keys, key_value_of, get_key, s) & 1u << 3)) /* cal_bytes */
         fprintf(f, " cal_bytes=%.9g", s->l2_cal_bytes);
-    if (comment)
-        fprintf(f, " #%s", comment);
-    fputc('\n', f);
+    sch_end_line(f, comment);
     return 1;
 }

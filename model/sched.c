@@ -294,6 +294,21 @@ void sch_write_key(FILE *f, const pg_schedule *s, const char *param, const char 
     sch_write_key_as(f, tok, how, delta, value);
 }
 
+char *sch_cut_comment(char *text)
+{
+    char *comment = strchr(text, '#');
+    if (comment)
+        *comment++ = '\0';
+    return comment;
+}
+
+void sch_end_line(FILE *f, const char *comment)
+{
+    if (comment)
+        fprintf(f, " #%s", comment);
+    fputc('\n', f);
+}
+
 void sch_write_key_as(FILE *f, const char *tok, int how, double delta, double value)
 {
     const char *eq = strchr(tok, '=');

@@ -549,6 +549,12 @@ void sch_write_key(FILE *f, const pg_schedule *s, const char *param, const char 
 /* ... where the caller knows how it was overridden (HOW, DELTA as
  * sch_overridden gives them) */
 void sch_write_key_as(FILE *f, const char *tok, int how, double delta, double value);
+/* A line's write-back keeps its trailing comment at the end, after any keys
+ * it adds, and reads no key in it: sch_cut_comment ends TEXT at its '#'
+ * and returns what followed (NULL: none); sch_end_line writes that back
+ * and the newline. */
+char *sch_cut_comment(char *text);
+void sch_end_line(FILE *f, const char *comment);
 
 /* For a schedule with a `bandwidth` line, a clone whose phase mean is at the
  * bandwidth equilibrium (predict.c); a plain clone otherwise. */

@@ -129,15 +129,11 @@ int sch_storewin_write(FILE *f, const pg_schedule *s, char *text)
 {
     if (!s->wn_line)
         return 0;
-    char *comment = strchr(text, '#');
-    if (comment)
-        *comment++ = '\0';
+    char *comment = sch_cut_comment(text);
     const unsigned written = sch_latline_write(f, text, "storewin", k_keys, key_value_of, get_key, s);
     for (int k = K_LOAD_GAIN; k <= K_LOAD_SPAN; k++)
         if (!(written & 1u << k) && *key_value_of(s, k_keys[k]) > 0)
             fprintf(f, " %s=%.9g", k_keys[k], *key_value_of(s, k_keys[k]));
-    if (comment)
-        fprintf(f, " #%s", comment);
-    fputc('\n', f);
+    sch_end_line(f, comment);
     return 1;
 }
