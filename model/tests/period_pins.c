@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <cmocka.h>
 
@@ -10,6 +11,17 @@
 #include "period_pins.h"
 #include "pg_error.h"
 #include "validate.h"
+
+int pg_test_take_runs(int argc, char **argv, const char *name, const char **path, int n)
+{
+    if (argc - 1 != n) {
+        fprintf(stderr, "%s: give the %d runs\n", name, n);
+        return 2;
+    }
+    for (int i = 0; i < n; i++)
+        path[i] = argv[i + 1];
+    return 0;
+}
 
 void pg_test_period_errors(const char *cal, const char *const *runs, int n, const char *const *variant,
                            int nvariant, uint64_t seed, double *err)

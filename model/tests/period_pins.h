@@ -15,6 +15,10 @@ void pg_test_period_errors(const char *cal, const char *const *runs, int n, cons
 void pg_test_period_errors_of(const char *schedule, const char *cal, const char *const *runs, int n,
                               const char *const *variant, int nvariant, uint64_t seed, double *err);
 
+/* The test's command line: exactly n run files into path[0..n); 0, or
+ * "NAME: give the N runs" on stderr and 2 (the exit code) */
+int pg_test_take_runs(int argc, char **argv, const char *name, const char **path, int n);
+
 /* Fails the cmocka test unless lo <= err <= hi, naming what and the run. */
 void pg_test_period_within(const char *what, int run, double err, double lo, double hi);
 

@@ -147,12 +147,9 @@ static void test_overrides_read_back(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc - 1 != N_RUNS) {
-        fprintf(stderr, "test_fit_written: give the %d runs\n", N_RUNS);
-        return 2;
-    }
-    for (int i = 0; i < N_RUNS; i++)
-        g_path[i] = argv[i + 1];
+    const int rc = pg_test_take_runs(argc, argv, "test_fit_written", g_path, N_RUNS);
+    if (rc)
+        return rc;
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_written_fit_predicts_as_the_builtin),
                                        cmocka_unit_test(test_only_an_earlier_fit_line_is_replaced),
                                        cmocka_unit_test(test_overrides_read_back)};

@@ -18,7 +18,6 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include <cmocka.h>
 
@@ -55,12 +54,9 @@ static void test_ring_share(void **state)
 
 int main(int argc, char **argv)
 {
-    if (argc - 1 != N_RUNS) {
-        fprintf(stderr, "test_ring_depth: give the %d runs\n", N_RUNS);
-        return 2;
-    }
-    for (int i = 0; i < N_RUNS; i++)
-        g_path[i] = argv[i + 1];
+    const int rc = pg_test_take_runs(argc, argv, "test_ring_depth", g_path, N_RUNS);
+    if (rc)
+        return rc;
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_ring_share)};
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
