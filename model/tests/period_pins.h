@@ -1,5 +1,6 @@
 /* For the model tests that pin `pegemm model validate`'s period errors on
- * committed probe runs (test_ring_depth.c, test_store_loads.c). */
+ * committed probe runs (test_ring_depth.c, test_store_loads.c,
+ * test_fit_written.c). */
 #ifndef PG_PERIOD_PINS_H
 #define PG_PERIOD_PINS_H
 
