@@ -34,11 +34,13 @@ def clock(path):
         return float(f['kernel'].attrs['sm_clock_hz'])
 
 
-def fitted_drain(cal):
-    """the calibration's fitted store_drain mean (pegemm model fit -o)"""
+def fitted_drain(cal, fit_args=None):
+    """the calibration's fitted store_drain mean (pegemm model fit -o; with
+    FIT_ARGS in place of PP's, which may hold validate-only args)"""
     with tempfile.TemporaryDirectory() as d:
         out = os.path.join(d, 'fit.sched')
-        subprocess.run([PG, 'model', 'fit', cal, '-o', out] + EXTRA, capture_output=True, check=True)
+        args = EXTRA if fit_args is None else fit_args
+        subprocess.run([PG, 'model', 'fit', cal, '-o', out] + args, capture_output=True, check=True)
         with open(out) as f:
             m = re.search(r'^latency store_drain .*?mean=([0-9.e+-]+)', f.read(), re.M)
     if not m:
@@ -62,20 +64,32 @@ def jobs_of(modes):
     return jobs
 
 
-def one(job, modes):
-    s, cal, p, clk, ratio, drain = job
+def validate(cal, p, clock_hz=None, drain_delta=None):
+    """validate's row for run P predicted from CAL, at clock_hz (--set
+    clock_hz=: the loads in ns) and with store_drain's mean moved by
+    drain_delta (the drain in ns), each where given; (None, why) where
+    the run is not predicted"""
     args = [PG, 'model', 'validate', cal, p, '--json', '-', '-q'] + EXTRA
-    if 'loads' in modes:
-        args += ['--set', f'clock_hz={clk:.6g}']
-    if 'drain' in modes:
-        args += ['--delta', f'store_drain.mean={drain * (ratio - 1):.6g}']
+    if clock_hz is not None:
+        args += ['--set', f'clock_hz={clock_hz:.6g}']
+    if drain_delta is not None:
+        args += ['--delta', f'store_drain.mean={drain_delta:.6g}']
     r = subprocess.run(args, capture_output=True, text=True)
     try:
         row = json.loads(r.stdout)['runs'][-1]
     except (ValueError, KeyError, IndexError):
-        return f'skip s{s} {os.path.basename(p)} {r.stderr[:100]}'
+        return None, r.stderr[:100]
     if 'tile_period_measured' not in row:
-        return f'skip s{s} {os.path.basename(p)} not predicted'
+        return None, 'not predicted'
+    return row, ''
+
+
+def one(job, modes):
+    s, cal, p, clk, ratio, drain = job
+    row, why = validate(cal, p, clk if 'loads' in modes else None,
+                        drain * (ratio - 1) if 'drain' in modes else None)
+    if row is None:
+        return f'skip s{s} {os.path.basename(p)} {why}'
     e = row['tile_period_predicted'] / row['tile_period_measured'] - 1
     ok = lambda b: 'ok' if b else 'MISS'
     return 's%d %-40s %+.2f%% %s %s' % (s, os.path.basename(p), 100 * e, ok(row['tile_period_ok']), ok(row['waits_ok']))

@@ -16,23 +16,16 @@ period, and the law's clock from it (the clock law alone on trial).
 One line per run: set run period-error period-ok waits-ok clock clock-error"""
 import concurrent.futures as cf
 import glob
-import json
 import os
 import re
-import subprocess
 import sys
 
 import h5py
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', 'm177'))
-import clock_oracle  # noqa: E402
+from clock_oracle import fitted_drain, validate  # noqa: E402
 
-clock_oracle.EXTRA = []  # PP's validate args (a --variant) are not fit's
-fitted_drain = clock_oracle.fitted_drain
-
-PG = os.environ.get('PEGEMM', './build/cli/pegemm')
 SETS = os.environ.get('SETS', '/work/sets')
-EXTRA = os.environ.get('PP', '').split()
 ONLY = os.environ.get('ONLY', '')
 E = float(os.environ.get('E', '0.3333'))
 R = float(os.environ.get('R', '0.35'))
@@ -51,18 +44,6 @@ def attrs(path):
     return float(k['sm_clock_hz']), 2.0 * k['tile_m'] * k['tile_n'] * pr['K'] / 8192
 
 
-def validate(cal, p, clk=None, drain_delta=None):
-    args = [PG, 'model', 'validate', cal, p, '--json', '-', '-q'] + EXTRA
-    if clk:
-        args += ['--set', f'clock_hz={clk:.6g}', '--delta', f'store_drain.mean={drain_delta:.6g}']
-    r = subprocess.run(args, capture_output=True, text=True)
-    try:
-        row = json.loads(r.stdout)['runs'][-1]
-    except (ValueError, KeyError, IndexError):
-        return None
-    return row if 'tile_period_measured' in row else None
-
-
 def law(f_cal, d_cal, mma_cal, mma, period):
     """the clock at the power cap for a tile of `mma` wgmma cycles run every
     `period` cycles, from the calibration's (f_cal, d_cal, mma_cal)"""
@@ -71,16 +52,15 @@ def law(f_cal, d_cal, mma_cal, mma, period):
 
 
 def one(job):
-    s, cal, p, f_cal, d_cal, mma_cal, mma, drain = job
-    row = validate(cal, p)
+    s, cal, p, f_cal, d_cal, mma_cal, f_meas, mma, drain = job
+    row = validate(cal, p)[0]
     if row is None:
         return f'skip s{s} {os.path.basename(p)}'
-    f_meas = attrs(p)[0]
     clk = f_cal
     for _ in range(ITER if MODE == 'ns' else 1):
         clk = law(f_cal, d_cal, mma_cal, mma, row['tile_period_predicted'])
         if MODE == 'ns':
-            row = validate(cal, p, clk, drain * (clk / f_cal - 1)) or row
+            row = validate(cal, p, clk, drain * (clk / f_cal - 1))[0] or row
     e = row['tile_period_predicted'] / row['tile_period_measured'] - 1
     ok = lambda b: 'ok' if b else 'MISS'
     return 's%d %-40s %+.2f%% %s %s %.4g %+.2f%%' % (
@@ -94,15 +74,15 @@ def jobs():
         cal = f'{d}/{KERN}_ml_00000.h5'
         if not os.path.exists(cal):
             continue
-        row = validate(cal, cal)
+        row = validate(cal, cal)[0]
         f_cal, mma = attrs(cal)
         d_cal = mma / row['tile_period_measured']
-        drain = fitted_drain(cal) if MODE == 'ns' else 0
+        drain = fitted_drain(cal, []) if MODE == 'ns' else 0  # PP's args are validate's
         for p in sorted(glob.glob(f'{d}/{KERN}_*.h5')):
             n = os.path.basename(p)
             if p == cal or '_epi_s' in n or (ONLY and not re.search(ONLY, n)):
                 continue
-            out.append((s, cal, p, f_cal, d_cal, mma, attrs(p)[1], drain))
+            out.append((s, cal, p, f_cal, d_cal, mma) + attrs(p) + (drain,))
     return out
 
 
