@@ -68,6 +68,10 @@ static void row_text(FILE *f, const pg_validate_row *row)
         fprintf(f, "    (the steady chain alone: %.1f, %+.1f%%: the run keeps a state its start set, which the chain's "
                    "long average loses)\n",
                 row->period_chain, 100 * (row->period_chain / row->period_measured - 1));
+    if (row->clock_predicted > 0 && row->clock_measured > 0)
+        fprintf(f, "    %-14s measured %9.4f  predicted %9.4f  %+6.1f%%  (GHz; the clock line's law at the power cap)\n",
+                "sm_clock", row->clock_measured / 1e9, row->clock_predicted / 1e9,
+                100 * (row->clock_predicted / row->clock_measured - 1));
     if (isfinite(row->l2_kept) && row->l2_kept != row->l2_kept_cal)
         fprintf(f, "    (%.0f%% of its %.1f MB working set kept in the L2 between launches, the calibration's %.0f%%: "
                    "the l2reuse line's loads moved)\n",
@@ -176,6 +180,8 @@ static void row_json(pg_json *j, const pg_validate_row *row)
     pg_json_kv_bool(j, "tile_period_ok", row->period_ok);
     pg_json_kv_number(j, "startup_shift_cycles", row->startup_shift);
     pg_json_kv_number(j, "tile_period_chain", row->period_chain);
+    pg_json_kv_number(j, "sm_clock_hz_measured", row->clock_measured);
+    pg_json_kv_number(j, "sm_clock_hz_predicted", row->clock_predicted);
     pg_json_kv_number(j, "l2_working_set_bytes", row->l2_working_set);
     pg_json_kv_number(j, "l2_kept", row->l2_kept);
     pg_json_kv_number(j, "l2_kept_calibration", row->l2_kept_cal);

@@ -207,6 +207,32 @@ static int colshare_fit_line(pg_schedule *s, const pg_run *run, const int64_t *r
     return colshare_fit(s, run);
 }
 
+/* `clock`: the law's anchor is the calibration: its traced period, its
+ * tile's compute (the line's, at the run's options) and its clock */
+static int clock_fit_line(pg_schedule *s, const pg_run *run, const int64_t *row_of, int64_t ntiles)
+{
+    (void)row_of, (void)ntiles;
+    if (!s->ck_line || s->period_role < 0)
+        return 0;
+    pg_prediction m;
+    if (pg_trace_summarize_period(&run->trace, s->machine.clock_hz,
+                                  s->roles[s->period_role].steps[s->period_step].name, &m))
+        return -1;
+    if (!(isfinite(m.tile_period) && m.tile_period > 0))
+        return 0; /* no period traced: the line keeps its written anchor */
+    const struct {
+        const char *key;
+        double value;
+    } sets[] = {{"cal_period", m.tile_period}, {"cal_compute", s->ck_compute}, {"cal_clock", s->machine.clock_hz}};
+    char opt[64];
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        snprintf(opt, sizeof opt, "clock.%s=%.9g", sets[i].key, sets[i].value);
+        if (pg_schedule_set(s, opt, 0))
+            return -1;
+    }
+    return 0;
+}
+
 static const fit_line fit_line_table[] = {
     {"bandwidth", bandwidth_scale_work, bandwidth_work_whatif, bandwidth_fit},
     {"colshare", NULL, NULL, colshare_fit_line},
@@ -220,6 +246,7 @@ static const fit_line fit_line_table[] = {
     {"warmup", NULL, NULL, warmup_fit_line},
     {"stretch, storenear, inflight", NULL, NULL, store_lines_fit_line},
     {"streamwall", NULL, NULL, streamwall_fit_line},
+    {"clock", NULL, NULL, clock_fit_line},
 };
 #define NLINES (int)(sizeof fit_line_table / sizeof fit_line_table[0])
 

@@ -86,9 +86,19 @@ typedef struct {
      * of it the L2 keeps between launches and the calibration's share (the
      * loads move by the difference; NAN: no line, or off) */
     double l2_working_set, l2_kept, l2_kept_cal;
+    /* a schedule's `clock` line: the SM clock (Hz) its law gives at the
+     * predicted period (0: no line, or off) */
+    double clock_hz;
 } pg_prediction;
 
 int pg_model_predict(const pg_schedule *s, const pg_model_opts *o, pg_prediction *out);
+/* The same for s made from base by a what-if: where s's `clock` line is on
+ * and one of the options it lists (by=, the kernel's delays) differs from
+ * base's, the clock those options move is held in ns (predict_clock.c,
+ * docs/experiments.md M179); otherwise pg_model_predict with the law's clock
+ * reported. */
+int pg_model_predict_clocked(const pg_schedule *base, const pg_schedule *s, const pg_model_opts *o,
+                             pg_prediction *out);
 /* A simulated trace in the run-file format (one SM or `n_sm`), so verify/
  * can draw and compare model and measurement with the same code. */
 int pg_model_simulate_trace(const pg_schedule *s, const pg_model_opts *o, int n_sm, pg_trace *out);

@@ -91,6 +91,7 @@ typedef struct {
 /* A `stretch` line (model/stretch.c, stretch_parse.c; the fields of the
  * schedule's comment below). */
 #define SCH_ST_MAX 4
+#define SCH_CK_MAX 4 /* options and latencies a `clock` line lists */
 typedef struct {
     int on, line, dist, by_node, next, fit_slowdown, node;
     double slowdown, overlap;
@@ -426,6 +427,17 @@ struct pg_schedule {
      * fit=slowdown: the fit measures C too. */
     sch_stretch st[SCH_ST_MAX]; /* one per line, each on its own latency */
     int nst;
+    /* `clock [LATENCY...] exponent=E rest=R rate=G fmax=HZ compute=C
+     * by=OPT[,OPT...] cal_period=P cal_compute=C0 cal_clock=HZ0 [iter=N]
+     * [on=0|1]` (model/clock_parse.c; the law in predict_clock.c, M179): the
+     * SM clock at the power cap, f = min(HZ, HZ0 (x / x0)^-E), x = (C + G
+     * C0) / period + R (x0 the same at the calibration's period P), and the
+     * share of it the listed options (the kernel's delays) move held in ns:
+     * the machine clock and the listed latencies scaled by f / f_base. */
+    int ck_on, ck_line, ck_n, ck_nby;
+    int ck_dist[SCH_CK_MAX];
+    double ck_exponent, ck_rest, ck_rate, ck_fmax, ck_compute, ck_cal_period, ck_cal_compute, ck_cal_clock, ck_iter;
+    char ck_spec[SCH_CK_MAX][SCH_NAME], ck_by[SCH_CK_MAX][SCH_NAME];
     /* `storenear LATENCY store=STEP back=B gain=G far=F near=N [after=A
      * fall=E] window=W [cal=P] [on=0|1]` (model/storenear.c): the latency (a
      * tile's first load, from its issue) is L0 (1 + G r(m)), m the running
@@ -698,6 +710,12 @@ int sch_l2reuse_parse(pg_schedule *s, const char *const *tok, int ntok, const ch
 int sch_l2reuse_resolve(pg_schedule *s);
 int sch_l2reuse_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
 int sch_l2reuse_write(FILE *f, const pg_schedule *s, char *text);
+/* The `clock` line (clock_parse.c): parse, resolve its options and
+ * latencies, `clock.KEY` overrides, write-back with the fitted cal_*. */
+int sch_clock_parse(pg_schedule *s, const char *const *tok, int ntok, const char *text, int line);
+int sch_clock_resolve(pg_schedule *s);
+int sch_clock_override(pg_schedule *s, const char *stat, int relative, double value, const char *param);
+int sch_clock_write(FILE *f, const pg_schedule *s, char *text);
 /* The `stretch` and `storenear` lines (stretch.c, storenear.c): parse their
  * tokens, resolve them once the graph is built, apply `LINE.KEY`
  * overrides, write them back with their fitted calibration points. */

@@ -26,6 +26,7 @@ const sch_line sch_lines[] = {
     {"colshare", sch_colshare_parse, NULL, sch_colshare_resolve, sch_colshare_override, sch_colshare_write},
     {"rowfirst", sch_rowfirst_parse, NULL, sch_rowfirst_resolve, sch_rowfirst_override, sch_rowfirst_write},
     {"contend", sch_contend_parse, NULL, sch_contend_resolve, sch_contend_override, sch_contend_write},
+    {"clock", sch_clock_parse, NULL, sch_clock_resolve, sch_clock_override, sch_clock_write},
 };
 const int sch_nlines = (int)(sizeof sch_lines / sizeof sch_lines[0]);
 

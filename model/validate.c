@@ -47,6 +47,8 @@ static void compare(pg_validate_row *row, const pg_prediction *m, const pg_predi
     row->l2_working_set = p->l2_working_set;
     row->l2_kept = p->l2_kept;
     row->l2_kept_cal = p->l2_kept_cal;
+    row->clock_measured = m->clock_hz;
+    row->clock_predicted = p->clock_hz;
     row->period_ok = fabs(p->tile_period / m->tile_period - 1) <= PG_VALIDATE_PERIOD_REL;
     row->waits_ok = 1;
     for (int w = 0; w < m->nwaits && row->nwaits < PG_VALIDATE_MAX_WAITS; w++) {
@@ -99,7 +101,7 @@ static int predict_from(const pg_run *cal, const pg_run *run, const pg_schedule 
         return -1;
     if (!c)
         return 0;
-    int rc = pg_model_predict(c, o, p) ? pg_fail_context("predicting %s", row->path) : 0;
+    int rc = pg_model_predict_clocked(fit, c, o, p) ? pg_fail_context("predicting %s", row->path) : 0;
     if (rc == 0 && v->held)
         /* the self-fit's run is the calibration, fitted as validate_fit
          * fits it already: `fit` (a failure is said in the row) */
@@ -120,6 +122,7 @@ static int predict_row(const pg_run *cal, const pg_run *run, const pg_schedule *
         return pg_fail_context("%s", row->path);
     if (pg_trace_summarize_period(&run->trace, run->kernel.sm_clock_hz, pg_schedule_period_phase(fit), &m))
         return pg_fail_context("%s", row->path);
+    m.clock_hz = run->kernel.sm_clock_hz;
     const int predicted = predict_from(cal, run, fit, v, cache, o, row, &p);
     if (predicted < 0)
         return -1;

@@ -60,6 +60,7 @@ typedef struct {
     double period_chain;  /* the steady chain's period where the run's own replaced it (NAN: none) */
     double l2_working_set, l2_kept, l2_kept_cal; /* the `l2reuse` line's working set (bytes), share kept, and
                                                     the calibration's share (NAN: none) */
+    double clock_measured, clock_predicted; /* SM clock (Hz): the run's, and the `clock` line's law (0: none) */
     int period_ok;
     int nwaits;
     char wait_name[PG_VALIDATE_MAX_WAITS][32];
