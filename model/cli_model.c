@@ -270,19 +270,23 @@ static int cmd_predict(int argc, char **argv)
         return pr == 1 ? 0 : 2;
     if (a.npos)
         return pg_fail("unexpected argument '%s'", a.positional[0]), fail_usage("predict");
-    if (load_with_overrides(&a, &s))
+    pg_schedule *base = NULL; /* as loaded: the clock line's delays are --set's against it */
+    if (load_with_overrides(&a, &s) || pg_schedule_load(a.schedule, &base)) {
+        pg_schedule_free(s);
         return fail_usage("predict");
+    }
     pg_model_opts o = {a.tiles ? a.tiles : 100000, a.seed, a.deterministic};
     int rc = 0;
     const predict_ctx ctx = {s, &o, &p};
     const report r = {predict_text, predict_json, &ctx};
-    if (pg_model_predict(s, &o, &p) || emit_report(&a, &r))
+    if (pg_model_predict_clocked(base, s, &o, &p) || emit_report(&a, &r))
         rc = fail_usage("predict");
     else if (a.trace_out && model_trace_write(a.trace_out, s, &o, NULL))
         rc = fail_usage("predict");
     else if (a.trace_out)
         pg_note("wrote %s (the model's simulated trace)", a.trace_out);
     pg_schedule_free(s);
+    pg_schedule_free(base);
     return rc;
 }
 

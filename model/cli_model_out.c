@@ -32,6 +32,7 @@ static void json_prediction_body(pg_json *j, const pg_prediction *p)
     pg_json_kv_string(j, "bottleneck", p->bottleneck);
     pg_json_kv_number(j, "clark_tile_period", p->clark_tile_period);
     pg_json_kv_number(j, "wall_ms", p->wall_ms);
+    pg_json_kv_number(j, "sm_clock_hz", p->clock_hz);
     pg_json_kv_number(j, "tflops", p->tflops);
     pg_json_kv_number(j, "dram_utilization", p->dram_utilization);
     pg_json_kv_number(j, "l2_working_set_bytes", p->l2_working_set);
@@ -117,8 +118,10 @@ int model_print_text(FILE *f, const pg_schedule *s, const pg_model_opts *o, cons
     if (isfinite(p->clark_tile_period))
         fprintf(f, "  Clark closed form       %.1f cycles (%+.1f%% vs Monte Carlo)\n", p->clark_tile_period,
                 100 * (p->clark_tile_period / p->tile_period - 1));
-    fprintf(f, "  wall clock              %.4f ms (%.0f units x %.0f tiles at %.4g GHz)\n", p->wall_ms,
-            s->machine.units, s->machine.tiles / s->machine.units, s->machine.clock_hz / 1e9);
+    fprintf(f, "  wall clock              %.4f ms (%.0f units x %.0f tiles at %.4g GHz%s)\n", p->wall_ms,
+            s->machine.units, s->machine.tiles / s->machine.units,
+            (p->clock_hz > 0 ? p->clock_hz : s->machine.clock_hz) / 1e9,
+            p->clock_hz > 0 ? ": the clock line's law at the power cap" : "");
     fprintf(f, "  throughput              %.0f TFLOPS\n", p->tflops);
     if (isfinite(p->dram_utilization))
         fprintf(f, "  DRAM bandwidth share    %.1f%% (%s mean %.1f at that load)\n", 100 * p->dram_utilization,
@@ -591,7 +594,8 @@ int pg_model_validate_delays_as(const char *const *paths, int n, const pg_model_
             snprintf(a, sizeof a, "clock_hz=%.17g", runs[i].kernel.sm_clock_hz);
             r = r || pg_schedule_set(c, a, 0);
         }
-        r = r || pg_model_predict(c, o, &p);
+        /* at the run's measured clock the clock line's law is not wanted */
+        r = r || (at_run_clock ? pg_model_predict(c, o, &p) : pg_model_predict_clocked(fit, c, o, &p));
         pg_schedule_free(c);
         if (r)
             goto done;

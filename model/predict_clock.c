@@ -13,7 +13,8 @@
  * so only the move its delays make is held in ns: the run is predicted with
  * the listed options at the calibration's values (P0), then at its own (P),
  * and the machine clock (the `dramq` line's latencies) and the listed
- * latencies' means are scaled by f(P) / f(P0), iterated with P. */
+ * latencies' means are scaled by f(P) / f(P0), iterated with P.  The wall
+ * clock and throughput are at the law's clock. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -77,6 +78,17 @@ static int held_in_ns(const pg_schedule *s, double ratio, pg_schedule **out)
     return 0;
 }
 
+/* the wall clock and throughput at the law's clock f, where the cycles
+ * were counted at the prediction's machine clock */
+static void at_law_clock(const pg_schedule *counted, double f, pg_prediction *out)
+{
+    out->clock_hz = f;
+    if (isfinite(out->wall_ms) && f > 0) {
+        out->wall_ms *= counted->machine.clock_hz / f;
+        out->tflops *= f / counted->machine.clock_hz;
+    }
+}
+
 int pg_model_predict_clocked(const pg_schedule *base, const pg_schedule *s, const pg_model_opts *o,
                              pg_prediction *out)
 {
@@ -84,7 +96,8 @@ int pg_model_predict_clocked(const pg_schedule *base, const pg_schedule *s, cons
     if (!on || !delays_moved(base, s)) {
         if (pg_model_predict(s, o, out))
             return -1;
-        out->clock_hz = on ? law(s, out->tile_period) : 0;
+        if (on)
+            at_law_clock(s, law(s, out->tile_period), out);
         return 0;
     }
     pg_schedule *s0 = NULL, *held = NULL;
@@ -101,7 +114,7 @@ int pg_model_predict_clocked(const pg_schedule *base, const pg_schedule *s, cons
         if (held_in_ns(s, f / f0, &held) || pg_model_predict(held, o, out))
             goto done;
     }
-    out->clock_hz = f;
+    at_law_clock(held, f, out);
     rc = 0;
 done:
     pg_schedule_free(held);

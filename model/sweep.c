@@ -67,7 +67,7 @@ int pg_model_sweep(const pg_schedule *s, const char *param, double from, double 
         out->x[i] = from + (to - from) * i / (npoints - 1);
         if (pg_schedule_clone(s, &c))
             goto fail;
-        int rc = set_value(c, param, out->x[i]) || pg_model_predict(c, o, &out->pred[i]);
+        int rc = set_value(c, param, out->x[i]) || pg_model_predict_clocked(s, c, o, &out->pred[i]);
         pg_schedule_free(c);
         if (rc) {
             pg_fail_context("sweep %s at %g", param, out->x[i]);

@@ -75,8 +75,10 @@ static void test_mainloop_sweeps(void **state)
          * warpgroup's epilogue runs alone); M33 (loads queue in the ring,
          * contention per tile): +1.9%; M90 (the loop's fixed cycles, which
          * the model's spin loop adds to a stall it already over-predicted):
-         * +3.9% */
-        expect_in(c.pred_period[1] / c.meas_period[1] - 1, 0.029, 0.049, "H100 pingpong mainloop 3,200", seed);
+         * +3.9%; M179 (the clock line: the clock the spin moves, ~1.705
+         * GHz predicted against 1.693 measured, holds the drain in ns):
+         * +2.7% */
+        expect_in(c.pred_period[1] / c.meas_period[1] - 1, 0.017, 0.037, "H100 pingpong mainloop 3,200", seed);
         const char *br[] = {g_path[H200_BRES0], g_path[H200_BRES_ML1600]};
         if (pg_model_validate_delays(br, 2, &o, &c))
             fail_msg("%s", pg_last_error());
