@@ -17,5 +17,8 @@ void pg_pingpong_build_config(int *cluster, int *stages, int *tile_k)
 }
 
 #ifdef PG_KB_TRACE
-extern "C" int pg_kbt_dump_pingpong(const char *path) { return kbt_write(path); }
+extern "C" int pg_kbt_dump_pingpong(const char *path)
+{
+    return ept_write(path) == 0 && kbt_write(path) == 0 ? 0 : -1;
+}
 #endif

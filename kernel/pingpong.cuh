@@ -100,6 +100,7 @@ static __device__ __forceinline__ void pingpong_epilogue(const pg_kernel_params 
         }
     } else {
         mbar_wait(bar_comb, j & 1);
+        EPT_MARK(2 * j + w, warp, lane, EPT_COMBINED);
 #pragma unroll
         for (int c8 = 0; c8 < PG_TILE_N / 8; c8++) {
             const int sub = c8 / 8, chunk = c8 % 8;
@@ -212,6 +213,7 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
                 ws_load_combined<EPI_SUBTILES>(p, bars.comb + 8 * w, my_epi, m0, n0);
             ws_wait_turn(bars.order, w, j);
             const int64_t t1 = trace_clock<TRACE>();
+            EPT_CLOCK(ept_loop_begin);
 
             const int64_t t2 = ws_mainloop<TRACE, PG_STAGES, CLUSTER, ACC_REGS>(
                 acc, bars, (uint32_t)i * (uint32_t)kblocks, kblocks, lane,
@@ -234,14 +236,19 @@ __global__ void __launch_bounds__(PG_THREADS, 1) pg_fused_gemm(const __grid_cons
                             ws_pass_turn(bars.order, w);
                     }
                 });
+            EPT_CLOCK(ept_loop_end);
             if (!EARLY_ORDER && p.mainloop_delay > 0)
                 spin_cycles(p.mainloop_delay);
             const int64_t t3 = trace_clock<TRACE>();
             if (!EARLY_ORDER && ltid == 0)
                 ws_pass_turn(bars.order, w);
 
+            /* the diagnostic build's epilogue step clocks (M180; M134's for bres) */
+            EPT_MARK(i, warp, lane, EPT_START);
+            EPT_PUT(i, warp, lane, EPT_LOOP_BEGIN, ept_loop_begin);
+            EPT_PUT(i, warp, lane, EPT_LOOP_END, ept_loop_end);
             pingpong_epilogue(p, acc, my_epi, bars.comb + 8 * w, w, j, warp, lane, ltid, m0, n0);
-            ws_epilogue_staged(p, w);
+            ws_epilogue_staged(p, w, i, warp, lane);
             const int64_t t4 = trace_clock<TRACE>();
             if (ltid == 0)
                 ws_store_tile<EPI_SUBTILES>(p, my_epi, m0, n0);

@@ -42,6 +42,8 @@
 #                                           --epi-delay 2,600 and K = 640 with 1,000, 2 stages at 1,000
 #   KBT_M172=1 scripts/gpu_kbt.sh OUTDIR    M172: the fixed pingpong on 4 / 3 / 2 stages at other K
 #                                           (K = 896 on 4 and 3, 1,152 on 3, 640 and 896 on 2), zero delay
+#   KBT_M180=1 scripts/gpu_kbt.sh OUTDIR    M180: the fixed pingpong at --epi-delay 0 / 1,600 / 4,700 /
+#                                           7,800 with the epilogue's step clocks (NAME.kbt.ept, as M134's)
 #   KBT_N, KBT_K, KBT_SHAPE (M)             the run's N, K and M (768, 768, 200,704)
 set -uo pipefail
 [ $# = 1 ] || { echo "usage: scripts/gpu_kbt.sh OUTDIR" >&2; exit 2; }
@@ -171,7 +173,7 @@ if [ "${KBT_M113:-0}" = 1 ]; then
     [ $fails -eq 0 ]
     exit
 fi
-kbt_ept() { # kbt_ept NAME ARGS...: kbt, and the epilogue's clocks written beside it (bres)
+kbt_ept() { # kbt_ept NAME ARGS...: kbt, and the epilogue's clocks written beside it
     local failed_before=$fails
     kbt "$@"
     [ $fails -gt $failed_before ] || [ -s "$OUT/$1.kbt.ept" ] ||
@@ -184,6 +186,13 @@ if [ "${KBT_M134:-0}" = 1 ] || [ "${KBT_M135:-0}" = 1 ]; then
         kbt_ept br_epi$d --variant bres --epi-delay $d
     done
     KBT_K=512 kbt_ept br_k512_epi1000 --variant bres --epi-delay 1000
+    [ $fails -eq 0 ]
+    exit
+fi
+if [ "${KBT_M180:-0}" = 1 ]; then
+    for d in 0 1600 4700 7800; do
+        kbt_ept pp_epi$d --variant pingpong --epi-delay $d
+    done
     [ $fails -eq 0 ]
     exit
 fi
