@@ -184,16 +184,26 @@ static int parse_args(int argc, char **argv, const char *cmd, const pg_cli_opt *
     return 0;
 }
 
-static int load_with_overrides(const cli_args *a, pg_schedule **s)
+/* The schedule with --set/--delta applied into *s; with base, also the
+ * schedule as loaded (the same read: the clock line's delays are the sets'
+ * against it).  On failure both are NULL. */
+static int load_with_overrides(const cli_args *a, pg_schedule **s, pg_schedule **base)
 {
+    if (base)
+        *base = NULL;
     if (!a->schedule)
         return pg_fail("--schedule NAME is required (built-in: %s, or a .sched file)", sch_builtin_names());
     if (pg_schedule_load(a->schedule, s))
         return -1;
-    if (pg_schedule_set_all(*s, a->sets, a->nsets, a->deltas, a->ndeltas) == 0)
+    if ((!base || pg_schedule_clone(*s, base) == 0) &&
+        pg_schedule_set_all(*s, a->sets, a->nsets, a->deltas, a->ndeltas) == 0)
         return 0;
     pg_schedule_free(*s);
     *s = NULL;
+    if (base) {
+        pg_schedule_free(*base);
+        *base = NULL;
+    }
     return -1;
 }
 
@@ -270,11 +280,9 @@ static int cmd_predict(int argc, char **argv)
         return pr == 1 ? 0 : 2;
     if (a.npos)
         return pg_fail("unexpected argument '%s'", a.positional[0]), fail_usage("predict");
-    pg_schedule *base = NULL; /* as loaded: the clock line's delays are --set's against it */
-    if (load_with_overrides(&a, &s) || pg_schedule_load(a.schedule, &base)) {
-        pg_schedule_free(s);
+    pg_schedule *base = NULL;
+    if (load_with_overrides(&a, &s, &base))
         return fail_usage("predict");
-    }
     pg_model_opts o = {a.tiles ? a.tiles : 100000, a.seed, a.deterministic};
     int rc = 0;
     const predict_ctx ctx = {s, &o, &p};
@@ -342,7 +350,7 @@ static int cmd_sweep(int argc, char **argv)
         pg_fail("--vary PARAM, --from A, --to B and --points N are required");
         return fail_usage("sweep");
     }
-    if (load_with_overrides(&a, &s))
+    if (load_with_overrides(&a, &s, NULL))
         return fail_usage("sweep");
     pg_model_opts o = {a.tiles ? a.tiles : 20000, a.seed, a.deterministic};
     int rc = 0;
@@ -743,7 +751,7 @@ static int cmd_show(int argc, char **argv)
         return pr == 1 ? 0 : 2;
     if (a.npos)
         return pg_fail("unexpected argument '%s'", a.positional[0]), fail_usage("show");
-    if (load_with_overrides(&a, &s))
+    if (load_with_overrides(&a, &s, NULL))
         return fail_usage("show");
     int rc = pg_schedule_write(s, stdout, NULL) ? fail_usage("show") : 0;
     pg_schedule_free(s);
