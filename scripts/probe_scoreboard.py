@@ -6,7 +6,9 @@ bres_epi_sN_* on its bres_epi_sN_00000) and predict every other run of it
 with `pegemm model validate`; count the out-of-sample runs whose period is
 within 3%, whose every mean wait is within 15% or 150 cycles, and both.
 
-  scripts/probe_scoreboard.py SETDIR...        (SETDIR/{h100,h200}/runs/*.h5)
+  scripts/probe_scoreboard.py SETDIR...        (SETDIR/{h100,h200}/runs/*.h5, or a committed set's
+                                               folder of runs, traces/probes/h200_s84: its name's
+                                               first four letters say the GPU)
   PP="--schedule F --set contend.window=1"     extra validate arguments for pingpong
   BR="..."                                     the same for bres;  V=1: one line per run
   X=1                                          also across GPUs: each GPU's runs from the other's
@@ -55,6 +57,11 @@ def floor(sd, g):
 def tables(sd, cross):
     """(label, calibration runs dir, target runs dir, extra args) for one set."""
     out = []
+    flat = os.path.basename(os.path.normpath(sd))
+    if glob.glob(os.path.join(sd, '*.h5')) and flat[:4] in ('h100', 'h200'):
+        # a committed set: the runs and probes.log in one folder (traces/probes/h200_s84)
+        f = floor(sd, '')
+        return [(flat[:4], sd, sd, ['--floors', '%g' % f] if f and os.environ.get('FLOOR') else [])]
     for g in ('h100', 'h200'):
         d, f = os.path.join(sd, g, 'runs'), floor(sd, g)
         if os.path.isdir(d):
